@@ -1,0 +1,6 @@
+// Package supervision owns time and failure: the injected Clock (real and
+// fake), the retry policies (exponential backoff and fixed delay) that decide
+// when a failed task, discovery or helm run is tried again, the delivery of a
+// retry message through the clock, and the guardian strategy that restarts an
+// actor after a panic and counts it.
+package supervision
