@@ -1,0 +1,131 @@
+package bindings
+
+import (
+	"encoding/json"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+type kubernetesV1Raw struct {
+	Name                         string                `json:"name"`
+	APIVersion                   string                `json:"apiVersion"`
+	Kind                         string                `json:"kind"`
+	ExecuteHookOnEvent           *[]string             `json:"executeHookOnEvent"`
+	ExecuteHookOnSynchronization *flexBool             `json:"executeHookOnSynchronization"`
+	WaitForSynchronization       *flexBool             `json:"waitForSynchronization"`
+	KeepFullObjectsInMemory      *flexBool             `json:"keepFullObjectsInMemory"`
+	NameSelector                 *nameSelectorRaw      `json:"nameSelector"`
+	LabelSelector                *metav1.LabelSelector `json:"labelSelector"`
+	FieldSelector                *fieldSelectorRaw     `json:"fieldSelector"`
+	Namespace                    *namespaceSelectorV1  `json:"namespace"`
+	JqFilter                     string                `json:"jqFilter"`
+	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom"`
+	AllowFailure                 *flexBool             `json:"allowFailure"`
+	Queue                        string                `json:"queue"`
+	Group                        string                `json:"group"`
+}
+
+type namespaceSelectorV1 struct {
+	NameSelector  *nameSelectorRaw      `json:"nameSelector"`
+	LabelSelector *metav1.LabelSelector `json:"labelSelector"`
+}
+
+func parseKubernetesV1(raw json.RawMessage) ([]KubernetesBinding, error) {
+	list, err := decodeList(string(Kubernetes), raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KubernetesBinding, 0, len(list))
+	for i, item := range list {
+		field := fmt.Sprintf("kubernetes[%d]", i)
+		var r kubernetesV1Raw
+		if err := decodeStrict(item, &r); err != nil {
+			return nil, at(field, err)
+		}
+		b, err := r.binding(field)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
+	if r.Kind == "" {
+		return KubernetesBinding{}, fieldErr(field+".kind", ErrBadValue, "kind is required")
+	}
+	b := KubernetesBinding{
+		Name:                         r.Name,
+		APIVersion:                   r.APIVersion,
+		Kind:                         r.Kind,
+		ExecuteHookOnSynchronization: boolOr(r.ExecuteHookOnSynchronization, true),
+		WaitForSynchronization:       boolOr(r.WaitForSynchronization, true),
+		KeepFullObjectsInMemory:      boolOr(r.KeepFullObjectsInMemory, true),
+		JqFilter:                     r.JqFilter,
+		IncludeSnapshotsFrom:         r.IncludeSnapshotsFrom,
+		AllowFailure:                 boolOr(r.AllowFailure, false),
+		Group:                        r.Group,
+	}
+	if b.Name == "" {
+		b.Name = string(Kubernetes)
+	}
+	steps := []func() error{
+		func() (err error) { return checkBindingName(field+".name", r.Name) },
+		func() (err error) {
+			b.ExecuteHookOnEvent, err = watchEvents(field+".executeHookOnEvent", r.ExecuteHookOnEvent)
+			return
+		},
+		func() (err error) { b.NameSelector, err = matchNames(field+".nameSelector", r.NameSelector); return },
+		func() (err error) {
+			b.LabelSelector, err = labelSelector(field+".labelSelector", r.LabelSelector)
+			return
+		},
+		func() (err error) {
+			b.FieldSelector, err = fieldSelector(field+".fieldSelector", r.FieldSelector)
+			return
+		},
+		func() (err error) { b.Namespace, err = namespaceV1(field+".namespace", r.Namespace); return },
+		func() (err error) { b.Jq, err = compileJq(field+".jqFilter", r.JqFilter); return },
+		func() (err error) { b.Queue, err = queueOr(field+".queue", r.Queue); return },
+		func() (err error) { return checkQueueName(field+".group", r.Group) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return KubernetesBinding{}, err
+		}
+	}
+	return b, nil
+}
+
+func watchEvents(field string, events *[]string) ([]WatchEvent, error) {
+	if events == nil {
+		return AllWatchEvents(), nil
+	}
+	out := make([]WatchEvent, 0, len(*events))
+	for i, e := range *events {
+		switch w := WatchEvent(e); w {
+		case Added, Modified, Deleted:
+			out = append(out, w)
+		default:
+			return nil, fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrBadValue, "%q: want Added, Modified or Deleted", e)
+		}
+	}
+	return out, nil
+}
+
+func namespaceV1(field string, ns *namespaceSelectorV1) (NamespaceSelector, error) {
+	if ns == nil {
+		return NamespaceSelector{}, nil
+	}
+	names, err := matchNames(field+".nameSelector", ns.NameSelector)
+	if err != nil {
+		return NamespaceSelector{}, err
+	}
+	sel, err := labelSelector(field+".labelSelector", ns.LabelSelector)
+	if err != nil {
+		return NamespaceSelector{}, err
+	}
+	return NamespaceSelector{Names: names, LabelSelector: sel}, nil
+}

@@ -1,0 +1,159 @@
+package bindings
+
+import (
+	"time"
+
+	"github.com/itchyny/gojq"
+	"github.com/robfig/cron/v3"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Scope says where a hook lives; some bindings are allowed in one scope only.
+type Scope int
+
+const (
+	// ScopeGlobal is a hook under $GLOBAL_HOOKS_DIR.
+	ScopeGlobal Scope = iota + 1
+	// ScopeModule is a hook under a module's hooks/ directory.
+	ScopeModule
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeGlobal:
+		return "global"
+	case ScopeModule:
+		return "module"
+	default:
+		return "unknown"
+	}
+}
+
+// Version is the format of a binding configuration.
+type Version string
+
+const (
+	// V0 is the older form without configVersion (onKubernetesEvent).
+	V0 Version = "v0"
+	// V1 is `configVersion: v1` (kubernetes).
+	V1 Version = "v1"
+)
+
+// Type is a binding type: a key of the configuration object.
+type Type string
+
+// The binding types of spec/HOOKS.md.
+const (
+	OnStartup         Type = "onStartup"
+	BeforeAll         Type = "beforeAll"
+	AfterAll          Type = "afterAll"
+	BeforeHelm        Type = "beforeHelm"
+	AfterHelm         Type = "afterHelm"
+	AfterDeleteHelm   Type = "afterDeleteHelm"
+	Schedule          Type = "schedule"
+	Kubernetes        Type = "kubernetes"
+	OnKubernetesEvent Type = "onKubernetesEvent"
+)
+
+// OrderTypes returns the bindings that take a single ORDER number, in the
+// order the lifecycle runs them.
+func OrderTypes() []Type {
+	return []Type{OnStartup, BeforeAll, AfterAll, BeforeHelm, AfterHelm, AfterDeleteHelm}
+}
+
+// DefaultQueue is the queue a binding uses when it names none.
+const DefaultQueue = "main"
+
+// WatchEvent is a kind of Kubernetes watch event, as binding contexts name it.
+type WatchEvent string
+
+// The watch events of executeHookOnEvent (v1); the older form's add, update
+// and delete map onto them.
+const (
+	Added    WatchEvent = "Added"
+	Modified WatchEvent = "Modified"
+	Deleted  WatchEvent = "Deleted"
+)
+
+// Config is a hook's parsed binding configuration, in either format.
+type Config struct {
+	Version Version
+	// Orders holds the ORDER number of each ORDER binding the hook has.
+	Orders     map[Type]float64
+	Schedules  []ScheduleBinding
+	Kubernetes []KubernetesBinding
+	Settings   Settings
+}
+
+// Order returns the ORDER number of binding t and whether the hook has it.
+func (c *Config) Order(t Type) (float64, bool) {
+	o, ok := c.Orders[t]
+	return o, ok
+}
+
+// Settings are the hook's execution settings (v1 `settings`).
+type Settings struct {
+	// ExecutionMinInterval is the minimum time between two runs; 0 is unset.
+	ExecutionMinInterval time.Duration
+	// ExecutionBurst is how many runs may happen at once within the
+	// interval; 0 is unset.
+	ExecutionBurst int
+}
+
+// ScheduleBinding is one entry of `schedule`.
+type ScheduleBinding struct {
+	// Name is the binding name in binding contexts: `name`, else "schedule".
+	Name string
+	// Crontab is the expression as written; Schedule is its parsed form.
+	Crontab              string
+	Schedule             cron.Schedule
+	AllowFailure         bool
+	Queue                string
+	IncludeSnapshotsFrom []string
+	Group                string
+}
+
+// KubernetesBinding is one entry of `kubernetes` (v1) or `onKubernetesEvent`
+// (older form, converted).
+type KubernetesBinding struct {
+	// Name is the binding name in binding contexts: `name`, else the
+	// binding type ("kubernetes" or "onKubernetesEvent").
+	Name       string
+	APIVersion string
+	Kind       string
+	// ExecuteHookOnEvent lists the watch events that run the hook; all three
+	// when the configuration names none.
+	ExecuteHookOnEvent           []WatchEvent
+	ExecuteHookOnSynchronization bool
+	WaitForSynchronization       bool
+	KeepFullObjectsInMemory      bool
+	// NameSelector is the list of object names to watch; empty is all.
+	NameSelector []string
+	// LabelSelector selects objects by label; nil is everything.
+	LabelSelector labels.Selector
+	// FieldSelector is a field selector string (`a=b,c!=d`); empty is none.
+	FieldSelector string
+	Namespace     NamespaceSelector
+	// JqFilter is the filter as written; Jq is the compiled program, nil when
+	// the binding has no filter.
+	JqFilter             string
+	Jq                   *gojq.Code
+	IncludeSnapshotsFrom []string
+	AllowFailure         bool
+	Queue                string
+	Group                string
+	// DisableDebug is the older form's flag; kept for the caller's logging.
+	DisableDebug bool
+}
+
+// NamespaceSelector restricts a Kubernetes binding to some namespaces. The
+// zero value is every namespace.
+type NamespaceSelector struct {
+	// Names are namespace names; empty is any.
+	Names []string
+	// LabelSelector selects namespaces by label; nil is any.
+	LabelSelector labels.Selector
+}
+
+// AllWatchEvents is the default of executeHookOnEvent and `event`.
+func AllWatchEvents() []WatchEvent { return []WatchEvent{Added, Modified, Deleted} }

@@ -1,0 +1,67 @@
+package bindings
+
+import "fmt"
+
+// checkNames enforces that explicit binding names are unique across the
+// hook's schedule and kubernetes bindings (defaulted names such as "schedule"
+// may repeat, as in spec/HOOKS.md), and that includeSnapshotsFrom names
+// kubernetes bindings of the same hook.
+func checkNames(cfg *Config) error {
+	seen := map[string]string{}
+	kube := map[string]bool{}
+	for i, k := range cfg.Kubernetes {
+		kube[k.Name] = true
+		field := fmt.Sprintf("%s[%d].name", kubeKey(cfg.Version), i)
+		if err := claimName(seen, k.Name, defaultKubeName(cfg.Version), field); err != nil {
+			return err
+		}
+	}
+	for i, s := range cfg.Schedules {
+		field := fmt.Sprintf("schedule[%d].name", i)
+		if err := claimName(seen, s.Name, string(Schedule), field); err != nil {
+			return err
+		}
+	}
+	for i, k := range cfg.Kubernetes {
+		field := fmt.Sprintf("%s[%d].includeSnapshotsFrom", kubeKey(cfg.Version), i)
+		if err := checkSnapshotRefs(field, k.IncludeSnapshotsFrom, kube); err != nil {
+			return err
+		}
+	}
+	for i, s := range cfg.Schedules {
+		field := fmt.Sprintf("schedule[%d].includeSnapshotsFrom", i)
+		if err := checkSnapshotRefs(field, s.IncludeSnapshotsFrom, kube); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func claimName(seen map[string]string, name, defaultName, field string) error {
+	if name == defaultName {
+		return nil
+	}
+	if first, dup := seen[name]; dup {
+		return fieldErr(field, ErrDuplicateName, "%q is already the name of %s", name, first)
+	}
+	seen[name] = field
+	return nil
+}
+
+func checkSnapshotRefs(field string, refs []string, kube map[string]bool) error {
+	for j, ref := range refs {
+		if !kube[ref] {
+			return fieldErr(fmt.Sprintf("%s[%d]", field, j), ErrBadName, "%q is not the name of a kubernetes binding of this hook", ref)
+		}
+	}
+	return nil
+}
+
+func kubeKey(v Version) string {
+	if v == V0 {
+		return string(OnKubernetesEvent)
+	}
+	return string(Kubernetes)
+}
+
+func defaultKubeName(v Version) string { return kubeKey(v) }

@@ -1,0 +1,224 @@
+package bindings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Parse reads a hook's `--config` output (JSON, or YAML) and returns the
+// validated configuration for a hook in scope. The format is v1 when the
+// output has `configVersion: v1` and the older form when it has none.
+func Parse(data []byte, scope Scope) (*Config, error) {
+	top, err := decodeTop(data)
+	if err != nil {
+		return nil, err
+	}
+	version, err := versionOf(top)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Version: version, Orders: map[Type]float64{}}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		if key == "configVersion" {
+			continue
+		}
+		if err := parseKey(cfg, scope, key, top[key]); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkNames(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// decodeTop turns the output into a map of top-level keys to raw JSON. Output
+// that looks like JSON is read as JSON first, so that tab-indented JSON (which
+// YAML refuses) works and a JSON error reports its own line and column.
+func decodeTop(data []byte) (map[string]json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, fieldErr("", ErrSyntax, "empty output, want a JSON or YAML object")
+	}
+	var top map[string]json.RawMessage
+	jsonErr := json.Unmarshal(trimmed, &top)
+	if jsonErr == nil && top != nil {
+		return top, nil
+	}
+	converted, yamlErr := yaml.YAMLToJSON(trimmed)
+	if yamlErr == nil {
+		top = nil
+		if err := json.Unmarshal(converted, &top); err == nil && top != nil {
+			return top, nil
+		}
+		return nil, fieldErr("", ErrSyntax, "want an object of bindings, got %s", firstLine(trimmed))
+	}
+	if trimmed[0] == '{' || trimmed[0] == '[' {
+		return nil, fieldErr("", ErrSyntax, "%s", describeJSONError(trimmed, jsonErr))
+	}
+	return nil, fieldErr("", ErrSyntax, "%v", yamlErr)
+}
+
+func versionOf(top map[string]json.RawMessage) (Version, error) {
+	raw, ok := top["configVersion"]
+	if !ok {
+		return V0, nil
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", fieldErr("configVersion", ErrBadValue, "want a string such as \"v1\", got %s", raw)
+	}
+	switch v {
+	case "v1":
+		return V1, nil
+	case "v0", "":
+		return V0, nil
+	default:
+		return "", fieldErr("configVersion", ErrBadValue, "%q is not supported, want v1 (or no configVersion for the older form)", v)
+	}
+}
+
+// parseKey parses one top-level key into cfg.
+func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
+	t := Type(key)
+	if slices.Contains(OrderTypes(), t) {
+		if err := checkScope(t, scope); err != nil {
+			return err
+		}
+		order, err := parseOrder(key, raw)
+		cfg.Orders[t] = order
+		return err
+	}
+	var err error
+	switch {
+	case t == Schedule:
+		cfg.Schedules, err = parseSchedules(cfg.Version, raw)
+	case t == Kubernetes && cfg.Version == V1:
+		cfg.Kubernetes, err = parseKubernetesV1(raw)
+	case t == OnKubernetesEvent && cfg.Version == V0:
+		cfg.Kubernetes, err = parseKubernetesV0(raw)
+	case key == "settings" && cfg.Version == V1:
+		cfg.Settings, err = parseSettings(raw)
+	default:
+		return unknownBinding(cfg.Version, key)
+	}
+	return err
+}
+
+func unknownBinding(v Version, key string) error {
+	switch {
+	case v == V0 && (key == string(Kubernetes) || key == "settings"):
+		return fieldErr(key, ErrUnknownBinding, "%s needs configVersion: v1", key)
+	case v == V1 && key == string(OnKubernetesEvent):
+		return fieldErr(key, ErrUnknownBinding, "onKubernetesEvent is the older form; with configVersion: v1 use kubernetes")
+	}
+	return fieldErr(key, ErrUnknownBinding, "%q is no binding type", key)
+}
+
+func checkScope(t Type, scope Scope) error {
+	switch t {
+	case BeforeAll, AfterAll:
+		if scope != ScopeGlobal {
+			return fieldErr(string(t), ErrWrongScope, "%s is for global hooks only, this is a %s hook", t, scope)
+		}
+	case BeforeHelm, AfterHelm, AfterDeleteHelm:
+		if scope != ScopeModule {
+			return fieldErr(string(t), ErrWrongScope, "%s is for module hooks only, this is a %s hook", t, scope)
+		}
+	}
+	return nil
+}
+
+func parseOrder(key string, raw json.RawMessage) (float64, error) {
+	var order float64
+	if err := json.Unmarshal(raw, &order); err != nil {
+		return 0, fieldErr(key, ErrBadValue, "ORDER must be a number, got %s", raw)
+	}
+	return order, nil
+}
+
+// decodeStrict decodes raw into v, refusing fields v does not have.
+func decodeStrict(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return typeError(dec.Decode(v))
+}
+
+// decodeLoose decodes raw into v, ignoring unknown fields (the older form
+// was read that way, and existing hooks may carry extra keys).
+func decodeLoose(raw json.RawMessage, v any) error {
+	return typeError(json.Unmarshal(raw, v))
+}
+
+// typeError turns encoding/json errors into FieldErrors naming the field.
+func typeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fieldErr(te.Field, ErrSyntax, "want %s, got JSON %s", te.Type, te.Value)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fieldErr(strings.Trim(name, `"`), ErrUnknownField, "no such field")
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return err
+	}
+	if errors.Is(err, ErrBadValue) {
+		return &FieldError{Err: err}
+	}
+	return fieldErr("", ErrSyntax, "%v", err)
+}
+
+// decodeList accepts a JSON array of objects, or one object as a list of one.
+func decodeList(key string, raw json.RawMessage) ([]json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return []json.RawMessage{trimmed}, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(trimmed, &list); err != nil {
+		return nil, fieldErr(key, ErrSyntax, "want an array of objects, got %s", firstLine(trimmed))
+	}
+	return list, nil
+}
+
+func describeJSONError(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := lineCol(data, max(se.Offset-1, 0))
+		return fmt.Sprintf("line %d column %d: %v", line, col, se)
+	}
+	return err.Error()
+}
+
+// lineCol gives the 1-based line and column of the byte at index pos.
+func lineCol(data []byte, pos int64) (line, col int) {
+	pos = min(pos, int64(len(data)))
+	before := data[:pos]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(pos) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+func firstLine(data []byte) string {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	const maxShown = 80
+	if len(line) > maxShown {
+		return string(line[:maxShown]) + "..."
+	}
+	return string(line)
+}

@@ -1,0 +1,72 @@
+package bindings
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+type scheduleRaw struct {
+	Name                 string    `json:"name"`
+	Crontab              string    `json:"crontab"`
+	AllowFailure         *flexBool `json:"allowFailure"`
+	Queue                string    `json:"queue"`
+	IncludeSnapshotsFrom []string  `json:"includeSnapshotsFrom"`
+	Group                string    `json:"group"`
+}
+
+// parseSchedules reads `schedule`: in v1 every field is checked, in the older
+// form unknown fields are ignored as they always were.
+func parseSchedules(v Version, raw json.RawMessage) ([]ScheduleBinding, error) {
+	list, err := decodeList(string(Schedule), raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScheduleBinding, 0, len(list))
+	for i, item := range list {
+		field := fmt.Sprintf("schedule[%d]", i)
+		var r scheduleRaw
+		decode := decodeStrict
+		if v == V0 {
+			decode = decodeLoose
+		}
+		if err := decode(item, &r); err != nil {
+			return nil, at(field, err)
+		}
+		b, err := r.binding(field)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (r scheduleRaw) binding(field string) (ScheduleBinding, error) {
+	sched, err := parseCrontab(field+".crontab", r.Crontab)
+	if err != nil {
+		return ScheduleBinding{}, err
+	}
+	queue, err := queueOr(field+".queue", r.Queue)
+	if err != nil {
+		return ScheduleBinding{}, err
+	}
+	if err := checkBindingName(field+".name", r.Name); err != nil {
+		return ScheduleBinding{}, err
+	}
+	if err := checkQueueName(field+".group", r.Group); err != nil {
+		return ScheduleBinding{}, err
+	}
+	name := r.Name
+	if name == "" {
+		name = string(Schedule)
+	}
+	return ScheduleBinding{
+		Name:                 name,
+		Crontab:              r.Crontab,
+		Schedule:             sched,
+		AllowFailure:         boolOr(r.AllowFailure, false),
+		Queue:                queue,
+		IncludeSnapshotsFrom: r.IncludeSnapshotsFrom,
+		Group:                r.Group,
+	}, nil
+}

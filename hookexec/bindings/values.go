@@ -1,0 +1,159 @@
+package bindings
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/itchyny/gojq"
+	"github.com/robfig/cron/v3"
+)
+
+// flexBool is a boolean that also accepts the strings "yes"/"no" and
+// "true"/"false": spec/HOOKS.md writes `allowFailure: yes`, and hooks that
+// print JSON by hand copy that.
+type flexBool bool
+
+func (b *flexBool) UnmarshalJSON(data []byte) error {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case bool:
+		*b = flexBool(x)
+		return nil
+	case string:
+		switch strings.ToLower(x) {
+		case "yes", "true", "y", "on":
+			*b = true
+			return nil
+		case "no", "false", "n", "off", "":
+			*b = false
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: want true or false, got %s", ErrBadValue, data)
+}
+
+// boolOr returns *b, or def when the field was absent.
+func boolOr(b *flexBool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return bool(*b)
+}
+
+// parseCrontab parses 5 fields, or 6 with seconds first, or a descriptor
+// such as @every 1m.
+func parseCrontab(field, crontab string) (cron.Schedule, error) {
+	if strings.TrimSpace(crontab) == "" {
+		return nil, fieldErr(field, ErrBadCrontab, "crontab is empty")
+	}
+	parser := cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+	sched, err := parser.Parse(crontab)
+	if err != nil {
+		return nil, fieldErr(field, ErrBadCrontab, "%q: %v", crontab, err)
+	}
+	return sched, nil
+}
+
+// compileJq compiles a jqFilter; an empty filter is no filter.
+func compileJq(field, filter string) (*gojq.Code, error) {
+	if strings.TrimSpace(filter) == "" {
+		return nil, nil
+	}
+	query, err := gojq.Parse(filter)
+	if err != nil {
+		return nil, fieldErr(field, ErrBadJqFilter, "%q: %v", filter, err)
+	}
+	code, err := gojq.Compile(query)
+	if err != nil {
+		return nil, fieldErr(field, ErrBadJqFilter, "%q: %v", filter, err)
+	}
+	return code, nil
+}
+
+// checkQueueName accepts any printable name without spaces: existing hooks
+// use names like "main" and "/modules/foo/bar".
+func checkQueueName(field, name string) error {
+	const maxLen = 255
+	if len(name) > maxLen {
+		return fieldErr(field, ErrBadName, "longer than %d characters", maxLen)
+	}
+	for _, r := range name {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '"' || r == '\\' {
+			return fieldErr(field, ErrBadName, "%q: use printable ASCII without spaces or quotes", name)
+		}
+	}
+	return nil
+}
+
+// queueOr validates the queue name and returns it, or DefaultQueue if empty.
+func queueOr(field, name string) (string, error) {
+	if name == "" {
+		return DefaultQueue, nil
+	}
+	return name, checkQueueName(field, name)
+}
+
+func checkBindingName(field, name string) error {
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return fieldErr(field, ErrBadName, "%q contains a control character", name)
+		}
+	}
+	return nil
+}
+
+type settingsV1 struct {
+	ExecutionMinInterval json.RawMessage `json:"executionMinInterval"`
+	ExecutionBurst       *int            `json:"executionBurst"`
+}
+
+func parseSettings(raw json.RawMessage) (Settings, error) {
+	var s settingsV1
+	if err := decodeStrict(raw, &s); err != nil {
+		return Settings{}, at("settings", err)
+	}
+	var out Settings
+	if len(s.ExecutionMinInterval) > 0 {
+		d, err := parseDuration(s.ExecutionMinInterval)
+		if err != nil {
+			return Settings{}, fieldErr("settings.executionMinInterval", ErrBadValue, "%v", err)
+		}
+		out.ExecutionMinInterval = d
+	}
+	if s.ExecutionBurst != nil {
+		if *s.ExecutionBurst < 0 {
+			return Settings{}, fieldErr("settings.executionBurst", ErrBadValue, "must not be negative, got %d", *s.ExecutionBurst)
+		}
+		out.ExecutionBurst = *s.ExecutionBurst
+	}
+	return out, nil
+}
+
+// parseDuration accepts a Go duration string ("3s") or a number of seconds.
+func parseDuration(raw json.RawMessage) (time.Duration, error) {
+	var secs float64
+	if err := json.Unmarshal(raw, &secs); err == nil {
+		if secs < 0 {
+			return 0, fmt.Errorf("negative duration %v", secs)
+		}
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return 0, fmt.Errorf("want a duration such as \"10s\", got %s", raw)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("negative duration %s", s)
+	}
+	return d, nil
+}
