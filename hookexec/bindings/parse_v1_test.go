@@ -97,7 +97,9 @@ func TestParseV1Schedule(t *testing.T) {
 				wantEq(t, "burst", c.Settings.ExecutionBurst, 2)
 			}},
 		{"settings seconds", 0, `{"configVersion":"v1","settings":{"executionMinInterval":1.5}}`,
-			func(t *testing.T, c *Config) { wantEq(t, "interval", c.Settings.ExecutionMinInterval, 1500*time.Millisecond) }},
+			func(t *testing.T, c *Config) {
+				wantEq(t, "interval", c.Settings.ExecutionMinInterval, 1500*time.Millisecond)
+			}},
 	})
 }
 

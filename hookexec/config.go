@@ -1,0 +1,38 @@
+package hookexec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
+
+// Config runs the hook with --config in its directory, with WORKING_DIR set,
+// and parses what it prints (JSON or YAML) into its binding configuration
+// for scope. Errors name the hook file and the field (see bindings.Parse);
+// they wrap ErrConfig and the bindings sentinel, or ErrHookFailed.
+func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error) {
+	out, err := r.ConfigOutput(ctx, hook)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := bindings.Parse(out, scope)
+	if err != nil {
+		return nil, fmt.Errorf("%w: hook %s --config: %w", ErrConfig, hook.Path, err)
+	}
+	return cfg, nil
+}
+
+// ConfigOutput runs the hook with --config and returns its stdout, at most
+// Options.MaxConfigBytes of it.
+func (r *Runner) ConfigOutput(ctx context.Context, hook Hook) ([]byte, error) {
+	env := hookEnv(r.environ, EnvWorkingDir+"="+hook.Root)
+	out := &limitedBuffer{max: r.opts.MaxConfigBytes}
+	if _, err := r.exec(ctx, hook, []string{"--config"}, env, 0, out.consume); err != nil {
+		return nil, fmt.Errorf("hook %s --config: %w", hook.Path, err)
+	}
+	if out.overflow {
+		return nil, fmt.Errorf("hook %s --config: %w: more than %d bytes", hook.Path, ErrOutputTooLarge, r.opts.MaxConfigBytes)
+	}
+	return out.buf.Bytes(), nil
+}

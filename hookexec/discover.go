@@ -1,0 +1,115 @@
+package hookexec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Hook is an executable found by discovery.
+type Hook struct {
+	// Name is the path relative to Root, with forward slashes
+	// ("001-startup/hook.sh"); the hook's name in logs and metrics.
+	Name string
+	// Path is the file to execute (Root joined with Name).
+	Path string
+	// Root is the directory discovery walked; the hook's WORKING_DIR.
+	Root string
+}
+
+// Dir is the directory the hook runs in: the one it lies in.
+func (h Hook) Dir() string { return filepath.Dir(h.Path) }
+
+// DiscoverGlobalHooks finds the global hooks under dir ($GLOBAL_HOOKS_DIR).
+func DiscoverGlobalHooks(dir string) ([]Hook, error) { return Discover(dir) }
+
+// DiscoverModuleHooks finds the hooks under a module's hooks/ directory; a
+// module without one has no hooks.
+func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
+	return Discover(filepath.Join(moduleDir, "hooks"))
+}
+
+// Discover walks root recursively and returns every executable regular file
+// (symlinks followed) as a hook, in alphabetical order of their names.
+// Dot-files, dot-directories and directories named lib are skipped. A
+// missing root is no hooks, not an error.
+func Discover(root string) ([]Hook, error) {
+	info, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("discover hooks in %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("discover hooks in %s: not a directory", root)
+	}
+	w := walker{root: root, visited: map[string]bool{}}
+	if err := w.walk(root, ""); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(w.hooks, func(a, b Hook) int { return strings.Compare(a.Name, b.Name) })
+	return w.hooks, nil
+}
+
+type walker struct {
+	root    string
+	visited map[string]bool // real paths of directories, against symlink loops
+	hooks   []Hook
+}
+
+// walk visits dir; rel is its path relative to the root.
+func (w *walker) walk(dir, rel string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("discover hooks: resolve %s: %w", dir, err)
+	}
+	if w.visited[real] {
+		return nil
+	}
+	w.visited[real] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("discover hooks: read %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if err := w.visit(filepath.Join(dir, e.Name()), joinRel(rel, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) visit(path, rel string) error {
+	info, err := os.Stat(path) // follows symlinks
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // a dangling symlink is no hook
+	}
+	if err != nil {
+		return fmt.Errorf("discover hooks: stat %s: %w", path, err)
+	}
+	switch {
+	case info.IsDir():
+		if filepath.Base(path) == "lib" {
+			return nil
+		}
+		return w.walk(path, rel)
+	case info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0:
+		w.hooks = append(w.hooks, Hook{Name: rel, Path: path, Root: w.root})
+	}
+	return nil
+}
+
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
+}

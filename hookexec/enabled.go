@@ -1,0 +1,75 @@
+package hookexec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// EnabledRequest is one run of a module's `enabled` script.
+type EnabledRequest struct {
+	// Script is the module's enabled file; its Root is the module directory.
+	Script Hook
+	// Values (with global.enabledModules) and ConfigValues are JSON objects;
+	// nil is {}.
+	Values       []byte
+	ConfigValues []byte
+	// Timeout overrides Options.Timeout when positive.
+	Timeout time.Duration
+}
+
+// RunEnabled runs an enabled script with VALUES_PATH, CONFIG_VALUES_PATH and
+// MODULE_ENABLED_RESULT and reads its answer into Result.Enabled. A result
+// file holding neither true nor false is ErrBadEnabledResult.
+func (r *Runner) RunEnabled(ctx context.Context, req EnabledRequest) (Result, error) {
+	name := req.Script.Path
+	files, err := newRunFiles(r.opts.TmpDir)
+	if err != nil {
+		return Result{}, fmt.Errorf("run enabled script %s: %w", name, err)
+	}
+	defer r.cleanup(files)
+	err = writeAll(
+		fileContent{EnvValuesPath, files.values, req.Values, "{}"},
+		fileContent{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
+		fileContent{EnvModuleEnabledResult, files.enabledResult, nil, ""},
+	)
+	if err != nil {
+		return Result{}, fmt.Errorf("run enabled script %s: %w", name, err)
+	}
+	env := hookEnv(r.environ,
+		EnvValuesPath+"="+files.values,
+		EnvConfigValuesPath+"="+files.configValues,
+		EnvModuleEnabledResult+"="+files.enabledResult,
+		EnvWorkingDir+"="+req.Script.Root,
+	)
+	res, err := r.exec(ctx, req.Script, nil, env, req.Timeout, nil)
+	if err != nil {
+		return res, err
+	}
+	data, err := os.ReadFile(files.enabledResult)
+	if err != nil {
+		return res, fmt.Errorf("enabled script %s: read %s: %w", req.Script.Path, EnvModuleEnabledResult, err)
+	}
+	enabled, err := parseEnabled(data)
+	if err != nil {
+		return res, fmt.Errorf("enabled script %s: %s: %w", req.Script.Path, EnvModuleEnabledResult, err)
+	}
+	res.Enabled = &enabled
+	return res, nil
+}
+
+func parseEnabled(data []byte) (bool, error) {
+	switch string(bytes.TrimSpace(data)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	shown := bytes.TrimSpace(data)
+	if len(shown) > 40 {
+		shown = append(shown[:40:40], "..."...)
+	}
+	return false, fmt.Errorf("%w: want true or false, got %q", ErrBadEnabledResult, shown)
+}

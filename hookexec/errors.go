@@ -1,0 +1,47 @@
+package hookexec
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors the actors tell apart with errors.Is.
+var (
+	// ErrHookFailed: the hook exited with a non-zero code (see *ExitError).
+	ErrHookFailed = errors.New("hook failed")
+	// ErrTimeout: the hook ran past its timeout and was killed.
+	ErrTimeout = errors.New("hook timed out")
+	// ErrCanceled: the caller's context ended and the hook was killed.
+	ErrCanceled = errors.New("hook run canceled")
+	// ErrConfig: the --config output is not a valid binding configuration.
+	ErrConfig = errors.New("bad binding configuration")
+	// ErrBadPatch: a patch file is not JSON, or an operation is malformed.
+	ErrBadPatch = errors.New("bad JSON patch")
+	// ErrPatchScope: a patch operation touches a key the hook may not change.
+	ErrPatchScope = errors.New("patch outside the hook's values")
+	// ErrBadMetrics: a line of the metrics file is not a valid operation.
+	ErrBadMetrics = errors.New("bad metrics")
+	// ErrBadEnabledResult: an enabled script wrote neither true nor false.
+	ErrBadEnabledResult = errors.New("bad enabled result")
+	// ErrOutputTooLarge: the --config output is larger than the limit.
+	ErrOutputTooLarge = errors.New("output too large")
+)
+
+// ExitError is a hook's non-zero exit, with the last lines of its stderr.
+type ExitError struct {
+	Hook       string
+	Code       int
+	StderrTail []string
+}
+
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("hook %s exited with code %d", e.Hook, e.Code)
+	if len(e.StderrTail) > 0 {
+		msg += "; last stderr lines:\n" + strings.Join(e.StderrTail, "\n")
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrHookFailed) true for an *ExitError.
+func (e *ExitError) Is(target error) bool { return target == ErrHookFailed }

@@ -1,0 +1,74 @@
+package hookexec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// runFiles are the files of one run in its private directory (0700; files
+// 0600): the inputs the runner writes and the outputs the hook may write.
+type runFiles struct {
+	dir               string
+	bindingContext    string
+	values            string
+	configValues      string
+	valuesPatch       string
+	configValuesPatch string
+	metrics           string
+	enabledResult     string
+}
+
+func newRunFiles(tmpDir string) (runFiles, error) {
+	dir, err := os.MkdirTemp(tmpDir, "hook-")
+	if err != nil {
+		return runFiles{}, fmt.Errorf("temp dir: %w", err)
+	}
+	at := func(name string) string { return filepath.Join(dir, name) }
+	return runFiles{
+		dir:               dir,
+		bindingContext:    at("binding_context.json"),
+		values:            at("values.json"),
+		configValues:      at("config_values.json"),
+		valuesPatch:       at("values_json_patch.json"),
+		configValuesPatch: at("config_values_json_patch.json"),
+		metrics:           at("metrics.json"),
+		enabledResult:     at("enabled_result"),
+	}, nil
+}
+
+// writeFile writes data, or empty when data is nil, to a new 0600 file. The
+// output files are created empty so that `cat >> $VALUES_JSON_PATCH_PATH`
+// and readers of them find a file.
+func writeFile(path string, data []byte, empty string) error {
+	if data == nil {
+		data = []byte(empty)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeAll writes each path with its content; names are the variables, for
+// errors.
+func writeAll(files ...fileContent) error {
+	for _, f := range files {
+		if err := writeFile(f.path, f.data, f.empty); err != nil {
+			return fmt.Errorf("write %s: %w", f.env, err)
+		}
+	}
+	return nil
+}
+
+type fileContent struct {
+	env   string
+	path  string
+	data  []byte
+	empty string // written when data is nil
+}

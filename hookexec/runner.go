@@ -1,0 +1,197 @@
+package hookexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
+
+// HookRunner is what the global and module actors need from a runner; they
+// may declare a narrower interface of their own. *Runner implements it.
+type HookRunner interface {
+	Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error)
+	Run(ctx context.Context, req Request) (Result, error)
+	RunEnabled(ctx context.Context, req EnabledRequest) (Result, error)
+}
+
+var _ HookRunner = (*Runner)(nil)
+
+// Options configure a Runner; only Logger and Environ need setting in
+// practice.
+type Options struct {
+	// Logger receives the hooks' output, one record per line, with the
+	// attribute hook=<name>. Nil discards.
+	Logger *slog.Logger
+	// TmpDir holds the per-run directories ($ADDON_OPERATOR_TMP_DIR); empty
+	// is os.TempDir().
+	TmpDir string
+	// Environ is the operator's own environment that hooks inherit (the
+	// caller passes os.Environ()), filtered by EnvAllowlist.
+	Environ      []string
+	EnvAllowlist EnvAllowlist
+	// KeepFiles leaves each run's directory in place, for debugging.
+	KeepFiles bool
+	// Timeout is the default per-run limit; 0 is none.
+	Timeout time.Duration
+	// MaxLineBytes caps a logged output line (default 64 KiB); the rest of a
+	// longer line is dropped.
+	MaxLineBytes int
+	// StderrTailLines is how many last stderr lines an *ExitError carries
+	// (default 20).
+	StderrTailLines int
+	// MaxConfigBytes caps the --config output (default 4 MiB).
+	MaxConfigBytes int
+	// Now is the clock for durations; nil is time.Now.
+	Now func() time.Time
+}
+
+// Runner runs hooks. It holds no state between runs and is safe for
+// concurrent use.
+type Runner struct {
+	opts    Options
+	environ []string // Environ filtered by the allow-list
+}
+
+// NewRunner returns a Runner with opts, defaults filled in.
+func NewRunner(opts Options) *Runner {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.TmpDir == "" {
+		opts.TmpDir = os.TempDir()
+	}
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = 64 << 10
+	}
+	if opts.StderrTailLines <= 0 {
+		opts.StderrTailLines = 20
+	}
+	if opts.MaxConfigBytes <= 0 {
+		opts.MaxConfigBytes = 4 << 20
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist)}
+}
+
+// Request is one run of a hook for its bindings.
+type Request struct {
+	Hook Hook
+	// BindingContext is the JSON array the hook reads (bctx.Marshal or
+	// bctx.MarshalV0); nil is [].
+	BindingContext []byte
+	// Values and ConfigValues are JSON objects; nil is {}.
+	Values       []byte
+	ConfigValues []byte
+	// Scope is what the hook's patches may touch.
+	Scope PatchScope
+	// Timeout overrides Options.Timeout when positive.
+	Timeout time.Duration
+}
+
+// Result is what a run returned. On an error from the hook itself (exit
+// code, timeout) the process figures are still filled in; the patches and
+// metrics are read only from a successful run.
+type Result struct {
+	ExitCode          int
+	Duration          time.Duration
+	UserCPU           time.Duration
+	SysCPU            time.Duration
+	MaxRSSBytes       int64
+	ValuesPatch       jsonpatch.Patch
+	ConfigValuesPatch jsonpatch.Patch
+	Metrics           []MetricOp
+	// Enabled is the enabled script's answer; nil for a hook run.
+	Enabled *bool
+}
+
+// Run runs req.Hook with its binding context and values in a private temp
+// directory and reads back its patches and metrics.
+func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
+	files, err := newRunFiles(r.opts.TmpDir)
+	if err != nil {
+		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
+	}
+	defer r.cleanup(files)
+	err = writeAll(
+		fileContent{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
+		fileContent{EnvValuesPath, files.values, req.Values, "{}"},
+		fileContent{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
+		fileContent{EnvValuesJSONPatchPath, files.valuesPatch, nil, ""},
+		fileContent{EnvConfigValuesJSONPatchPath, files.configValuesPatch, nil, ""},
+		fileContent{EnvMetricsPath, files.metrics, nil, ""},
+	)
+	if err != nil {
+		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
+	}
+	env := hookEnv(r.environ,
+		EnvBindingContextPath+"="+files.bindingContext,
+		EnvValuesPath+"="+files.values,
+		EnvConfigValuesPath+"="+files.configValues,
+		EnvValuesJSONPatchPath+"="+files.valuesPatch,
+		EnvConfigValuesJSONPatchPath+"="+files.configValuesPatch,
+		EnvMetricsPath+"="+files.metrics,
+		EnvWorkingDir+"="+req.Hook.Root,
+	)
+	res, err := r.exec(ctx, req.Hook, nil, env, req.Timeout, nil)
+	if err != nil {
+		return res, err
+	}
+	if err := readOutputs(&res, files, req.Scope); err != nil {
+		return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
+	}
+	return res, nil
+}
+
+// readOutputs parses the patch and metrics files the hook wrote.
+func readOutputs(res *Result, files runFiles, scope PatchScope) error {
+	var err error
+	if res.ValuesPatch, err = readPatch(EnvValuesJSONPatchPath, files.valuesPatch, scope); err != nil {
+		return err
+	}
+	if res.ConfigValuesPatch, err = readPatch(EnvConfigValuesJSONPatchPath, files.configValuesPatch, scope); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(files.metrics)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", EnvMetricsPath, err)
+	}
+	if res.Metrics, err = ParseMetrics(data); err != nil {
+		return fmt.Errorf("%s: %w", EnvMetricsPath, err)
+	}
+	return nil
+}
+
+func readPatch(env, path string, scope PatchScope) (jsonpatch.Patch, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil // the hook removed it: no patch
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", env, err)
+	}
+	patch, err := ParsePatch(data, scope)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", env, err)
+	}
+	return patch, nil
+}
+
+func (r *Runner) cleanup(files runFiles) {
+	if r.opts.KeepFiles {
+		r.opts.Logger.Debug("kept hook run files", slog.String("dir", files.dir))
+		return
+	}
+	if err := os.RemoveAll(files.dir); err != nil {
+		r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
+	}
+}
