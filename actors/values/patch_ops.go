@@ -1,0 +1,193 @@
+package values
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// visitor receives the container holding the addressed place and the last
+// token of the path; it returns the container as it is to be stored (a list
+// that grows or shrinks is a new slice).
+type visitor func(parent any, key string) (any, error)
+
+// walk descends from node to the parent of path's last token and calls visit
+// there. keyed reports
+// whether every container on the way was an object. A non-nil created makes
+// missing or null parents objects and is set when it did so.
+func walk(node any, path []string, depth int, created *bool, visit visitor) (any, bool, error) {
+	if depth == len(path)-1 {
+		_, isMap := node.(map[string]any)
+		out, err := visit(node, path[depth])
+		return out, isMap, err
+	}
+	head := path[depth]
+	switch c := node.(type) {
+	case map[string]any:
+		child, ok := c[head]
+		if !ok || child == nil {
+			if created == nil {
+				return nil, false, fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path[:depth+1]))
+			}
+			child, *created = map[string]any{}, true
+		}
+		out, keyed, err := walk(child, path, depth+1, created, visit)
+		if err != nil {
+			return nil, false, err
+		}
+		c[head] = out
+		return c, keyed, nil
+	case []any:
+		i, err := arrayIndex(head, len(c), false)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", formatPointer(path[:depth+1]), err)
+		}
+		out, _, err := walk(c[i], path, depth+1, created, visit)
+		if err != nil {
+			return nil, false, err
+		}
+		c[i] = out
+		return c, false, nil
+	}
+	return nil, false, notContainer(path[:depth], node)
+}
+
+func notContainer(path []string, node any) error {
+	return fmt.Errorf("%w: %s is %s, not an object or a list", ErrPathNotFound, formatPointer(path), describe(node))
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("the boolean %t", x)
+	case float64:
+		return fmt.Sprintf("the number %v", x)
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+func add(doc map[string]any, path []string, value any) (keyed, created bool, err error) {
+	_, keyed, err = walk(doc, path, 0, &created, func(parent any, key string) (any, error) {
+		switch c := parent.(type) {
+		case map[string]any:
+			c[key] = value
+			return c, nil
+		case []any:
+			i, err := arrayIndex(key, len(c), true)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", formatPointer(path), err)
+			}
+			return slices.Insert(c, i, value), nil
+		}
+		return nil, notContainer(path[:len(path)-1], parent)
+	})
+	return keyed, created, err
+}
+
+// remove deletes the value at path; a missing path is not an error.
+func remove(doc map[string]any, path []string) (bool, error) {
+	_, keyed, err := walk(doc, path, 0, nil, func(parent any, key string) (any, error) {
+		switch c := parent.(type) {
+		case map[string]any:
+			delete(c, key)
+			return c, nil
+		case []any:
+			i, err := arrayIndex(key, len(c), false)
+			if err != nil {
+				return nil, err
+			}
+			return slices.Delete(c, i, i+1), nil
+		}
+		return nil, notContainer(path[:len(path)-1], parent)
+	})
+	if errors.Is(err, ErrPathNotFound) {
+		return keyed, nil
+	}
+	return keyed, err
+}
+
+func replace(doc map[string]any, path []string, value any) (bool, error) {
+	_, keyed, err := walk(doc, path, 0, nil, func(parent any, key string) (any, error) {
+		switch c := parent.(type) {
+		case map[string]any:
+			if _, ok := c[key]; !ok {
+				return nil, fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path))
+			}
+			c[key] = value
+			return c, nil
+		case []any:
+			i, err := arrayIndex(key, len(c), false)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", formatPointer(path), err)
+			}
+			c[i] = value
+			return c, nil
+		}
+		return nil, notContainer(path[:len(path)-1], parent)
+	})
+	return keyed, err
+}
+
+// get returns the value at path.
+func get(doc map[string]any, path []string) (any, error) {
+	var node any = doc
+	for i, tok := range path {
+		switch c := node.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path[:i+1]))
+			}
+			node = v
+		case []any:
+			idx, err := arrayIndex(tok, len(c), false)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", formatPointer(path[:i+1]), err)
+			}
+			node = c[idx]
+		default:
+			return nil, notContainer(path[:i], node)
+		}
+	}
+	return node, nil
+}
+
+// move reports, as add does, whether it created parent objects.
+func move(doc map[string]any, from, path []string) (bool, error) {
+	if within(path, from) && len(path) > len(from) {
+		return false, fmt.Errorf("%w: cannot move %s into itself", ErrInvalidPath, formatPointer(from))
+	}
+	v, err := get(doc, from)
+	if err != nil {
+		return false, fmt.Errorf("from: %w", err)
+	}
+	if _, err := remove(doc, from); err != nil {
+		return false, err
+	}
+	_, created, err := add(doc, path, v)
+	return created, err
+}
+
+func copyValue(doc map[string]any, from, path []string) (bool, error) {
+	v, err := get(doc, from)
+	if err != nil {
+		return false, fmt.Errorf("from: %w", err)
+	}
+	_, created, err := add(doc, path, DeepCopy(v))
+	return created, err
+}
+
+func test(doc map[string]any, path []string, want any) error {
+	got, err := get(doc, path)
+	if err != nil {
+		return err
+	}
+	if !Equal(got, want) {
+		return fmt.Errorf("%w: %s is %s, want %s", ErrTestFailed, formatPointer(path), describe(got), describe(want))
+	}
+	return nil
+}
