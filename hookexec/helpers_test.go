@@ -2,6 +2,7 @@ package hookexec
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -118,4 +119,13 @@ func assertNoEntries(t *testing.T, dir string) {
 	if len(entries) != 0 {
 		t.Errorf("%s not empty after the run: %v", dir, entries)
 	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

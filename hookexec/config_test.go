@@ -1,0 +1,125 @@
+package hookexec
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
+
+func TestConfig(t *testing.T) {
+	cases := []struct {
+		name  string
+		scope bindings.Scope
+		env   []string
+		want  error  // nil: parses
+		text  string // in the error
+	}{
+		{"v1 json", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onStartup":5,"schedule":[{"crontab":"*/5 * * * * *"}]}`}, nil, ""},
+		{"v1 yaml", bindings.ScopeModule, []string{"CONFIG_TEXT=configVersion: v1\nbeforeHelm: 1\nkubernetes:\n- kind: Pod\n  jqFilter: .metadata.name\n"}, nil, ""},
+		{"v0", bindings.ScopeModule, []string{`CONFIG_TEXT={"onKubernetesEvent":[{"kind":"pod","event":["add"]}]}`}, nil, ""},
+		{"invalid json", bindings.ScopeGlobal, []string{"CONFIG_TEXT={\"onStartup\": 1,,}"}, bindings.ErrSyntax, "line 1 column 17"},
+		{"invalid yaml", bindings.ScopeGlobal, []string{"CONFIG_TEXT=onStartup: [1\n"}, bindings.ErrSyntax, "yaml"},
+		{"unknown binding", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onShutdown":1}`}, bindings.ErrUnknownBinding, "onShutdown"},
+		{"wrong scope", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"beforeHelm":1}`}, bindings.ErrWrongScope, "beforeHelm"},
+		{"bad crontab", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"schedule":[{"crontab":"every day"}]}`}, bindings.ErrBadCrontab, "schedule[0].crontab"},
+		{"bad jqFilter", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"kind":"Pod","jqFilter":".a |"}]}`}, bindings.ErrBadJqFilter, "kubernetes[0].jqFilter"},
+		{"duplicate names", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"name":"a","kind":"Pod"},{"name":"a","kind":"Pod"}]}`}, bindings.ErrDuplicateName, "kubernetes[1].name"},
+		{"exit non-zero", bindings.ScopeGlobal, []string{`CONFIG_TEXT={}`, "CONFIG_EXIT=2"}, ErrHookFailed, "code 2"},
+		{"nothing printed", bindings.ScopeGlobal, nil, bindings.ErrSyntax, "empty output"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
+			hook := testHook(t, "config.sh")
+			cfg, err := r.Config(context.Background(), hook, tc.scope)
+			if tc.want == nil {
+				if err != nil || cfg == nil {
+					t.Fatalf("Config: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if tc.want != ErrHookFailed && !errors.Is(err, ErrConfig) {
+				t.Errorf("err %v does not wrap ErrConfig", err)
+			}
+			for _, s := range []string{hook.Path, tc.text} {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("err %q lacks %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigRunsInHookDirWithWorkingDir(t *testing.T) {
+	rec := newRecorder()
+	r := NewRunner(Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(`CONFIG_TEXT={"onStartup":1}`)})
+	hook := testHook(t, "config.sh")
+	hook.Root = "/the/hooks/root"
+	if _, err := r.Config(context.Background(), hook, bindings.ScopeGlobal); err != nil {
+		t.Fatal(err)
+	}
+	want := "pwd=" + hook.Dir() + " working_dir=/the/hooks/root"
+	if _, ok := rec.find(want); !ok {
+		t.Errorf("no record %q in %+v", want, rec.all())
+	}
+}
+
+func TestConfigOutputTooLarge(t *testing.T) {
+	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("CONFIG_TEXT=" + strings.Repeat("x", 200)), MaxConfigBytes: 100})
+	_, err := r.Config(context.Background(), testHook(t, "config.sh"), bindings.ScopeGlobal)
+	if !errors.Is(err, ErrOutputTooLarge) {
+		t.Fatalf("err = %v, want ErrOutputTooLarge", err)
+	}
+}
+
+func TestRunEnabled(t *testing.T) {
+	yes, no := true, false
+	cases := []struct {
+		answer string
+		want   *bool
+	}{
+		{"true", &yes}, {"false", &no}, {"true\n", &yes}, {"  false \n", &no},
+		{"", nil}, {"yes", nil}, {"TRUE", nil}, {strings.Repeat("z", 100), nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.answer, func(t *testing.T) {
+			tmp := t.TempDir()
+			r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("ENABLED_ANSWER=" + tc.answer)})
+			script := testHook(t, "enabled")
+			res, err := r.RunEnabled(context.Background(), EnabledRequest{
+				Script:       script,
+				Values:       []byte(`{"global":{"enabledModules":["a"]},"someModule":{}}`),
+				ConfigValues: []byte(`{}`),
+			})
+			assertNoEntries(t, tmp)
+			if tc.want == nil {
+				if !errors.Is(err, ErrBadEnabledResult) || !strings.Contains(err.Error(), script.Path) {
+					t.Fatalf("err = %v, want ErrBadEnabledResult naming the script", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Enabled == nil || *res.Enabled != *tc.want {
+				t.Errorf("Enabled = %v, want %v", res.Enabled, *tc.want)
+			}
+		})
+	}
+}
+
+func TestRunEnabledScriptFails(t *testing.T) {
+	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("ENABLED_ANSWER=true")})
+	// No enabledModules in the values: the script's grep fails.
+	_, err := r.RunEnabled(context.Background(), EnabledRequest{Script: testHook(t, "enabled"), Values: []byte(`{}`)})
+	if !errors.Is(err, ErrHookFailed) {
+		t.Fatalf("err = %v, want ErrHookFailed", err)
+	}
+}
