@@ -46,6 +46,12 @@ func Normalize(v any) (any, error) {
 		return float64(x), nil
 	case float32:
 		return float64(x), nil
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("%w: number %s: %v", ErrNotJSON, x, err)
+		}
+		return f, nil
 	}
 	return roundTrip(v)
 }

@@ -80,7 +80,11 @@ func compact(kept, added []operation) []operation {
 			continue
 		}
 		if op.keyed && (op.kind == "add" || op.kind == "replace" || op.kind == "remove") {
-			out = dropOverwritten(out, op)
+			var created int
+			out, created = dropOverwritten(out, op)
+			// A dropped operation may have been the one that created parents
+			// above the overwritten place; the new one now stands for that.
+			op.created = shallowest(op.created, created)
 			if op.kind == "replace" {
 				op.kind = "add"
 			}
@@ -91,25 +95,28 @@ func compact(kept, added []operation) []operation {
 }
 
 // dropOverwritten removes the operations of ops whose whole effect lies in the
-// subtree that last overwrites. An operation stays when a later one read from
-// that subtree (its effect may have been carried elsewhere), when it is a move
-// out of a place outside the subtree, and, before a remove, when it created
-// parent objects (the remove would leave them behind).
-func dropOverwritten(ops []operation, last operation) []operation {
+// subtree that last overwrites. An operation stays when a later kept one
+// touches that subtree (it may have read or built on the effect), when it is a
+// move out of a place outside the subtree, and, before a remove, when it
+// created parent objects above the subtree (the remove would leave them).
+func dropOverwritten(ops []operation, last operation) (kept []operation, created int) {
 	out := make([]operation, 0, len(ops))
 	readLater := false
 	for i := len(ops) - 1; i >= 0; i-- {
 		op := ops[i]
 		if !readLater && overwritten(op, last) {
+			if createdAbove(op, last.path) {
+				created = shallowest(created, op.created)
+			}
 			continue
 		}
-		if op.from != nil && (within(op.from, last.path) || within(last.path, op.from)) {
+		if overlaps(op.path, last.path) || op.from != nil && overlaps(op.from, last.path) {
 			readLater = true
 		}
 		out = append(out, op)
 	}
 	slices.Reverse(out)
-	return out
+	return out, created
 }
 
 func overwritten(op, last operation) bool {
@@ -119,5 +126,20 @@ func overwritten(op, last operation) bool {
 	if op.kind == "move" && !within(op.from, last.path) {
 		return false
 	}
-	return last.kind != "remove" || !op.created
+	return last.kind != "remove" || !createdAbove(op, last.path)
+}
+
+func overlaps(a, b []string) bool { return within(a, b) || within(b, a) }
+
+// createdAbove tells whether op created a parent object above path.
+func createdAbove(op operation, path []string) bool {
+	return op.created > 0 && op.created < len(path)
+}
+
+// shallowest returns the smaller non-zero created length.
+func shallowest(a, b int) int {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }

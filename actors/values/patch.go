@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 )
@@ -32,8 +33,9 @@ type operation struct {
 	// keyed is set once applied: every container on the path was an object,
 	// so the path names one place whatever else the patch does to lists.
 	keyed bool
-	// created is set when an add made missing parent objects.
-	created bool
+	// created is the length of the path of the shallowest parent object
+	// that the operation created (0: none).
+	created int
 }
 
 func (op operation) String() string {
@@ -89,11 +91,21 @@ func decodeOperation(i int, raw jsonpatch.Operation) (operation, error) {
 		if _, ok := raw["value"]; !ok {
 			return op, fmt.Errorf("operation %d (%s %s): %w: no value", i, op.kind, path, ErrInvalidPatch)
 		}
-		if op.value, err = raw.ValueInterface(); err != nil {
+		// Decoded here rather than with raw.ValueInterface, whose numbers are
+		// json-patch's own Number type; values hold float64.
+		if err := decodeValue(raw["value"], &op.value); err != nil {
 			return op, fmt.Errorf("operation %d (%s %s): %w: value: %v", i, op.kind, path, ErrInvalidPatch, err)
 		}
 	}
 	return op, nil
+}
+
+func decodeValue(raw *json.RawMessage, into *any) error {
+	if raw == nil {
+		*into = nil
+		return nil
+	}
+	return json.Unmarshal(*raw, into)
 }
 
 // encodeOperation turns a decoded operation back into its JSON form.
@@ -116,6 +128,24 @@ func rawJSON(v any) *json.RawMessage {
 	}
 	msg := json.RawMessage(raw)
 	return &msg
+}
+
+// PatchRoots returns the root keys that p addresses (paths and froms), in
+// order of first use; hookexec and the config writer use it for scope checks.
+func PatchRoots(p jsonpatch.Patch) ([]string, error) {
+	ops, err := decodePatch(p)
+	if err != nil {
+		return nil, err
+	}
+	var roots []string
+	for _, op := range ops {
+		for _, path := range [][]string{op.path, op.from} {
+			if len(path) > 0 && !slices.Contains(roots, path[0]) {
+				roots = append(roots, path[0])
+			}
+		}
+	}
+	return roots, nil
 }
 
 // ApplyPatch applies p to a copy of doc and returns the copy; doc is not

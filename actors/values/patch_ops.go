@@ -14,8 +14,9 @@ type visitor func(parent any, key string) (any, error)
 // walk descends from node to the parent of path's last token and calls visit
 // there. keyed reports
 // whether every container on the way was an object. A non-nil created makes
-// missing or null parents objects and is set when it did so.
-func walk(node any, path []string, depth int, created *bool, visit visitor) (any, bool, error) {
+// missing or null parents objects, and records the length of the path of the
+// first (shallowest) one it made.
+func walk(node any, path []string, depth int, created *int, visit visitor) (any, bool, error) {
 	if depth == len(path)-1 {
 		_, isMap := node.(map[string]any)
 		out, err := visit(node, path[depth])
@@ -29,7 +30,10 @@ func walk(node any, path []string, depth int, created *bool, visit visitor) (any
 			if created == nil {
 				return nil, false, fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path[:depth+1]))
 			}
-			child, *created = map[string]any{}, true
+			child = map[string]any{}
+			if *created == 0 {
+				*created = depth + 1
+			}
 		}
 		out, keyed, err := walk(child, path, depth+1, created, visit)
 		if err != nil {
@@ -70,7 +74,9 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-func add(doc map[string]any, path []string, value any) (keyed, created bool, err error) {
+// add reports, beside keyed, the length of the path of the shallowest parent
+// it created (0: none).
+func add(doc map[string]any, path []string, value any) (keyed bool, created int, err error) {
 	_, keyed, err = walk(doc, path, 0, &created, func(parent any, key string) (any, error) {
 		switch c := parent.(type) {
 		case map[string]any:
@@ -156,26 +162,26 @@ func get(doc map[string]any, path []string) (any, error) {
 	return node, nil
 }
 
-// move reports, as add does, whether it created parent objects.
-func move(doc map[string]any, from, path []string) (bool, error) {
+// move reports, as add does, the shallowest parent it created.
+func move(doc map[string]any, from, path []string) (int, error) {
 	if within(path, from) && len(path) > len(from) {
-		return false, fmt.Errorf("%w: cannot move %s into itself", ErrInvalidPath, formatPointer(from))
+		return 0, fmt.Errorf("%w: cannot move %s into itself", ErrInvalidPath, formatPointer(from))
 	}
 	v, err := get(doc, from)
 	if err != nil {
-		return false, fmt.Errorf("from: %w", err)
+		return 0, fmt.Errorf("from: %w", err)
 	}
 	if _, err := remove(doc, from); err != nil {
-		return false, err
+		return 0, err
 	}
 	_, created, err := add(doc, path, v)
 	return created, err
 }
 
-func copyValue(doc map[string]any, from, path []string) (bool, error) {
+func copyValue(doc map[string]any, from, path []string) (int, error) {
 	v, err := get(doc, from)
 	if err != nil {
-		return false, fmt.Errorf("from: %w", err)
+		return 0, fmt.Errorf("from: %w", err)
 	}
 	_, created, err := add(doc, path, DeepCopy(v))
 	return created, err
