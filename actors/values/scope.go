@@ -9,7 +9,11 @@ import (
 // Schemas is what a Scope needs of its OpenAPI schemas; *schema.Set (package
 // schema) implements it, and a nil *schema.Set has none.
 type Schemas interface {
-	// ApplyDefaults sets schema defaults, in place, where section lacks a key.
+	// ApplyConfigDefaults sets config-values.yaml defaults, in place, where
+	// section lacks a key.
+	ApplyConfigDefaults(section map[string]any)
+	// ApplyDefaults sets the defaults of both schemas, in place, where
+	// section lacks a key.
 	ApplyDefaults(section map[string]any)
 	// ValidateConfig checks values.yaml files merged with the ConfigMap.
 	ValidateConfig(scope string, section map[string]any) error
@@ -72,10 +76,11 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 		section = map[string]any{}
 	}
 	merged := Merge(s.static, section)
-	s.schemas.ApplyDefaults(merged)
+	s.schemas.ApplyConfigDefaults(merged)
 	if err := s.schemas.ValidateConfig(s.label, merged); err != nil {
 		return s, err
 	}
+	s.schemas.ApplyDefaults(merged)
 	doc, err := s.patches.Apply(map[string]any{s.key: merged})
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", s.label, err)
@@ -194,6 +199,7 @@ func (s Scope) Checksum() string { return Checksum(s.values) }
 // noSchemas is the Schemas of a scope without OpenAPI files.
 type noSchemas struct{}
 
+func (noSchemas) ApplyConfigDefaults(map[string]any)          {}
 func (noSchemas) ApplyDefaults(map[string]any)                {}
 func (noSchemas) ValidateConfig(string, map[string]any) error { return nil }
 func (noSchemas) ValidateValues(string, map[string]any) error { return nil }

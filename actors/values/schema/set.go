@@ -156,15 +156,21 @@ func (set *Set) ValidateHelm(scope string, section map[string]any) error {
 	return set.Helm.Validate(scope, section)
 }
 
+// ApplyConfigDefaults sets, in place, the defaults of config-values.yaml
+// where section lacks a key: what config values are validated with.
+func (set *Set) ApplyConfigDefaults(section map[string]any) {
+	if set != nil && set.Config != nil {
+		applyDefaults(set.Config.spec, section)
+	}
+}
+
 // ApplyDefaults sets, in place, the defaults of config-values.yaml and then
-// of values.yaml where section lacks a key.
+// of values.yaml where section lacks a key: the defaults layer of values.
 func (set *Set) ApplyDefaults(section map[string]any) {
 	if set == nil {
 		return
 	}
-	if set.Config != nil {
-		applyDefaults(set.Config.spec, section)
-	}
+	set.ApplyConfigDefaults(section)
 	if set.Values != nil {
 		applyDefaults(set.Values.spec, section)
 	}
