@@ -98,6 +98,7 @@ func TestRunEnabled(t *testing.T) {
 				Values:       []byte(`{"global":{"enabledModules":["a"]},"someModule":{}}`),
 				ConfigValues: []byte(`{}`),
 			})
+			r.Close()
 			assertNoEntries(t, tmp)
 			if tc.want == nil {
 				if !errors.Is(err, ErrBadEnabledResult) || !strings.Contains(err.Error(), script.Path) {

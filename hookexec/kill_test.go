@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestRunCancelKillsProcessGroup cancels a hook that has a child and a
@@ -66,23 +68,50 @@ func TestRunKillsWhatTheHookLeft(t *testing.T) {
 	assertGone(t, out, "child.pid")
 }
 
-// assertGone checks that each recorded pid is no process any more. A killed
-// process whose parent was killed too is reaped by init, not by us; it may
-// linger a moment as a zombie of init's, which is no leak of ours. No
-// zombie may be a child of the test process.
+// assertGone checks that each recorded process has exited. SIGKILL is
+// delivered asynchronously, so it waits for the exit on a pidfd (an event,
+// not polling), at most exitWait: a process that was not killed sleeps far
+// longer. A killed process whose parent was killed too is reaped by init,
+// not by us, and may linger a moment as init's zombie; no zombie may be a
+// child of the test process.
 func assertGone(t *testing.T, dir string, pidFiles ...string) {
 	t.Helper()
+	const exitWait = 5 * time.Second
 	for _, f := range pidFiles {
 		pid, err := strconv.Atoi(readFile(t, filepath.Join(dir, f)))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		state, ppid, alive := procState(pid)
-		if alive && !(state == "Z" && ppid != os.Getpid()) {
-			t.Errorf("%s: pid %d still there, state %s, parent %d", f, pid, state, ppid)
+		if !waitExit(t, pid, exitWait) {
+			state, ppid, _ := procState(pid)
+			t.Errorf("%s: pid %d still running after %s, state %s, parent %d", f, pid, exitWait, state, ppid)
 		}
 	}
 	assertNoZombieChildren(t)
+}
+
+// waitExit waits until pid has exited (or is gone), at most timeout.
+func waitExit(t *testing.T, pid int, timeout time.Duration) bool {
+	t.Helper()
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("pidfd_open %d: %v", pid, err)
+	}
+	defer unix.Close(fd)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int(timeout.Milliseconds()))
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("poll pidfd %d: %v", pid, err)
+		}
+		return n > 0
+	}
 }
 
 // procState reads /proc/PID/stat: state and parent pid.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -58,6 +59,8 @@ type Options struct {
 type Runner struct {
 	opts    Options
 	environ []string // Environ filtered by the allow-list
+	// removals are the run directories being removed in the background.
+	removals sync.WaitGroup
 }
 
 // NewRunner returns a Runner with opts, defaults filled in.
@@ -186,12 +189,21 @@ func readPatch(env, path string, scope PatchScope) (jsonpatch.Patch, error) {
 	return patch, nil
 }
 
+// cleanup removes a finished run's directory in the background: on a disk
+// file system, unlinking files that held data costs more than the rest of a
+// run's overhead together, and nothing waits for it.
 func (r *Runner) cleanup(files runFiles) {
 	if r.opts.KeepFiles {
 		r.opts.Logger.Debug("kept hook run files", slog.String("dir", files.dir))
 		return
 	}
-	if err := os.RemoveAll(files.dir); err != nil {
-		r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
-	}
+	r.removals.Go(func() {
+		if err := os.RemoveAll(files.dir); err != nil {
+			r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
+		}
+	})
 }
+
+// Close waits until the directories of finished runs are removed. Call it
+// on shutdown; the Runner may be used again afterwards.
+func (r *Runner) Close() { r.removals.Wait() }

@@ -48,6 +48,7 @@ func TestRunFilesEnvAndOutputs(t *testing.T) {
 	if strings.Contains(env, "/inherited/must/lose") {
 		t.Errorf("inherited VALUES_PATH was not overridden")
 	}
+	r.Close()
 	assertNoEntries(t, tmp)
 	checkOutputs(t, res)
 	checkOutputLogs(t, rec, hook.Name)
@@ -172,5 +173,6 @@ func TestRunFailureCarriesExitCodeAndStderrTail(t *testing.T) {
 	if res.ValuesPatch != nil {
 		t.Errorf("patch read from a failed run")
 	}
+	r.Close()
 	assertNoEntries(t, tmp)
 }
