@@ -36,8 +36,13 @@ func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
 // Discover walks root recursively and returns every executable regular file
 // (symlinks followed) as a hook, in alphabetical order of their names.
 // Dot-files, dot-directories and directories named lib are skipped. A
-// missing root is no hooks, not an error.
+// missing root is no hooks, not an error. Paths are made absolute, since a
+// hook runs in its own directory.
 func Discover(root string) ([]Hook, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("discover hooks in %s: %w", root, err)
+	}
 	info, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

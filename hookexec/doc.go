@@ -1,6 +1,23 @@
-// Package hookexec implements the hook protocol with no actors inside: it
-// discovers global and module hooks, runs them with --config and parses both
-// binding configuration formats, runs a hook with its temporary files and
-// environment, and reads back what it returns (values and config patches,
-// metrics, the enabled result).
+// Package hookexec implements the hook protocol of spec/HOOKS.md, MODULES.md
+// and VALUES.md with no actors inside; the global and module actors call it
+// through a narrow interface (HookRunner, or a subset they declare).
+//
+//   - Discovery: DiscoverGlobalHooks, DiscoverModuleHooks and Discover find
+//     every executable file under a root (recursively, symlinks followed,
+//     dot-files and lib/ skipped), named by their path relative to the root.
+//   - Configuration: Runner.Config runs `hook --config` in the hook's
+//     directory with WORKING_DIR set and parses the JSON or YAML it prints,
+//     v1 or the older form, with package bindings.
+//   - Running: Runner.Run writes the binding context (built with package
+//     bctx), values and config values into a private temp directory, runs
+//     the hook with the operator's environment (optionally restricted by
+//     HOOK_ENV_ALLOWLIST) plus the files' variables, streams its output to
+//     slog line by line, and returns its exit status, process figures, values
+//     and config values patches (checked against a PatchScope), and metric
+//     operations. Runner.RunEnabled does the same for a module's enabled
+//     script and reads its true/false answer.
+//   - A hook runs in its own process group: cancellation or a timeout kills
+//     the group, and so does the hook's exit, so no run leaves processes.
+//
+// Applying patches to values is not here: that is actors/values.
 package hookexec

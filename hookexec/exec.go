@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"time"
 )
 
@@ -28,8 +29,12 @@ func (r *Runner) exec(ctx context.Context, hook Hook, args, env []string, timeou
 	if stdout == nil {
 		stdout = (&lineLogger{log: log, stream: "stdout", maxLine: r.opts.MaxLineBytes}).consume
 	}
+	path, err := filepath.Abs(hook.Path) // the hook runs in its own directory
+	if err != nil {
+		return Result{}, fmt.Errorf("run hook %s: %w", hook.Path, err)
+	}
 	stats, err := runProcess(runCtx, procSpec{
-		path: hook.Path, args: args, dir: hook.Dir(), env: env,
+		path: path, args: args, dir: hook.Dir(), env: env,
 		stdout: stdout, stderr: stderr.consume, now: r.opts.Now,
 	})
 	res := Result{

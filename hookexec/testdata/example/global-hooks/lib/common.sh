@@ -1,0 +1,2 @@
+# Shared helpers; lib/ is skipped by discovery.
+log() { echo "$*"; }
