@@ -75,3 +75,19 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestEnabledScript(t *testing.T) {
+	module := t.TempDir()
+	if _, ok, err := EnabledScript(module); ok || err != nil {
+		t.Fatalf("module without enabled: ok=%v err=%v", ok, err)
+	}
+	writeTestFile(t, filepath.Join(module, "enabled"), 0o644)
+	if _, _, err := EnabledScript(module); err == nil {
+		t.Fatal("a non-executable enabled file is no error")
+	}
+	must(t, os.Chmod(filepath.Join(module, "enabled"), 0o755))
+	script, ok, err := EnabledScript(module)
+	if !ok || err != nil || script.Path != filepath.Join(module, "enabled") || script.Root != module || script.Dir() != module {
+		t.Fatalf("script = %+v ok=%v err=%v", script, ok, err)
+	}
+}

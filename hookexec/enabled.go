@@ -3,8 +3,11 @@ package hookexec
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -72,4 +75,26 @@ func parseEnabled(data []byte) (bool, error) {
 		shown = append(shown[:40:40], "..."...)
 	}
 	return false, fmt.Errorf("%w: want true or false, got %q", ErrBadEnabledResult, shown)
+}
+
+// EnabledScript returns a module's `enabled` script as a Hook (Root is the
+// module directory) and whether the module has one: an executable regular
+// file named enabled. A module without one is enabled by its values alone.
+func EnabledScript(moduleDir string) (Hook, bool, error) {
+	dir, err := filepath.Abs(moduleDir)
+	if err != nil {
+		return Hook{}, false, fmt.Errorf("enabled script of %s: %w", moduleDir, err)
+	}
+	path := filepath.Join(dir, "enabled")
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Hook{}, false, nil
+	}
+	if err != nil {
+		return Hook{}, false, fmt.Errorf("enabled script of %s: %w", moduleDir, err)
+	}
+	if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		return Hook{}, false, fmt.Errorf("enabled script %s: not an executable file", path)
+	}
+	return Hook{Name: "enabled", Path: path, Root: dir}, true, nil
 }
