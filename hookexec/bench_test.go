@@ -15,6 +15,19 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 )
 
+// Figures measured on the 2-core machine while other engineers compiled
+// (load average about 5), 200 alternating runs each, medians:
+//
+//	tmp=disk  trivial             bare 14.8 ms  run 15.8 ms  overhead 1.0 ms  outside the process 0.83 ms
+//	tmp=disk  values 1 MB         bare 14.7 ms  run 15.2 ms  overhead 0.5 ms  outside the process 1.28 ms
+//	tmp=disk  500-event context   bare 15.1 ms  run 15.9 ms  overhead 0.8 ms  outside the process 0.83 ms
+//	tmp=tmpfs trivial             bare 10.6 ms  run 10.9 ms  overhead 0.2 ms  outside the process 0.46 ms
+//	writing 2 x 1 MB of values and removing them: 1.3 ms on disk, 0.59 ms on tmpfs
+//	bctx.Marshal of 500 Event contexts (1.3 MB): 1.9 ms
+//
+// The bare-exec difference is noisy under load (it went below zero on some
+// runs); the time outside the process is the steadier figure.
+
 // BenchmarkRunOverhead measures the runner's overhead per hook run (temp
 // files, env, process group, output readers, reading the results, removing
 // the directory) over a bare exec.Command of the same trivial bash hook. The

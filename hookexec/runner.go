@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"sync"
@@ -54,8 +53,8 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Runner runs hooks. It holds no state between runs and is safe for
-// concurrent use.
+// Runner runs hooks. Runs share nothing but the background removal of their
+// directories; a Runner is safe for concurrent use.
 type Runner struct {
 	opts    Options
 	environ []string // Environ filtered by the allow-list
@@ -66,7 +65,7 @@ type Runner struct {
 // NewRunner returns a Runner with opts, defaults filled in.
 func NewRunner(opts Options) *Runner {
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.TmpDir == "" {
 		opts.TmpDir = os.TempDir()
