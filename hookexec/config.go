@@ -28,7 +28,7 @@ func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*
 func (r *Runner) ConfigOutput(ctx context.Context, hook Hook) ([]byte, error) {
 	env := hookEnv(r.environ, EnvWorkingDir+"="+hook.Root)
 	out := &limitedBuffer{max: r.opts.MaxConfigBytes}
-	if _, err := r.exec(ctx, hook, []string{"--config"}, env, 0, out.consume); err != nil {
+	if _, err := r.exec(ctx, execSpec{hook: hook, args: []string{"--config"}, env: env, stdout: out.consume}); err != nil {
 		return nil, fmt.Errorf("hook %s --config: %w", hook.Path, err)
 	}
 	if out.overflow {

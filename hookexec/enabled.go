@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -21,6 +22,9 @@ type EnabledRequest struct {
 	ConfigValues []byte
 	// Timeout overrides Options.Timeout when positive.
 	Timeout time.Duration
+	// Logger, when set, receives the script's output instead of
+	// Options.Logger (a module actor's logger, say).
+	Logger *slog.Logger
 }
 
 // RunEnabled runs an enabled script with VALUES_PATH, CONFIG_VALUES_PATH and
@@ -47,7 +51,7 @@ func (r *Runner) RunEnabled(ctx context.Context, req EnabledRequest) (Result, er
 		EnvModuleEnabledResult+"="+files.enabledResult,
 		EnvWorkingDir+"="+req.Script.Root,
 	)
-	res, err := r.exec(ctx, req.Script, nil, env, req.Timeout, nil)
+	res, err := r.exec(ctx, execSpec{hook: req.Script, env: env, timeout: req.Timeout, log: req.Logger})
 	if err != nil {
 		return res, err
 	}

@@ -10,11 +10,22 @@ import (
 	"time"
 )
 
+// execSpec is one run for exec.
+type execSpec struct {
+	hook    Hook
+	args    []string
+	env     []string
+	timeout time.Duration   // 0: Options.Timeout
+	stdout  func(io.Reader) // nil: logged line by line
+	log     *slog.Logger    // nil: Options.Logger
+}
+
 // exec runs the hook in its directory with stdout going to the given
 // consumer (nil: logged line by line) and stderr logged, keeping its last
 // lines for the error. It turns the outcome into the Result's process
 // figures and the run's error, which names the hook file.
-func (r *Runner) exec(ctx context.Context, hook Hook, args, env []string, timeout time.Duration, stdout func(io.Reader)) (Result, error) {
+func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
+	hook, timeout, stdout := run.hook, run.timeout, run.stdout
 	if timeout <= 0 {
 		timeout = r.opts.Timeout
 	}
@@ -23,7 +34,11 @@ func (r *Runner) exec(ctx context.Context, hook Hook, args, env []string, timeou
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
-	log := r.opts.Logger.With(slog.String("hook", hook.Name))
+	log := run.log
+	if log == nil {
+		log = r.opts.Logger
+	}
+	log = log.With(slog.String("hook", hook.Name))
 	errTail := newTail(r.opts.StderrTailLines)
 	stderr := &lineLogger{log: log, stream: "stderr", maxLine: r.opts.MaxLineBytes, tail: errTail}
 	if stdout == nil {
@@ -34,7 +49,7 @@ func (r *Runner) exec(ctx context.Context, hook Hook, args, env []string, timeou
 		return Result{}, fmt.Errorf("run hook %s: %w", hook.Path, err)
 	}
 	stats, err := runProcess(runCtx, procSpec{
-		path: path, args: args, dir: hook.Dir(), env: env,
+		path: path, args: run.args, dir: hook.Dir(), env: run.env,
 		stdout: stdout, stderr: stderr.consume, now: r.opts.Now,
 	})
 	res := Result{

@@ -98,6 +98,10 @@ type Request struct {
 	Scope PatchScope
 	// Timeout overrides Options.Timeout when positive.
 	Timeout time.Duration
+	// Logger, when set, receives the hook's output instead of
+	// Options.Logger: a module actor passes one with its module's name, as
+	// module hook names are relative to the module's hooks/ directory.
+	Logger *slog.Logger
 }
 
 // Result is what a run returned. On an error from the hook itself (exit
@@ -144,7 +148,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		EnvMetricsPath+"="+files.metrics,
 		EnvWorkingDir+"="+req.Hook.Root,
 	)
-	res, err := r.exec(ctx, req.Hook, nil, env, req.Timeout, nil)
+	res, err := r.exec(ctx, execSpec{hook: req.Hook, env: env, timeout: req.Timeout, log: req.Logger})
 	if err != nil {
 		return res, err
 	}

@@ -176,3 +176,23 @@ func TestRunFailureCarriesExitCodeAndStderrTail(t *testing.T) {
 	r.Close()
 	assertNoEntries(t, tmp)
 }
+
+func TestRunRequestLogger(t *testing.T) {
+	runnerLog, requestLog := newRecorder(), newRecorder()
+	r := NewRunner(Options{Logger: slog.New(runnerLog), TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + t.TempDir())})
+	hook := testHook(t, "all-outputs.sh")
+	_, err := r.Run(context.Background(), Request{
+		Hook: hook, Scope: PatchScope{RootKey: "someModule"},
+		Logger: slog.New(requestLog).With("module", "some-module"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, ok := requestLog.find("plain stdout line")
+	if !ok || rec.attrs["module"] != "some-module" || rec.attrs["hook"] != hook.Name {
+		t.Errorf("request logger record = %+v, %v", rec, ok)
+	}
+	if n := len(runnerLog.all()); n != 0 {
+		t.Errorf("runner logger got %d records", n)
+	}
+}
