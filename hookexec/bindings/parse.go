@@ -177,9 +177,6 @@ func typeError(err error) error {
 	if errors.As(err, &fe) {
 		return err
 	}
-	if errors.Is(err, ErrBadValue) {
-		return &FieldError{Err: err}
-	}
 	return fieldErr("", ErrSyntax, "%v", err)
 }
 

@@ -61,7 +61,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown v1 field", ScopeGlobal, `{"configVersion":"v1","kubernetes":[{"kind":"Pod","labelSelecter":{}}]}`, ErrUnknownField, "kubernetes[0].labelSelecter", ""},
 		{"unknown v1 schedule field", ScopeGlobal, `{"configVersion":"v1","schedule":[{"crontab":"* * * * *","cron":"x"}]}`, ErrUnknownField, "schedule[0].cron", ""},
 		{"wrong type", ScopeGlobal, `{"configVersion":"v1","kubernetes":[{"kind":"Pod","queue":5}]}`, ErrSyntax, "kubernetes[0].queue", "string"},
-		{"bad bool", ScopeGlobal, `{"configVersion":"v1","kubernetes":[{"kind":"Pod","allowFailure":"maybe"}]}`, ErrBadValue, "kubernetes[0]", "maybe"},
+		{"bad bool", ScopeGlobal, `{"configVersion":"v1","kubernetes":[{"kind":"Pod","allowFailure":"maybe"}]}`, ErrSyntax, "kubernetes[0].allowFailure", "maybe"},
 		{"bad settings interval", ScopeGlobal, `{"configVersion":"v1","settings":{"executionMinInterval":"soon"}}`, ErrBadValue, "settings.executionMinInterval", "soon"},
 		{"negative burst", ScopeGlobal, `{"configVersion":"v1","settings":{"executionBurst":-1}}`, ErrBadValue, "settings.executionBurst", "negative"},
 		{"settings in v0", ScopeGlobal, `{"settings":{}}`, ErrUnknownBinding, "settings", "configVersion: v1"},

@@ -3,6 +3,7 @@ package bindings
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unicode"
@@ -35,7 +36,8 @@ func (b *flexBool) UnmarshalJSON(data []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: want true or false, got %s", ErrBadValue, data)
+	// A type error lets encoding/json add the field's path.
+	return &json.UnmarshalTypeError{Value: string(data), Type: reflect.TypeFor[bool]()}
 }
 
 // boolOr returns *b, or def when the field was absent.
