@@ -39,33 +39,50 @@ func (l PatchLayer) Apply(doc map[string]any) (map[string]any, error) {
 	if out == nil {
 		out = map[string]any{}
 	}
+	return out, l.replay(out)
+}
+
+// replay applies the layer to doc in place.
+func (l PatchLayer) replay(doc map[string]any) error {
 	for i := range l.ops {
 		op := l.ops[i] // a copy: replaying must not change the stored flags
-		if err := applyOperation(out, &op); err != nil {
-			return nil, fmt.Errorf("replay in-memory patch: %w", err)
+		if err := applyOperation(doc, &op); err != nil {
+			return fmt.Errorf("replay in-memory patch: %w", err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // Append applies p over doc with the layer replayed first, and returns the
-// new layer and the resulting document. On error the layer is unchanged
-// (the caller keeps l) and nothing is returned.
+// new layer and the resulting document; doc is not changed. On error the
+// layer is unchanged (the caller keeps l) and nothing is returned.
 func (l PatchLayer) Append(doc map[string]any, p jsonpatch.Patch) (PatchLayer, map[string]any, error) {
+	out := copyMap(doc)
+	if out == nil {
+		out = map[string]any{}
+	}
+	next, err := l.appendTo(out, p)
+	if err != nil {
+		return l, nil, err
+	}
+	return next, out, nil
+}
+
+// appendTo is Append in place: doc must belong to the caller.
+func (l PatchLayer) appendTo(doc map[string]any, p jsonpatch.Patch) (PatchLayer, error) {
 	ops, err := decodePatch(p)
 	if err != nil {
-		return l, nil, err
+		return l, err
 	}
-	out, err := l.Apply(doc)
-	if err != nil {
-		return l, nil, err
+	if err := l.replay(doc); err != nil {
+		return l, err
 	}
 	for i := range ops {
-		if err := applyOperation(out, &ops[i]); err != nil {
-			return l, nil, err
+		if err := applyOperation(doc, &ops[i]); err != nil {
+			return l, err
 		}
 	}
-	return PatchLayer{ops: compact(l.ops, ops)}, out, nil
+	return PatchLayer{ops: compact(l.ops, ops)}, nil
 }
 
 // compact appends added to kept, dropping every earlier operation that a later

@@ -81,8 +81,8 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 		return s, err
 	}
 	s.schemas.ApplyDefaults(merged)
-	doc, err := s.patches.Apply(map[string]any{s.key: merged})
-	if err != nil {
+	doc := map[string]any{s.key: merged} // fresh from Merge: patched in place
+	if err := s.patches.replay(doc); err != nil {
 		return s, fmt.Errorf("%s: %w", s.label, err)
 	}
 	values, dynamic, err := s.split(doc)
@@ -100,7 +100,8 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 func (s Scope) WithValuesPatch(p jsonpatch.Patch) (next Scope, changed bool, err error) {
 	base := Merge(s.static, s.config)
 	s.schemas.ApplyDefaults(base)
-	layer, doc, err := s.patches.Append(map[string]any{s.key: base}, p)
+	doc := map[string]any{s.key: base} // fresh from Merge: patched in place
+	layer, err := s.patches.appendTo(doc, p)
 	if err != nil {
 		return s, false, fmt.Errorf("%s: values patch: %w", s.label, err)
 	}

@@ -160,7 +160,7 @@ func (set *Set) ValidateHelm(scope string, section map[string]any) error {
 // where section lacks a key: what config values are validated with.
 func (set *Set) ApplyConfigDefaults(section map[string]any) {
 	if set != nil && set.Config != nil {
-		applyDefaults(set.Config.spec, section)
+		set.Config.defaults.apply(section)
 	}
 }
 
@@ -172,6 +172,6 @@ func (set *Set) ApplyDefaults(section map[string]any) {
 	}
 	set.ApplyConfigDefaults(section)
 	if set.Values != nil {
-		applyDefaults(set.Values.spec, section)
+		set.Values.defaults.apply(section)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	oaerrors "github.com/go-openapi/errors"
 	"github.com/go-openapi/spec"
@@ -18,19 +19,29 @@ var ErrInvalidValues = errors.New("values do not match the schema")
 // Schema is one compiled schema. It is safe for concurrent use: its $refs
 // are expanded when it is compiled, so validation only reads it.
 type Schema struct {
-	file      string
-	spec      *spec.Schema
+	file     string
+	key      string
+	spec     *spec.Schema
+	defaults *defaults
+	quick    *quick // nil: the schema is outside the quick subset
+
+	// validator is go-openapi's, built on first need: building it copies the
+	// whole schema, and values that pass the quick check never need it.
+	once      sync.Once
 	validator *validate.SchemaValidator
 }
 
-// newSchema builds the validator once; it reports paths under /key.
+// newSchema compiles s; its validator reports paths under /key.
 func newSchema(file, key string, s *spec.Schema) *Schema {
-	return &Schema{
-		file: file,
-		spec: s,
-		validator: validate.NewSchemaValidator(s, nil, key, strfmt.Default,
-			validate.WithSkipSchemataResult(true)),
-	}
+	return &Schema{file: file, key: key, spec: s, defaults: compileDefaults(s), quick: compileQuick(s)}
+}
+
+func (s *Schema) goOpenAPI() *validate.SchemaValidator {
+	s.once.Do(func() {
+		s.validator = validate.NewSchemaValidator(s.spec, nil, s.key, strfmt.Default,
+			validate.WithSkipSchemataResult(true))
+	})
+	return s.validator
 }
 
 // File names the schema in messages ("modules/001-a/openapi/values.yaml").
@@ -42,10 +53,10 @@ func (s *Schema) Spec() (*spec.Schema, error) { return deepCopy(s.spec) }
 // Validate checks one section of values (what lies under the scope's root
 // key) and returns a *ValidationError naming scope on failure.
 func (s *Schema) Validate(scope string, section map[string]any) error {
-	if s == nil {
+	if s == nil || s.quick != nil && s.quick.valid(section) {
 		return nil
 	}
-	res := s.validator.Validate(section)
+	res := s.goOpenAPI().Validate(section)
 	if res.IsValid() {
 		return nil
 	}
