@@ -80,7 +80,6 @@ func genTree(b *testing.B, n, size int) ([]benchModule, map[string]string) {
 	return modules, data
 }
 
-
 func modulePatch(b *testing.B, key string) jsonpatch.Patch {
 	raw := strings.Replace(`[{"op":"add","path":"/KEY/internal/discovered","value":["a","b"]}]`, "KEY", key, 1)
 	p, err := jsonpatch.DecodePatch([]byte(raw))

@@ -10,10 +10,23 @@
 //	$MODULES_DIR/values.yaml -> module values.yaml -> ConfigMap
 //	-> OpenAPI defaults where a key is absent -> in-memory patches from hooks
 //
-// Maps merge deeply; lists and scalars replace. A [Scope] is one owner's
-// values (the global scope or one module) and is an immutable value: every
-// change returns a new Scope, so an actor can publish it as a snapshot.
+// Maps merge deeply; lists and scalars replace. Enabled state has its own
+// layers (see [EnabledByLayers]): disabled -> $MODULES_DIR/values.yaml ->
+// module values.yaml -> ConfigMap -> flags set by global hooks' patches.
 //
-// The OpenAPI schemas live in the sub-package schema, and the ConfigMap data
-// parser and config-patch writer in the sub-package configmap.
+// Entry points, by caller:
+//   - discovery: [ParseModuleDir], [SortModules], [CheckUnique], [ParseValuesFile];
+//   - the global and module actors: [NewGlobalScope], [NewModuleScope], and on
+//     the returned [Scope]: WithConfig (a ConfigMap change), WithValuesPatch
+//     and WithConfigPatch (a hook's results), ValidateForHelm, Checksum,
+//     Snapshot; then [GlobalHookInput], [ModuleHookInput] and [HelmValues] for
+//     the files a hook, an enabled script or helm read;
+//   - the config actor: package configmap (Parse, Cache, ApplyPatch) and [Diff].
+//
+// A [Scope] is immutable: every change returns a new Scope, and a failed
+// change leaves the old one in force, so an actor can publish it as a
+// snapshot. Patches follow RFC 6902 except that remove of a missing path is
+// not an error and add creates missing parent objects (see [ApplyPatch]).
+//
+// The OpenAPI schemas live in the sub-package schema.
 package values

@@ -130,6 +130,11 @@ func (s Scope) WithConfigPatch(p jsonpatch.Patch) (Scope, error) {
 	if err != nil {
 		return s, fmt.Errorf("%s: config patch: /%s: %w", s.label, s.key, err)
 	}
+	// Enabled keys are the ConfigMap's alone, but a bad one fails the hook
+	// here rather than in the config actor's write.
+	if _, _, err := s.split(doc); err != nil {
+		return s, fmt.Errorf("config patch: %w", err)
+	}
 	return s.WithConfig(section)
 }
 
