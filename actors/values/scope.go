@@ -61,9 +61,6 @@ func NewModuleScope(names Names, schemas Schemas, static ...Sections) (Scope, er
 
 func newScope(label, key string, schemas Schemas, static []map[string]any) (Scope, error) {
 	s := Scope{label: label, key: key, static: Merge(static...), config: map[string]any{}, schemas: schemas}
-	if s.schemas == nil {
-		s.schemas = noSchemas{}
-	}
 	return s.WithConfig(nil)
 }
 
@@ -76,11 +73,11 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 		section = map[string]any{}
 	}
 	merged := Merge(s.static, section)
-	s.schemas.ApplyConfigDefaults(merged)
-	if err := s.schemas.ValidateConfig(s.label, merged); err != nil {
+	s.sch().ApplyConfigDefaults(merged)
+	if err := s.sch().ValidateConfig(s.label, merged); err != nil {
 		return s, err
 	}
-	s.schemas.ApplyDefaults(merged)
+	s.sch().ApplyDefaults(merged)
 	doc := map[string]any{s.key: merged} // fresh from Merge: patched in place
 	if err := s.patches.replay(doc); err != nil {
 		return s, fmt.Errorf("%s: %w", s.label, err)
@@ -99,7 +96,7 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 // values or the dynamic enabled flags differ from before.
 func (s Scope) WithValuesPatch(p jsonpatch.Patch) (next Scope, changed bool, err error) {
 	base := Merge(s.static, s.config)
-	s.schemas.ApplyDefaults(base)
+	s.sch().ApplyDefaults(base)
 	doc := map[string]any{s.key: base} // fresh from Merge: patched in place
 	layer, err := s.patches.appendTo(doc, p)
 	if err != nil {
@@ -109,7 +106,7 @@ func (s Scope) WithValuesPatch(p jsonpatch.Patch) (next Scope, changed bool, err
 	if err != nil {
 		return s, false, err
 	}
-	if err := s.schemas.ValidateValues(s.label, values); err != nil {
+	if err := s.sch().ValidateValues(s.label, values); err != nil {
 		return s, false, err
 	}
 	changed = !Equal(values, s.values) || !equalFlags(dynamic, s.dynamic)
@@ -179,7 +176,7 @@ func equalFlags(a, b map[string]bool) bool {
 // ValidateForHelm checks the values against values.yaml with
 // x-required-for-helm; run it right before helm.
 func (s Scope) ValidateForHelm() error {
-	return s.schemas.ValidateHelm(s.label, s.values)
+	return s.sch().ValidateHelm(s.label, s.values)
 }
 
 // Key is the root key of the scope's values: "global" or the values key.
@@ -201,6 +198,14 @@ func (s Scope) Patches() PatchLayer { return s.patches }
 
 // Checksum is the checksum of Values.
 func (s Scope) Checksum() string { return Checksum(s.values) }
+
+// sch keeps the zero Scope usable: it has no schemas.
+func (s Scope) sch() Schemas {
+	if s.schemas == nil {
+		return noSchemas{}
+	}
+	return s.schemas
+}
 
 // noSchemas is the Schemas of a scope without OpenAPI files.
 type noSchemas struct{}

@@ -95,3 +95,23 @@ func TestDynamicEnabledFromGlobalHook(t *testing.T) {
 		t.Error("a non-boolean enabled flag must be refused")
 	}
 }
+
+// TestGlobalConfigPatchEnabledKeys: a global hook's config patch may set
+// "xEnabled" keys (written to the ConfigMap by the config actor); a
+// non-boolean one fails the hook before anything is written.
+func TestGlobalConfigPatchEnabledKeys(t *testing.T) {
+	global, _ := values.NewGlobalScope(nil)
+	next, err := global.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":false},
+		{"op":"add","path":"/global/a","value":1}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, "global config", next.ConfigValues(), `{"a":1}`)
+	if _, err := global.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":"no"}]`)); err == nil {
+		t.Error("a non-boolean enabled key must fail the hook")
+	}
+	var zero values.Scope
+	if _, err := zero.WithConfig(map[string]any{"a": 1.0}); err != nil {
+		t.Errorf("zero Scope: %v", err)
+	}
+}

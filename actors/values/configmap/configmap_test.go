@@ -262,3 +262,22 @@ func TestCacheParsesOnlyChangedKeys(t *testing.T) {
 		t.Errorf("got %v, %v", third.Modules, err)
 	}
 }
+
+// TestApplyPatchRoundTripsTrickyStrings: strings that YAML would read as
+// something else are written so that they read back as strings.
+func TestApplyPatchRoundTripsTrickyStrings(t *testing.T) {
+	patch := mustPatch(t, `[{"op":"add","path":"/m/v","value":{"yes":"yes","on":"on","n":"1.0","null":"null","e":"","t":"true","x":"0x1F","d":"2024-01-01","big":12345678901}}]`)
+	data, _, err := configmap.ApplyPatch(nil, patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := configmap.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"v": map[string]any{"yes": "yes", "on": "on", "n": "1.0", "null": "null", "e": "", "t": "true",
+		"x": "0x1F", "d": "2024-01-01", "big": 12345678901.0}}
+	if !values.Equal(s.Modules["m"], want) {
+		t.Errorf("read back %v from %q", s.Modules["m"], data["m"])
+	}
+}
