@@ -1,0 +1,232 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Cluster is a running etcd + kube-apiserver pair recorded in Dir.
+type Cluster struct {
+	Dir        string
+	Kubeconfig string
+	// Reused is true when Start found this cluster already running in Dir.
+	Reused bool
+}
+
+// Options tune Start.
+type Options struct {
+	// DieWithParent kills both servers when the starting process dies. Tests
+	// set it; `testcluster start`, whose servers must outlive it, does not.
+	DieWithParent bool
+	// Log receives progress lines (building, started); nil discards them.
+	Log io.Writer
+}
+
+const (
+	readyTimeout = 90 * time.Second
+	startTries   = 3
+)
+
+// ErrStale is returned when DIR holds a half-running cluster that Start will
+// not guess about; `testcluster stop DIR` clears it.
+var ErrStale = errors.New("cluster dir holds a partly running cluster")
+
+// Start starts etcd and kube-apiserver on free loopback ports with their state
+// in dir, writes dir/kubeconfig and returns once /readyz answers 200. A
+// cluster already running and ready in dir is reused; a dir left behind by a
+// killed run (PID files of dead processes) is cleaned and started afresh.
+func Start(ctx context.Context, dir string, opts Options) (*Cluster, error) {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cluster dir: %w", err)
+	}
+	if c, err := reuse(ctx, dir); c != nil || err != nil {
+		return c, err
+	}
+	bins, err := EnsureBinaries(ctx, opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	var lastErr error
+	for try := 1; try <= startTries; try++ {
+		if err := resetDir(dir); err != nil {
+			return nil, err
+		}
+		c, err := startOnce(ctx, dir, bins, opts)
+		if err == nil {
+			return c, nil
+		}
+		_ = Stop(dir)
+		lastErr = err
+		if !errors.Is(err, errPortTaken) {
+			break
+		}
+		fmt.Fprintf(opts.Log, "testcluster: a port was taken before the server bound it, retrying (%d/%d)\n", try, startTries)
+	}
+	return nil, lastErr
+}
+
+// reuse returns the cluster already running in dir, nil when nothing runs
+// there, and ErrStale when only part of it runs or it is not ready.
+func reuse(ctx context.Context, dir string) (*Cluster, error) {
+	etcdPID, etcdUp := etcdServer(dir).running()
+	apiPID, apiUp := apiServer(dir).running()
+	if !etcdUp && !apiUp {
+		return nil, nil
+	}
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if etcdUp && apiUp {
+		if err := checkReady(ctx, kubeconfig); err == nil {
+			return &Cluster{Dir: dir, Kubeconfig: kubeconfig, Reused: true}, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s (etcd running=%v pid=%d, kube-apiserver running=%v pid=%d, not ready); run `testcluster stop %s` first",
+		ErrStale, dir, etcdUp, etcdPID, apiUp, apiPID, dir)
+}
+
+// resetDir removes what a previous run left in dir, keeping the directory.
+func resetDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create cluster dir: %w", err)
+	}
+	for _, name := range []string{"etcd-data", "pki", "kubeconfig", "sa.key", "tokens.csv", "etcd.pid", "kube-apiserver.pid"} {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("clean %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*Cluster, error) {
+	ports, err := freePorts(3)
+	if err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	etcdURL := "http://127.0.0.1:" + strconv.Itoa(ports[0])
+	etcd := etcdServer(dir)
+	cmd, err := etcd.start(bins.Etcd, []string{
+		"--data-dir", filepath.Join(dir, "etcd-data"),
+		"--listen-client-url", etcdURL,
+		"--listen-peer-url", "http://127.0.0.1:" + strconv.Itoa(ports[1]),
+	}, opts.DieWithParent)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitUntil(ctx, etcd, reaped(cmd), func() error { return httpOK(ctx, etcdURL+"/health") }); err != nil {
+		return nil, err
+	}
+	token, err := writeCredentials(dir)
+	if err != nil {
+		return nil, err
+	}
+	api := apiServer(dir)
+	cmd, err = api.start(bins.APIServer, apiServerArgs(dir, etcdURL, ports[2]), opts.DieWithParent)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	host := "https://127.0.0.1:" + strconv.Itoa(ports[2])
+	ready := func() error {
+		if err := writeKubeconfig(kubeconfig, host, token, filepath.Join(dir, "pki", "apiserver.crt")); err != nil {
+			return err
+		}
+		return checkReady(ctx, kubeconfig)
+	}
+	if err := waitUntil(ctx, api, reaped(cmd), ready); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(opts.Log, "testcluster: ready in %s at %s (kubeconfig %s)\n", time.Since(begin).Round(time.Millisecond), host, kubeconfig)
+	return &Cluster{Dir: dir, Kubeconfig: kubeconfig}, nil
+}
+
+func apiServerArgs(dir, etcdURL string, port int) []string {
+	return []string{
+		"--etcd-servers=" + etcdURL,
+		"--cert-dir=" + filepath.Join(dir, "pki"),
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--endpoint-reconciler-type=none",
+		"--service-cluster-ip-range=10.0.0.0/24",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + filepath.Join(dir, "sa.key"),
+		"--service-account-signing-key-file=" + filepath.Join(dir, "sa.key"),
+		"--token-auth-file=" + filepath.Join(dir, "tokens.csv"),
+		"--authorization-mode=RBAC",
+		"--disable-admission-plugins=ServiceAccount",
+		"--profiling=false",
+	}
+}
+
+func etcdServer(dir string) server { return server{name: "etcd", dir: dir} }
+func apiServer(dir string) server  { return server{name: "kube-apiserver", dir: dir} }
+
+// Stop stops the apiserver and then etcd recorded in dir. It succeeds when
+// nothing of the cluster is left running, including when nothing ran.
+func Stop(dir string) error {
+	errAPI := apiServer(dir).stop(15 * time.Second)
+	errEtcd := etcdServer(dir).stop(10 * time.Second)
+	return errors.Join(errAPI, errEtcd)
+}
+
+var errPortTaken = errors.New("port already in use")
+
+// reaped waits for the child in the background (so it never lingers as a
+// zombie) and reports its exit on the returned channel.
+func reaped(cmd *exec.Cmd) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return done
+}
+
+// waitUntil polls check until it succeeds, the server exits, or time runs out.
+func waitUntil(ctx context.Context, s server, exited <-chan error, check func() error) error {
+	deadline := time.NewTimer(readyTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			logTail := s.logTail(30)
+			if strings.Contains(logTail, "address already in use") {
+				return fmt.Errorf("%s: %w\n%s", s.name, errPortTaken, logTail)
+			}
+			return fmt.Errorf("%s exited during start-up (%v); last lines of %s:\n%s", s.name, err, s.logFile(), logTail)
+		case <-deadline.C:
+			return fmt.Errorf("%s not ready after %s (last check: %v); last lines of %s:\n%s", s.name, readyTimeout, check(), s.logFile(), s.logTail(30))
+		case <-ctx.Done():
+			return fmt.Errorf("%s start-up: %w", s.name, ctx.Err())
+		case <-tick.C:
+			if check() == nil {
+				return nil
+			}
+		}
+	}
+}
+
+func freePorts(n int) ([]int, error) {
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}

@@ -1,0 +1,95 @@
+package cluster_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
+)
+
+// Start on a dir that already runs a ready cluster reuses it; Stop leaves
+// no server process; a dir with PID files of dead processes starts afresh;
+// a dir where only etcd survived is refused with ErrStale until stopped.
+func TestStartReuseStaleAndStop(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	opts := cluster.Options{DieWithParent: true}
+	t.Cleanup(func() { _ = cluster.Stop(dir) })
+
+	first, err := cluster.Start(ctx, dir, opts)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	second, err := cluster.Start(ctx, dir, opts)
+	if err != nil || !second.Reused || second.Kubeconfig != first.Kubeconfig {
+		t.Fatalf("second start = %+v, %v; want the running cluster reused", second, err)
+	}
+
+	etcdPID, apiPID := readPID(t, dir, "etcd"), readPID(t, dir, "kube-apiserver")
+	if err := syscall.Kill(apiPID, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill apiserver: %v", err)
+	}
+	waitProcessGone(t, apiPID)
+	if _, err := cluster.Start(ctx, dir, opts); !errors.Is(err, cluster.ErrStale) {
+		t.Fatalf("start with only etcd running: err = %v, want ErrStale", err)
+	}
+
+	if err := cluster.Stop(dir); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	waitProcessGone(t, etcdPID)
+	if err := cluster.Stop(dir); err != nil {
+		t.Fatalf("stop with nothing running: %v", err)
+	}
+
+	// A killed run leaves PID files behind; their processes are gone.
+	for _, name := range []string{"etcd", "kube-apiserver"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".pid"), []byte(strconv.Itoa(etcdPID)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	third, err := cluster.Start(ctx, dir, opts)
+	if err != nil || third.Reused {
+		t.Fatalf("start over stale pid files = %+v, %v; want a fresh cluster", third, err)
+	}
+	if err := cluster.Stop(dir); err != nil {
+		t.Fatalf("final stop: %v", err)
+	}
+}
+
+func readPID(t *testing.T, dir, name string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name+".pid"))
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("pid file %s: %v", name, err)
+	}
+	return pid
+}
+
+// waitProcessGone waits for the kernel to drop pid (or leave only a zombie).
+// This is waiting for an external process to exit, which has no event to
+// subscribe to; it is bounded and fails the test on expiry.
+func waitProcessGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d still running", pid)
+}
