@@ -29,6 +29,9 @@ type Options struct {
 	DieWithParent bool
 	// Log receives progress lines (building, started); nil discards them.
 	Log io.Writer
+	// APIServerPort, when set, is tried first for the apiserver (a stable
+	// URL for local runs); if it is taken, Start falls back to a free port.
+	APIServerPort int
 }
 
 const (
@@ -65,6 +68,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Cluster, error) {
 			return nil, err
 		}
 		c, err := startOnce(ctx, dir, bins, opts)
+		opts.APIServerPort = 0 // a retry takes whatever port is free
 		if err == nil {
 			return c, nil
 		}
@@ -73,7 +77,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Cluster, error) {
 		if !errors.Is(err, errPortTaken) {
 			break
 		}
-		fmt.Fprintf(opts.Log, "testcluster: a port was taken before the server bound it, retrying (%d/%d)\n", try, startTries)
+		fmt.Fprintf(opts.Log, "testcluster: a port was taken, retrying on free ports (%d/%d)\n", try, startTries)
 	}
 	return nil, lastErr
 }
@@ -113,6 +117,9 @@ func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*C
 	ports, err := freePorts(3)
 	if err != nil {
 		return nil, err
+	}
+	if opts.APIServerPort != 0 {
+		ports[2] = opts.APIServerPort
 	}
 	begin := time.Now()
 	etcdURL := "http://127.0.0.1:" + strconv.Itoa(ports[0])

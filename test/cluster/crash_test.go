@@ -2,8 +2,10 @@ package cluster_test
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +52,38 @@ func writeScript(t *testing.T, path, body string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte("#!/usr/bin/env bash\n"+body), 0o755); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A port taken by someone else is reported and Start retries on free ports.
+func TestTakenPortFallsBackToFreePort(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := taken.Addr().(*net.TCPAddr).Port
+
+	dir := t.TempDir()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	t.Cleanup(func() { _ = cluster.Stop(dir) })
+	c, err := cluster.Start(ctx, dir, cluster.Options{DieWithParent: true, APIServerPort: port, Log: &log})
+	if err != nil {
+		t.Fatalf("start with a taken port: %v", err)
+	}
+	cfg, err := cluster.RestConfig(c.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(cfg.Host, ":"+strconv.Itoa(port)) {
+		t.Fatalf("apiserver at %s, the taken port", cfg.Host)
+	}
+	if !strings.Contains(log.String(), "port was taken") {
+		t.Fatalf("log does not report the taken port:\n%s", log.String())
+	}
+	if err := cluster.Stop(dir); err != nil {
+		t.Fatalf("stop: %v", err)
 	}
 }
