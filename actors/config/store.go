@@ -1,0 +1,111 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
+
+	"github.com/addon-actors/addon-operator/actors/values/configmap"
+)
+
+// Store reads and writes the one ConfigMap.
+type Store struct {
+	client    kubernetes.Interface
+	namespace string
+	name      string
+	backoff   wait.Backoff
+}
+
+// NewStore returns a Store for namespace/name.
+func NewStore(client kubernetes.Interface, namespace, name string) *Store {
+	return &Store{client: client, namespace: namespace, name: name, backoff: conflictBackoff()}
+}
+
+// conflictBackoff is generous: a config patch must land even when a person
+// or another tool keeps editing the ConfigMap at the same moment.
+func conflictBackoff() wait.Backoff {
+	return wait.Backoff{Steps: 30, Duration: 5 * time.Millisecond, Factor: 1.5, Jitter: 0.5, Cap: time.Second}
+}
+
+// ApplyPatch applies a hook's config patch to the ConfigMap's current data
+// and writes it back on that data's resourceVersion, starting over from a
+// fresh read when someone else wrote in between, so a concurrent edit is
+// never lost. An absent ConfigMap is created. It reports whether the data
+// changed (a patch that changes nothing writes nothing).
+func (s *Store) ApplyPatch(ctx context.Context, p jsonpatch.Patch) (changed bool, err error) {
+	err = retry.OnError(s.backoff, retriable, func() error {
+		changed = false
+		current, err := s.get(ctx)
+		if err != nil {
+			return err
+		}
+		var data map[string]string
+		if current != nil {
+			data = current.Data
+		}
+		next, diff, err := configmap.ApplyPatch(data, p)
+		if err != nil || !diff {
+			return err
+		}
+		if err := s.write(ctx, current, next); err != nil {
+			return err
+		}
+		changed = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("write config patch to ConfigMap %s/%s: %w", s.namespace, s.name, err)
+	}
+	return changed, nil
+}
+
+// retriable is a lost race: an update on a stale resourceVersion, or a create
+// that someone else's create beat.
+func retriable(err error) bool {
+	return apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err)
+}
+
+func (s *Store) get(ctx context.Context) (*corev1.ConfigMap, error) {
+	cm, err := s.client.CoreV1().ConfigMaps(s.namespace).Get(ctx, s.name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	return cm, nil
+}
+
+func (s *Store) write(ctx context.Context, current *corev1.ConfigMap, data map[string]string) error {
+	cms := s.client.CoreV1().ConfigMaps(s.namespace)
+	if current == nil {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: s.name, Namespace: s.namespace}, Data: data}
+		_, err := cms.Create(ctx, cm, metav1.CreateOptions{})
+		return err
+	}
+	updated := current.DeepCopy()
+	updated.Data = data
+	_, err := cms.Update(ctx, updated, metav1.UpdateOptions{})
+	return err
+}
+
+// Read returns the ConfigMap's data and whether it exists.
+func (s *Store) Read(ctx context.Context) (Snapshot, error) {
+	cm, err := s.get(ctx)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("read ConfigMap %s/%s: %w", s.namespace, s.name, err)
+	}
+	return snapshotOf(cm), nil
+}
+
+// ErrWatchNotSynced is returned when the ConfigMap informer cannot list it.
+var ErrWatchNotSynced = errors.New("ConfigMap watch did not sync")
