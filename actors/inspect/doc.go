@@ -1,0 +1,9 @@
+// Package inspect shows every actor from the outside, without asking it: a
+// busy or stuck actor stays visible. Actors spawned with a Registry's
+// Mailbox record their path, kind, parent, exact mailbox length
+// (UserMessageCount of the real mailbox), high-water mark, messages
+// processed, the message being handled and since when, restarts, the last
+// panic or reported error, and a behaviour name and state summary that the
+// actor itself publishes with Report. Snapshot feeds the debug endpoint and
+// Collector the actor_* Prometheus metrics on the operator's own registry.
+package inspect

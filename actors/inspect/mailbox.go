@@ -1,0 +1,84 @@
+package inspect
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// mailbox wraps a real mailbox: posting records the high-water mark, and the
+// invoker it hands to the real mailbox records each message around the
+// actor's handling of it.
+type mailbox struct {
+	actor.Mailbox
+	rec *record
+	reg *Registry
+}
+
+func (m *mailbox) PostUserMessage(message interface{}) {
+	m.Mailbox.PostUserMessage(message)
+	m.rec.observeLength(m.Mailbox.UserMessageCount())
+}
+
+// RegisterHandlers is called once the actor's PID exists, which is when the
+// record can be named and listed.
+func (m *mailbox) RegisterHandlers(invoker actor.MessageInvoker, dispatcher actor.Dispatcher) {
+	inv := &recordingInvoker{MessageInvoker: invoker, rec: m.rec, reg: m.reg}
+	if ctx, ok := invoker.(actor.Context); ok {
+		m.rec.path = ctx.Self().Id
+		if parent := ctx.Parent(); parent != nil {
+			m.rec.parent = parent.Id
+		}
+		inv.system = ctx.ActorSystem()
+	}
+	m.rec.length = m.Mailbox.UserMessageCount
+	m.rec.alive = inv.alive
+	m.reg.add(m.rec)
+	m.Mailbox.RegisterHandlers(inv, dispatcher)
+}
+
+type recordingInvoker struct {
+	actor.MessageInvoker
+	rec    *record
+	reg    *Registry
+	system *actor.ActorSystem
+}
+
+func (i *recordingInvoker) InvokeUserMessage(message interface{}) {
+	i.rec.begin(actor.UnwrapEnvelopeMessage(message), i.reg.elapsed())
+	// No defer: after a panic the mailbox calls EscalateFailure, which ends
+	// the message there.
+	i.MessageInvoker.InvokeUserMessage(message)
+	i.rec.end()
+}
+
+func (i *recordingInvoker) InvokeSystemMessage(message interface{}) {
+	if _, ok := message.(*actor.Restart); ok {
+		i.rec.restarts.Add(1)
+	}
+	i.MessageInvoker.InvokeSystemMessage(message)
+	switch message.(type) {
+	case *actor.Stop, *actor.Terminated:
+		i.forgetIfStopped()
+	}
+}
+
+// forgetIfStopped drops the record once the actor has left the process
+// registry, which protoactor does when it finalizes a stop.
+func (i *recordingInvoker) forgetIfStopped() {
+	if !i.alive() {
+		i.reg.remove(i.rec)
+	}
+}
+
+func (i *recordingInvoker) alive() bool {
+	if i.system == nil {
+		return true
+	}
+	_, ok := i.system.ProcessRegistry.GetLocal(i.rec.path)
+	return ok
+}
+
+func (i *recordingInvoker) EscalateFailure(reason interface{}, message interface{}) {
+	i.rec.end()
+	i.rec.panicked(reason)
+	i.MessageInvoker.EscalateFailure(reason, message)
+}

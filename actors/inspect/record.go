@@ -1,0 +1,100 @@
+package inspect
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// record is the inspector's view of one actor. Counters are atomics written
+// by the mailbox; the rest sits behind mu.
+type record struct {
+	kind   string
+	path   string
+	parent string
+	length func() int
+	// alive reports whether the actor is still in its system's process
+	// registry, which protoactor leaves before it tells anyone (the parent,
+	// watchers) that the actor has stopped.
+	alive func() bool
+
+	highWater atomic.Int64
+	processed atomic.Uint64
+	restarts  atomic.Int64
+	// The message being handled: busy, its type and since when (time after
+	// the registry's base). They are written for every message, so they are
+	// atomics, and the type is stored only when it differs from the last
+	// message's (lastType is touched only by the actor's goroutine).
+	busy     atomic.Bool
+	current  atomic.Pointer[reflect.Type]
+	since    atomic.Int64
+	lastType reflect.Type
+
+	mu        sync.Mutex
+	lastError string
+	behaviour string
+	summary   string
+}
+
+func (r *record) observeLength(n int) {
+	for {
+		hw := r.highWater.Load()
+		if int64(n) <= hw || r.highWater.CompareAndSwap(hw, int64(n)) {
+			return
+		}
+	}
+}
+
+func (r *record) begin(msg interface{}, elapsed time.Duration) {
+	r.since.Store(int64(elapsed))
+	if t := reflect.TypeOf(msg); t != r.lastType {
+		r.lastType = t
+		r.current.Store(&t)
+	}
+	r.busy.Store(true)
+}
+
+func (r *record) end() {
+	r.busy.Store(false)
+	r.processed.Add(1)
+}
+
+// handling returns the message type being handled, if any, and for how long.
+// Read while the actor moves on, the pair may mix two messages; the
+// inspector shows a moment, not a transaction.
+func (r *record) handling(base, now time.Time) (string, time.Duration) {
+	t := r.current.Load()
+	if !r.busy.Load() || t == nil || *t == nil {
+		return "", 0
+	}
+	return (*t).String(), now.Sub(base.Add(time.Duration(r.since.Load())))
+}
+
+func (r *record) setError(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err == nil {
+		r.lastError = ""
+		return
+	}
+	r.lastError = err.Error()
+}
+
+func (r *record) panicked(reason interface{}) {
+	r.setError(fmt.Errorf("panic: %v", reason))
+}
+
+func (r *record) info(base, now time.Time) ActorInfo {
+	a := ActorInfo{
+		Path: r.path, Kind: r.kind, Parent: r.parent,
+		MailboxLength: r.length(), HighWater: r.highWater.Load(),
+		Processed: r.processed.Load(), Restarts: r.restarts.Load(),
+	}
+	a.Current, a.CurrentFor = r.handling(base, now)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a.LastError, a.Behaviour, a.Summary = r.lastError, r.behaviour, r.summary
+	return a
+}

@@ -1,0 +1,29 @@
+package supervision
+
+import "time"
+
+// Clock is the only source of time for decision code and for delayed
+// delivery. Production uses RealClock; tests use FakeClock and move time by
+// hand.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f once, in its own goroutine for the real clock and in
+	// the goroutine that advances a fake clock, after d has passed.
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a pending AfterFunc call.
+type Timer interface {
+	// Stop prevents the call if it has not happened yet and reports whether
+	// it did so.
+	Stop() bool
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns the current wall-clock time.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// AfterFunc schedules f on a runtime timer.
+func (RealClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
