@@ -1,7 +1,21 @@
 // Package config owns ConfigMap/addon-operator, the operator's configuration
-// source and sink. Its I/O half watches the one ConfigMap with an informer
-// limited to it (Watch) and writes hooks' config patches back with
-// read-modify-write on resourceVersion, retrying on conflict and creating the
-// ConfigMap when it is absent (Store). Parsing and patching the data are the
-// pure functions of actors/values/configmap.
+// source and sink.
+//
+// The actor (New) parses every version of the ConfigMap that the watch
+// reports and tells its parent (or Options.Report) what changed with
+// messages.ConfigChanged: the global section, enabled flags, or a module's
+// section, and nothing when only formatting changed. An invalid version is
+// logged, counted (config_values_errors_total) and reported as
+// messages.ConfigInvalid while the last good configuration stays in force;
+// with no good configuration yet (start-up) the report is marked Initial and
+// the operator stops. A deleted ConfigMap is an empty configuration.
+// messages.ConfigPatch is written by a child writer, one patch at a time, and
+// answered with messages.ConfigPatchDone.
+//
+// The I/O half: Store.Watch and Store.Run report the one ConfigMap with an
+// informer limited to it; Store.ApplyPatch writes config patches with
+// read-modify-write on resourceVersion, retrying on conflict, creating the
+// ConfigMap when it is absent and keeping every key it does not touch.
+// Parsing and patching the data are the pure functions of
+// actors/values/configmap.
 package config

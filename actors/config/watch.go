@@ -34,6 +34,28 @@ func snapshotOf(cm *corev1.ConfigMap) Snapshot {
 // watch runs until ctx is done. An update that leaves resourceVersion
 // unchanged (a resync) is not reported.
 func (s *Store) Watch(ctx context.Context, onChange func(Snapshot)) error {
+	factory, err := s.startWatch(ctx, onChange)
+	if factory != nil {
+		go func() { <-ctx.Done(); factory.Shutdown() }()
+	}
+	return err
+}
+
+// Run is Watch for a caller that gives the watch a goroutine of its own: it
+// returns only when ctx is done and the informer has stopped, so that
+// nothing of the watch outlives the caller.
+func (s *Store) Run(ctx context.Context, onChange func(Snapshot)) error {
+	factory, err := s.startWatch(ctx, onChange)
+	if factory != nil {
+		<-ctx.Done()
+		factory.Shutdown()
+	}
+	return err
+}
+
+// startWatch starts the informer and waits for its first list; the caller
+// shuts the returned factory down once ctx is done.
+func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (informers.SharedInformerFactory, error) {
 	factory := informers.NewSharedInformerFactoryWithOptions(s.client, 0,
 		informers.WithNamespace(s.namespace),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
@@ -42,16 +64,15 @@ func (s *Store) Watch(ctx context.Context, onChange func(Snapshot)) error {
 	informer := factory.Core().V1().ConfigMaps().Informer()
 	r := &reporter{onChange: onChange}
 	if _, err := informer.AddEventHandler(r.handlers()); err != nil {
-		return fmt.Errorf("watch ConfigMap %s/%s: %w", s.namespace, s.name, err)
+		return nil, fmt.Errorf("watch ConfigMap %s/%s: %w", s.namespace, s.name, err)
 	}
 	factory.Start(ctx.Done())
-	go func() { <-ctx.Done(); factory.Shutdown() }()
 	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-		return fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
+		return factory, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
 	}
 	_, exists, _ := informer.GetStore().GetByKey(s.namespace + "/" + s.name)
 	r.reportAbsentIfUnseen(exists)
-	return nil
+	return factory, nil
 }
 
 // reporter serialises the informer's callbacks with the one report of an

@@ -1,0 +1,156 @@
+package config_test
+
+import (
+	"context"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/config"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+const patience = 10 * time.Second
+
+type counter struct{ n atomic.Int64 }
+
+func (c *counter) Inc() { c.n.Add(1) }
+
+// configEnv is a config actor on a fresh namespace of the real cluster,
+// reporting to a probe.
+type configEnv struct {
+	kit    *actortest.Kit
+	probe  *actortest.Probe
+	client kubernetes.Interface
+	ns     string
+	errors *counter
+	pid    *actor.PID
+}
+
+func startConfig(t *testing.T, initial map[string]string) (*configEnv, *actortest.Kit) {
+	t.Helper()
+	ns := kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	if initial != nil {
+		putConfigMap(t, client, ns, initial)
+	}
+	kit := actortest.New(t)
+	env := &configEnv{kit: kit, probe: kit.NewProbe(), client: client, ns: ns, errors: &counter{}}
+	store := config.NewStore(client, ns, "addon-operator")
+	env.pid = kit.Spawn("config", config.New(config.Options{Source: store, Writer: store, Report: env.probe.PID, Errors: env.errors}))
+	return env, kit
+}
+
+func putConfigMap(t *testing.T, client kubernetes.Interface, ns string, data map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	cms := client.CoreV1().ConfigMaps(ns)
+	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
+	if err != nil {
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
+		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	cm.Data = data
+	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func expectChange(t *testing.T, env *configEnv, want values.Change) messages.ConfigChanged {
+	t.Helper()
+	got := actortest.Expect[messages.ConfigChanged](env.probe, patience)
+	if !reflect.DeepEqual(got.Change, want) {
+		t.Fatalf("change %+v, want %+v", got.Change, want)
+	}
+	return got
+}
+
+func TestConfigActorReportsWhatChanged(t *testing.T) {
+	env, _ := startConfig(t, nil)
+	first := expectChange(t, env, values.Change{})
+	if !first.Initial || first.Config.Global != nil {
+		t.Fatalf("absent ConfigMap: %+v, want initial empty config", first)
+	}
+
+	putConfigMap(t, env.client, env.ns, map[string]string{
+		"global": "a: 1\n", "fooBar": "x: [1, 2]\n", "baz": "y: true\n", "bazEnabled": "false"})
+	got := expectChange(t, env, values.Change{Global: true, Enabled: []string{"baz"}, Modules: []string{"baz", "fooBar"}})
+	if got.Initial || got.Config.Modules["fooBar"]["x"] == nil {
+		t.Fatalf("created: %+v", got)
+	}
+
+	// Formatting only: no report. The next edit proves it, as its report
+	// is the one that arrives next.
+	putConfigMap(t, env.client, env.ns, map[string]string{
+		"global": "a:   1\n", "fooBar": "x:\n- 1\n- 2\n", "baz": "y: true\n", "bazEnabled": "false"})
+	putConfigMap(t, env.client, env.ns, map[string]string{
+		"global": "a: 1\n", "fooBar": "x: [1, 2]\n", "baz": "y: false\n", "bazEnabled": "false"})
+	expectChange(t, env, values.Change{Modules: []string{"baz"}})
+
+	if err := env.client.CoreV1().ConfigMaps(env.ns).Delete(context.Background(), "addon-operator", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gone := expectChange(t, env, values.Change{Global: true, Enabled: []string{"baz"}, Modules: []string{"baz", "fooBar"}})
+	if gone.Config.Global != nil || len(gone.Config.Modules) != 0 {
+		t.Fatalf("deleted ConfigMap: %+v, want empty config", gone.Config)
+	}
+}
+
+func TestConfigActorKeepsLastGoodConfig(t *testing.T) {
+	env, _ := startConfig(t, map[string]string{"global": "a: 1\n"})
+	expectChange(t, env, values.Change{Global: true})
+
+	putConfigMap(t, env.client, env.ns, map[string]string{"global": "a: [1\n"})
+	bad := actortest.Expect[messages.ConfigInvalid](env.probe, patience)
+	if bad.Initial || bad.Err == "" || env.errors.n.Load() != 1 {
+		t.Fatalf("invalid edit: %+v, errors counted %d", bad, env.errors.n.Load())
+	}
+	// Back to the last good content: nothing changed against it.
+	putConfigMap(t, env.client, env.ns, map[string]string{"global": "a: 1\n", "fooBar": "b: 2\n"})
+	expectChange(t, env, values.Change{Modules: []string{"fooBar"}})
+}
+
+func TestConfigActorInitialInvalidConfig(t *testing.T) {
+	env, _ := startConfig(t, map[string]string{"global": "- not\n- a map\n"})
+	bad := actortest.Expect[messages.ConfigInvalid](env.probe, patience)
+	if !bad.Initial {
+		t.Fatalf("invalid at start-up: %+v, want Initial", bad)
+	}
+}
+
+func TestConfigActorWritesPatches(t *testing.T) {
+	env, kit := startConfig(t, map[string]string{"notes.txt": "kept as is"})
+	expectChange(t, env, values.Change{})
+	hook := kit.NewProbe()
+
+	hook.Send(env.pid, messages.ConfigPatch{Hook: "global/hooks/a.sh",
+		Patch: []byte(`[{"op":"add","path":"/global/clusterName","value":"c1"},{"op":"add","path":"/fooBarEnabled","value":true}]`)})
+	if done := actortest.Expect[messages.ConfigPatchDone](hook, patience); !done.Changed || done.Err != "" {
+		t.Fatalf("patch reply %+v", done)
+	}
+	got := expectChange(t, env, values.Change{Global: true, Enabled: []string{"fooBar"}})
+	if got.Config.Global["clusterName"] != "c1" || !got.Config.Enabled["fooBar"] {
+		t.Fatalf("after patch: %+v", got.Config)
+	}
+	cm, err := env.client.CoreV1().ConfigMaps(env.ns).Get(context.Background(), "addon-operator", metav1.GetOptions{})
+	if err != nil || cm.Data["notes.txt"] != "kept as is" {
+		t.Fatalf("unknown key after patch: %v %v", cm.Data, err)
+	}
+
+	hook.Send(env.pid, messages.ConfigPatch{Hook: "bad", Patch: []byte(`{"op":"add"}`)})
+	if done := actortest.Expect[messages.ConfigPatchDone](hook, patience); done.Err == "" {
+		t.Fatalf("malformed patch accepted: %+v", done)
+	}
+}

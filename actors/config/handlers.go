@@ -1,0 +1,85 @@
+package config
+
+import (
+	"context"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// handleStarted starts the watch (again, after a restart: the ConfigMap is
+// the durable input, re-read from scratch) and the writer.
+func (a *Actor) handleStarted(ctx actor.Context) {
+	if a.opts.Report == nil {
+		a.opts.Report = ctx.Parent()
+	}
+	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, a.opts.Log)))
+	watchCtx, cancel := context.WithCancel(context.Background())
+	a.stop, a.done = cancel, make(chan struct{})
+	root, self, done := ctx.ActorSystem().Root, ctx.Self(), a.done
+	go func() {
+		defer close(done)
+		err := a.opts.Source.Run(watchCtx, func(s Snapshot) { root.Send(self, snapshotArrived{s}) })
+		if err != nil && watchCtx.Err() == nil {
+			root.Send(self, watchEnded{Err: err})
+		}
+	}()
+}
+
+func (a *Actor) stopWatch() {
+	if a.stop != nil {
+		a.stop()
+		<-a.done
+		a.stop = nil
+	}
+}
+
+func (a *Actor) handleWatchEnded(ctx actor.Context, msg watchEnded) {
+	a.opts.Log.Error("ConfigMap watch stopped", "err", msg.Err)
+	ctx.Send(a.opts.Report, messages.ConfigInvalid{Err: msg.Err.Error(), Initial: a.good == nil})
+}
+
+func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
+	parsed, err := a.cache.Parse(s.Data)
+	if err != nil {
+		a.reject(ctx, s, err)
+		return
+	}
+	a.warnUnknown(parsed.Unknown)
+	var before values.Sections
+	if a.good != nil {
+		before = *a.good
+	}
+	initial := a.good == nil
+	a.good = &parsed
+	change := values.Diff(before, parsed)
+	if !initial && change.IsEmpty() {
+		return
+	}
+	a.opts.Log.Info("configuration changed", "resourceVersion", s.ResourceVersion, "exists", s.Exists,
+		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules)
+	ctx.Send(a.opts.Report, messages.ConfigChanged{Config: parsed, Change: change,
+		Initial: initial, ResourceVersion: s.ResourceVersion})
+}
+
+// reject keeps the last good configuration in force.
+func (a *Actor) reject(ctx actor.Context, s Snapshot, err error) {
+	if a.opts.Errors != nil {
+		a.opts.Errors.Inc()
+	}
+	initial := a.good == nil
+	a.opts.Log.Error("ConfigMap is invalid; keeping the last good configuration",
+		"resourceVersion", s.ResourceVersion, "initial", initial, "err", err)
+	ctx.Send(a.opts.Report, messages.ConfigInvalid{Err: err.Error(), Initial: initial, ResourceVersion: s.ResourceVersion})
+}
+
+func (a *Actor) warnUnknown(keys []string) {
+	joined := strings.Join(keys, ",")
+	if joined != "" && joined != a.unknown {
+		a.opts.Log.Warn("ConfigMap has keys that are no module's; they are kept but ignored", "keys", keys)
+	}
+	a.unknown = joined
+}

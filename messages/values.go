@@ -1,0 +1,38 @@
+package messages
+
+import "github.com/addon-actors/addon-operator/actors/values"
+
+// ConfigChanged is sent by the config actor when the parsed content of the
+// ConfigMap changed (never for a change of formatting only).
+type ConfigChanged struct {
+	// Config is the whole new configuration; it is never mutated.
+	Config values.Sections
+	// Change says which parts differ from the previous good configuration.
+	Change values.Change
+	// Initial marks the first good configuration the config actor has read.
+	Initial         bool
+	ResourceVersion string
+}
+
+// ConfigInvalid is sent by the config actor when the ConfigMap cannot be
+// parsed. The last good configuration stays in force; with Initial set
+// there is none (the operator stops at start-up, as spec/VALUES.md says).
+type ConfigInvalid struct {
+	Err             string
+	Initial         bool
+	ResourceVersion string
+}
+
+// ConfigPatch asks the config actor to write a hook's config values patch
+// (JSON patch, RFC 6902) to the ConfigMap. The reply is ConfigPatchDone.
+type ConfigPatch struct {
+	Patch []byte
+	// Hook names the hook whose patch this is, for logs.
+	Hook string
+}
+
+// ConfigPatchDone replies to ConfigPatch.
+type ConfigPatchDone struct {
+	Changed bool
+	Err     string
+}
