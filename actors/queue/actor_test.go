@@ -1,0 +1,175 @@
+package queue_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/queue"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+const patience = 5 * time.Second
+
+// env is a queue actor whose every owner is one probe, so the test plays
+// the owners: it sees each RunTask and answers TaskDone itself.
+type env struct {
+	kit   *actortest.Kit
+	owner *actortest.Probe
+	queue *actor.PID
+
+	mu      sync.Mutex
+	last    messages.QueueSnapshot
+	dropped []messages.Task
+}
+
+func newEnv(t *testing.T, policy supervision.Policy) *env {
+	kit := actortest.New(t)
+	e := &env{kit: kit, owner: kit.NewProbe()}
+	e.queue = kit.Spawn("queue", queue.New(queue.Options{
+		Clock: kit.Clock, Policy: policy,
+		Resolve: func(string) *actor.PID { return e.owner.PID },
+		Publish: func(s messages.QueueSnapshot) { e.mu.Lock(); e.last = s; e.mu.Unlock() },
+		Dropped: func(t messages.Task, _ string) { e.mu.Lock(); e.dropped = append(e.dropped, t); e.mu.Unlock() },
+	}))
+	return e
+}
+
+func (e *env) snapshot() messages.QueueSnapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.last
+}
+
+func (e *env) enqueue(tasks ...messages.Task) {
+	e.kit.Send(e.queue, messages.Enqueue{Tasks: tasks})
+}
+
+// expectRun returns the next task the queue asks to run.
+func (e *env) expectRun(t *testing.T, wantHook string) messages.Task {
+	t.Helper()
+	r := actortest.Expect[messages.RunTask](e.owner, patience)
+	if r.Task.Hook != wantHook {
+		t.Fatalf("running %q, want %q", r.Task.Hook, wantHook)
+	}
+	return r.Task
+}
+
+func (e *env) done(task messages.Task, err string, next ...messages.Task) {
+	e.kit.Send(e.queue, messages.TaskDone{ID: task.ID, Queue: task.Queue, Err: err, Next: next})
+}
+
+func hook(name string) messages.Task {
+	return messages.Task{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal, Hook: name}
+}
+
+func inQueue(t messages.Task, q string) messages.Task { t.Queue = q; return t }
+
+func TestQueuesRunOneTaskAtATimeEachAndConcurrently(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	e.enqueue(hook("a"), hook("b"), inQueue(hook("n1"), "named"))
+	got := map[string]messages.Task{}
+	for range 2 {
+		r := actortest.Expect[messages.RunTask](e.owner, patience)
+		got[r.Task.Hook] = r.Task
+	}
+	if _, ok := got["a"]; !ok {
+		t.Fatalf("main's head did not start: %v", got)
+	}
+	if _, ok := got["n1"]; !ok {
+		t.Fatalf("the named queue did not start beside main: %v", got)
+	}
+	e.owner.ExpectNoMessage(20 * time.Millisecond) // b waits for a
+	e.done(got["a"], "")
+	b := e.expectRun(t, "b")
+	e.done(b, "")
+	e.done(got["n1"], "")
+	e.owner.ExpectNoMessage(20 * time.Millisecond)
+}
+
+func TestFailedTaskIsRetriedAfterThePolicyDelayAtTheHead(t *testing.T) {
+	policy := supervision.Exponential{Initial: 5 * time.Second, Max: 32 * time.Second,
+		Jitter: func(time.Duration) time.Duration { return 0 }}
+	e := newEnv(t, policy)
+	e.enqueue(hook("flaky"), hook("after"))
+	task := e.expectRun(t, "flaky")
+	var elapsed time.Duration
+	for attempt, delay := range []time.Duration{5 * time.Second, 7 * time.Second, 9 * time.Second} {
+		e.done(task, "exit code 1")
+		if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+		head := e.snapshot().Queues[0].Tasks[0]
+		if head.Hook != "flaky" || head.Attempts != attempt+1 || head.LastError != "exit code 1" ||
+			!head.NextRetry.Equal(actortest.Epoch.Add(elapsed+delay)) {
+			t.Fatalf("after failure %d the head is %+v", attempt+1, head)
+		}
+		e.kit.Clock.Advance(delay - time.Millisecond)
+		e.owner.ExpectNoMessage(10 * time.Millisecond)
+		e.kit.Clock.Advance(time.Millisecond)
+		elapsed += delay
+		task = e.expectRun(t, "flaky")
+	}
+	e.done(task, "")
+	e.expectRun(t, "after")
+}
+
+func TestAllowFailureTaskIsDropped(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	tolerant := hook("tolerant")
+	tolerant.AllowFailure = true
+	e.enqueue(tolerant, hook("next"))
+	e.done(e.expectRun(t, "tolerant"), "boom")
+	e.expectRun(t, "next")
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.dropped) != 1 || e.dropped[0].Hook != "tolerant" {
+		t.Fatalf("dropped %+v", e.dropped)
+	}
+}
+
+func TestRepeatedModuleRunsMergeWhileWaiting(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	run := func(module string) messages.Task {
+		return messages.Task{Kind: messages.TaskModuleRun, Owner: messages.ModuleOwner(module), Module: module,
+			Hook: "run-" + module, MergeKey: "ModuleRun/" + module}
+	}
+	e.enqueue(run("a"))
+	first := e.expectRun(t, "run-a")
+	// a is running: one more run of a may wait; the third merges into it.
+	e.enqueue(run("a"), run("b"), run("a"), run("b"))
+	e.done(first, "")
+	e.done(e.expectRun(t, "run-a"), "")
+	e.done(e.expectRun(t, "run-b"), "")
+	e.owner.ExpectNoMessage(20 * time.Millisecond)
+}
+
+func TestNextTasksRunBeforeTheRestOfTheQueue(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	e.enqueue(hook("expand"), hook("later"))
+	expand := e.expectRun(t, "expand")
+	e.done(expand, "", hook("step1"), hook("step2"))
+	e.done(e.expectRun(t, "step1"), "")
+	e.done(e.expectRun(t, "step2"), "")
+	e.expectRun(t, "later")
+}
+
+func TestTaskOfARestartedOwnerIsRetried(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: 2 * time.Second})
+	e.enqueue(hook("lost"))
+	e.expectRun(t, "lost")
+	e.kit.System.Actors.EventStream.Publish(messages.ActorRestarted{Actor: e.owner.PID.Id, Reason: "bug"})
+	if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	e.kit.Clock.Advance(2 * time.Second)
+	task := e.expectRun(t, "lost")
+	if task.Attempts != 1 {
+		t.Fatalf("retried task %+v, want one attempt recorded", task)
+	}
+}

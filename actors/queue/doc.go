@@ -1,0 +1,13 @@
+// Package queue is the queue actor: the main queue and the named queues of
+// spec/LIFECYCLE.md. Each queue is FIFO and runs one task at a time; queues
+// run concurrently. A task is run by asking its owner actor (RunTask) and
+// waiting for its TaskDone. A failed task stays at the head of its queue and
+// is retried after the supervision policy's delay, with its attempt count,
+// last error and next retry time on the task; an allowFailure task is
+// dropped instead. A task with a MergeKey is queued at most once while it
+// waits. After every change the queues are published as a
+// messages.QueueSnapshot for /queue and metrics.
+//
+// The bookkeeping is the pure type Queues; the actor adds messaging, owner
+// resolution and retry timers.
+package queue

@@ -1,0 +1,198 @@
+package queue
+
+import (
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Queues is the pure state of all queues.
+type Queues struct {
+	lines  map[string]*line
+	nextID uint64
+}
+
+// line is one queue. Its head is running when running is set, and waits
+// for a retry when retrying is set.
+type line struct {
+	tasks    []messages.Task
+	running  bool
+	retrying bool
+}
+
+// NewQueues returns empty queues.
+func NewQueues() *Queues {
+	return &Queues{lines: map[string]*line{}}
+}
+
+func (q *Queues) line(name string) *line {
+	l, ok := q.lines[name]
+	if !ok {
+		l = &line{}
+		q.lines[name] = l
+	}
+	return l
+}
+
+func queueOf(t messages.Task) string {
+	if t.Queue == "" {
+		return messages.MainQueue
+	}
+	return t.Queue
+}
+
+// prepare numbers a new task and stamps it.
+func (q *Queues) prepare(t messages.Task, now time.Time) messages.Task {
+	q.nextID++
+	t.ID, t.Queue, t.QueuedAt = q.nextID, queueOf(t), now
+	t.Attempts, t.LastError, t.NextRetry, t.Running = 0, "", time.Time{}, false
+	return t
+}
+
+// Append adds t at the end of its queue, unless a waiting task with the
+// same MergeKey is already there. It returns the queue's name.
+func (q *Queues) Append(t messages.Task, now time.Time) string {
+	t = q.prepare(t, now)
+	l := q.line(t.Queue)
+	l.tasks = append(l.tasks, t)
+	l.dedupe()
+	return t.Queue
+}
+
+// InsertNext puts tasks right after the head of their queues, in order
+// (before the head when the queue is idle, which only happens for a head
+// that just finished and was popped). Merged duplicates further back are
+// dropped: the earliest position wins.
+func (q *Queues) InsertNext(tasks []messages.Task, now time.Time) []string {
+	var touched []string
+	at := map[string]int{}
+	for _, t := range tasks {
+		t = q.prepare(t, now)
+		l := q.line(t.Queue)
+		pos, ok := at[t.Queue]
+		if !ok {
+			pos = l.firstWaiting()
+		}
+		l.tasks = slices.Insert(l.tasks, pos, t)
+		at[t.Queue] = pos + 1
+		touched = appendOnce(touched, t.Queue)
+	}
+	for _, name := range touched {
+		q.lines[name].dedupe()
+	}
+	return touched
+}
+
+// firstWaiting is the index of the first task that is not running.
+func (l *line) firstWaiting() int {
+	if l.running || l.retrying {
+		return 1
+	}
+	return 0
+}
+
+// dedupe keeps the first waiting task of each MergeKey.
+func (l *line) dedupe() {
+	seen := map[string]bool{}
+	out := l.tasks[:0]
+	for i, t := range l.tasks {
+		busy := i == 0 && (l.running || l.retrying)
+		if t.MergeKey != "" && !busy {
+			if seen[t.MergeKey] {
+				continue
+			}
+			seen[t.MergeKey] = true
+		}
+		out = append(out, t)
+	}
+	clear(l.tasks[len(out):])
+	l.tasks = out
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// Next returns the head of an idle queue and marks it running.
+func (q *Queues) Next(name string) (messages.Task, bool) {
+	l := q.lines[name]
+	if l == nil || l.running || l.retrying || len(l.tasks) == 0 {
+		return messages.Task{}, false
+	}
+	l.running = true
+	l.tasks[0].Running = true
+	return l.tasks[0], true
+}
+
+// Running returns the task running at the head of a queue.
+func (q *Queues) Running(name string) (messages.Task, bool) {
+	l := q.lines[name]
+	if l == nil || !l.running {
+		return messages.Task{}, false
+	}
+	return l.tasks[0], true
+}
+
+// Finish pops the running head with the given ID.
+func (q *Queues) Finish(name string, id uint64) (messages.Task, bool) {
+	l := q.lines[name]
+	if l == nil || !l.running || l.tasks[0].ID != id {
+		return messages.Task{}, false
+	}
+	t := l.tasks[0]
+	l.tasks = slices.Delete(l.tasks, 0, 1)
+	l.running = false
+	return t, true
+}
+
+// Fail keeps the running head for a retry at next and returns it updated.
+func (q *Queues) Fail(name string, id uint64, err string, next time.Time) (messages.Task, bool) {
+	l := q.lines[name]
+	if l == nil || !l.running || l.tasks[0].ID != id {
+		return messages.Task{}, false
+	}
+	h := &l.tasks[0]
+	h.Attempts++
+	h.LastError, h.NextRetry, h.Running = err, next, false
+	l.running, l.retrying = false, true
+	return *h, true
+}
+
+// RetryDue ends the wait of a queue's head with the given ID.
+func (q *Queues) RetryDue(name string, id uint64) bool {
+	l := q.lines[name]
+	if l == nil || !l.retrying || l.tasks[0].ID != id {
+		return false
+	}
+	l.retrying = false
+	return true
+}
+
+// Names lists the queues, main first, then by name.
+func (q *Queues) Names() []string {
+	names := make([]string, 0, len(q.lines))
+	for name := range q.lines {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == messages.MainQueue) != (names[j] == messages.MainQueue) {
+			return names[i] == messages.MainQueue
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// Snapshot copies every queue, head first.
+func (q *Queues) Snapshot(now time.Time) messages.QueueSnapshot {
+	snap := messages.QueueSnapshot{At: now}
+	for _, name := range q.Names() {
+		snap.Queues = append(snap.Queues, messages.QueueState{Name: name, Tasks: slices.Clone(q.lines[name].tasks)})
+	}
+	return snap
+}

@@ -1,0 +1,111 @@
+package messages
+
+import "time"
+
+// MainQueue is the name of the main queue; hooks may name others.
+const MainQueue = "main"
+
+// TaskKind says what a task does and which actor owns it.
+type TaskKind string
+
+// Task kinds, with their owner.
+const (
+	// TaskGlobalBinding runs every global hook of one ORDER binding
+	// (onStartup, beforeAll, afterAll): the global actor answers with one
+	// TaskGlobalHook follow-up per hook, in ORDER.
+	TaskGlobalBinding TaskKind = "GlobalBindingRun"
+	// TaskGlobalHook runs one global hook for one binding (owner: global).
+	TaskGlobalHook TaskKind = "GlobalHookRun"
+	// TaskModuleRun is a module run (owner: module/NAME): onStartup if it
+	// has not completed since the module was enabled, beforeHelm, helm
+	// upgrade when needed, afterHelm. A failed run is retried from the start.
+	TaskModuleRun TaskKind = "ModuleRun"
+	// TaskModuleDelete uninstalls a module's release, then runs its
+	// afterDeleteHelm hooks (owner: module/NAME).
+	TaskModuleDelete TaskKind = "ModuleDelete"
+	// TaskModuleHook runs one module hook for an event (owner: module/NAME).
+	TaskModuleHook TaskKind = "ModuleHookRun"
+	// TaskReloadAll is "reload all modules", steps 3–8 (owner: operator).
+	TaskReloadAll TaskKind = "ReloadAllModules"
+	// TaskDiscover is module discovery, step 4 (owner: operator).
+	TaskDiscover TaskKind = "DiscoverModules"
+	// TaskModulePurge uninstalls an owned release with no module dir
+	// (owner: operator).
+	TaskModulePurge TaskKind = "ModulePurge"
+	// TaskConvergeDone ends a converge (owner: operator).
+	TaskConvergeDone TaskKind = "ConvergeDone"
+)
+
+// Task owners, relative to the operator root.
+const (
+	OwnerOperator = "operator"
+	OwnerGlobal   = "global"
+)
+
+// ModuleOwner is the owner of a module's tasks.
+func ModuleOwner(module string) string { return "module/" + module }
+
+// Task is a unit of work in a queue. The queue fills ID, QueuedAt and the
+// retry fields; the creator fills the rest.
+type Task struct {
+	ID       uint64    `json:"id"`
+	Queue    string    `json:"queue"`
+	Kind     TaskKind  `json:"kind"`
+	Owner    string    `json:"owner"`
+	Module   string    `json:"module,omitempty"`
+	Hook     string    `json:"hook,omitempty"`
+	Binding  string    `json:"binding,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	QueuedAt time.Time `json:"queuedAt"`
+	// AllowFailure drops the task after a failure instead of retrying it
+	// (schedule and kubernetes bindings only).
+	AllowFailure bool `json:"allowFailure,omitempty"`
+	// MergeKey, when set, makes a waiting task with the same key absorb
+	// this one: a module's run is queued at most once.
+	MergeKey string `json:"mergeKey,omitempty"`
+	// Context is the binding context the hook gets (JSON), for event tasks.
+	Context []byte `json:"-"`
+	// Retry state, kept on the task and shown in /queue.
+	Attempts  int       `json:"attempts,omitempty"`
+	LastError string    `json:"lastError,omitempty"`
+	NextRetry time.Time `json:"nextRetry,omitzero"`
+	Running   bool      `json:"running,omitempty"`
+}
+
+// Enqueue appends tasks to their queues (Task.Queue, main when empty).
+type Enqueue struct {
+	Tasks []Task
+}
+
+// RunTask is sent by the queue to a task's owner, with the queue as sender.
+// The owner answers TaskDone when the task has finished.
+type RunTask struct {
+	Task Task
+}
+
+// TaskDone reports a finished task to the queue.
+type TaskDone struct {
+	ID    uint64
+	Queue string
+	// Err is empty on success. A failed task stays at the head of its
+	// queue and is retried after the supervision policy's delay.
+	Err string
+	// Next are inserted right after the finished task, in order, before
+	// the rest of its queue: the steps a task expands into.
+	Next []Task
+	// Later are appended to their queues: reactions to what the task did.
+	Later []Task
+}
+
+// QueueSnapshot is the published state of all queues, for /queue and
+// metrics. Queues are sorted with main first.
+type QueueSnapshot struct {
+	Queues []QueueState `json:"queues"`
+	At     time.Time    `json:"at"`
+}
+
+// QueueState is one queue, head first.
+type QueueState struct {
+	Name  string `json:"name"`
+	Tasks []Task `json:"tasks"`
+}
