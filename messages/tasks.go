@@ -109,3 +109,15 @@ type QueueState struct {
 	Name  string `json:"name"`
 	Tasks []Task `json:"tasks"`
 }
+
+// NewModuleRun is the task of a module run; waiting runs of one module
+// merge.
+func NewModuleRun(module, reason string) Task {
+	return Task{Kind: TaskModuleRun, Owner: ModuleOwner(module), Module: module,
+		MergeKey: string(TaskModuleRun) + "/" + module, Reason: reason}
+}
+
+// NewReloadAll is the "reload all modules" task; waiting ones merge.
+func NewReloadAll(reason string) Task {
+	return Task{Kind: TaskReloadAll, Owner: OwnerOperator, MergeKey: string(TaskReloadAll), Reason: reason}
+}

@@ -36,3 +36,17 @@ type ConfigPatchDone struct {
 	Changed bool
 	Err     string
 }
+
+// ApplyConfig gives an owner (global or module actor) its ConfigMap section;
+// Section nil means the ConfigMap has none. The reply is ConfigApplied.
+type ApplyConfig struct {
+	Section map[string]any
+}
+
+// ConfigApplied answers ApplyConfig. Err is set when the section failed
+// validation; the owner's previous config stays in force.
+type ConfigApplied struct {
+	Owner   string
+	Changed bool
+	Err     string
+}

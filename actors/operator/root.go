@@ -14,19 +14,28 @@ type Child struct {
 	Props *actor.Props
 }
 
+// Brain is the operator's behaviour beyond spawning and stopping children:
+// the lifecycle. The root hands it every message it does not handle itself,
+// after its children are spawned.
+type Brain interface {
+	Receive(ctx actor.Context, children map[string]*actor.PID)
+}
+
 // root spawns its children in order and stops them in reverse order.
 type root struct {
 	log      *slog.Logger
 	specs    []Child
+	brain    Brain
 	children []*actor.PID
+	byName   map[string]*actor.PID
 	// stopping is set during Shutdown: the index of the child being stopped
 	// and whom to tell when the last one is gone.
 	stopping bool
 	replyTo  *actor.PID
 }
 
-func newRoot(log *slog.Logger, children []Child) *root {
-	return &root{log: log, specs: children}
+func newRoot(log *slog.Logger, children []Child, brain Brain) *root {
+	return &root{log: log, specs: children, brain: brain}
 }
 
 // Receive implements actor.Actor.
@@ -39,10 +48,14 @@ func (r *root) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		r.handleTerminated(ctx, msg)
 	}
+	if r.brain != nil && !r.stopping {
+		r.brain.Receive(ctx, r.byName)
+	}
 }
 
 func (r *root) handleStarted(ctx actor.Context) {
 	r.children = r.children[:0]
+	r.byName = map[string]*actor.PID{}
 	for _, c := range r.specs {
 		pid, err := ctx.SpawnNamed(c.Props, c.Name)
 		if err != nil {
@@ -50,6 +63,7 @@ func (r *root) handleStarted(ctx actor.Context) {
 			continue
 		}
 		r.children = append(r.children, pid)
+		r.byName[c.Name] = pid
 	}
 	r.log.Debug("operator started", "children", len(r.children))
 }

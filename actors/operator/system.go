@@ -80,10 +80,22 @@ var ErrStarted = errors.New("operator already started")
 
 // Start spawns the root actor, which spawns children in order.
 func (s *System) Start(children []Child) (*actor.PID, error) {
+	return s.StartWith(children, nil)
+}
+
+// StartWith is Start with a brain: newBrain is called for every incarnation
+// of the root (a restart after a panic starts from scratch).
+func (s *System) StartWith(children []Child, newBrain func() Brain) (*actor.PID, error) {
 	if s.root != nil {
 		return nil, ErrStarted
 	}
-	props := s.TopProps("operator", func() actor.Actor { return newRoot(s.log, children) })
+	props := s.TopProps("operator", func() actor.Actor {
+		var brain Brain
+		if newBrain != nil {
+			brain = newBrain()
+		}
+		return newRoot(s.log, children, brain)
+	})
 	pid, err := s.Actors.Root.SpawnNamed(props, RootName)
 	if err != nil {
 		return nil, fmt.Errorf("spawn operator root: %w", err)

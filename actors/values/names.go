@@ -154,16 +154,19 @@ func kebabCase(key string) string {
 // SortModules orders modules as they run: numbered ones by their prefix, then
 // the unnumbered ones, each group by name.
 func SortModules(modules []Names) {
-	sort.SliceStable(modules, func(i, j int) bool {
-		a, b := modules[i], modules[j]
-		if a.Ordered != b.Ordered {
-			return a.Ordered
-		}
-		if a.Order != b.Order {
-			return a.Order < b.Order
-		}
-		return a.Name < b.Name
-	})
+	sort.SliceStable(modules, func(i, j int) bool { return RunsBefore(modules[i], modules[j]) })
+}
+
+// RunsBefore is module order: numbered modules first, by number, then by
+// name.
+func RunsBefore(a, b Names) bool {
+	if a.Ordered != b.Ordered {
+		return a.Ordered
+	}
+	if a.Order != b.Order {
+		return a.Order < b.Order
+	}
+	return a.Name < b.Name
 }
 
 // CheckUnique returns an [ErrDuplicateModule] error naming both directories

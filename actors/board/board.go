@@ -1,0 +1,112 @@
+// Package board is where actors publish the state others read without
+// asking them: each slot is an atomic pointer that only its owning actor
+// writes, after it handled a message, and any goroutine reads (other actors,
+// the HTTP and debug servers).
+package board
+
+import (
+	"sync/atomic"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Board holds the published state of one operator.
+type Board struct {
+	global         atomic.Pointer[values.Snapshot]
+	dynamicEnabled atomic.Pointer[map[string]bool]
+	enabledModules atomic.Pointer[[]string]
+	queues         atomic.Pointer[messages.QueueSnapshot]
+	modules        atomic.Pointer[map[string]ModuleState]
+	ready          atomic.Bool
+}
+
+// ModuleState is a module as the operator and debug views show it.
+type ModuleState struct {
+	Name        string `json:"name"`
+	Enabled     bool   `json:"enabled"`
+	Phase       string `json:"phase"`
+	LastRun     string `json:"lastRun,omitempty"`
+	LastError   string `json:"lastError,omitempty"`
+	Revision    int    `json:"revision,omitempty"`
+	StartupDone bool   `json:"startupDone"`
+}
+
+// New returns an empty board.
+func New() *Board { return &Board{} }
+
+// SetGlobal publishes the global values (global actor only).
+func (b *Board) SetGlobal(s values.Snapshot, dynamicEnabled map[string]bool) {
+	b.global.Store(&s)
+	b.dynamicEnabled.Store(&dynamicEnabled)
+}
+
+// Global returns the published global values.
+func (b *Board) Global() values.Snapshot {
+	if s := b.global.Load(); s != nil {
+		return *s
+	}
+	return values.Snapshot{Key: values.GlobalKey}
+}
+
+// DynamicEnabled returns the enabled flags global hooks set in memory.
+func (b *Board) DynamicEnabled() map[string]bool {
+	if m := b.dynamicEnabled.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// SetEnabledModules publishes the enabled modules in run order (operator
+// only).
+func (b *Board) SetEnabledModules(names []string) { b.enabledModules.Store(&names) }
+
+// EnabledModules returns the enabled modules in run order.
+func (b *Board) EnabledModules() []string {
+	if l := b.enabledModules.Load(); l != nil {
+		return *l
+	}
+	return nil
+}
+
+// SetQueues publishes the queues (queue actor only).
+func (b *Board) SetQueues(s messages.QueueSnapshot) { b.queues.Store(&s) }
+
+// Queues returns the published queues.
+func (b *Board) Queues() messages.QueueSnapshot {
+	if s := b.queues.Load(); s != nil {
+		return *s
+	}
+	return messages.QueueSnapshot{}
+}
+
+// SetModule publishes one module's state (its module actor only).
+func (b *Board) SetModule(s ModuleState) {
+	for {
+		old := b.modules.Load()
+		next := map[string]ModuleState{}
+		if old != nil {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		next[s.Name] = s
+		if b.modules.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+// Modules returns every module's published state.
+func (b *Board) Modules() map[string]ModuleState {
+	if m := b.modules.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// SetReady marks the first converge done (operator only).
+func (b *Board) SetReady() { b.ready.Store(true) }
+
+// Ready tells whether the first converge is done.
+func (b *Board) Ready() bool { return b.ready.Load() }

@@ -1,0 +1,114 @@
+package global
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Options configures the global actor.
+type Options struct {
+	// HooksDir is $GLOBAL_HOOKS_DIR; empty means no global hooks.
+	HooksDir string
+	// Common is the parsed $MODULES_DIR/values.yaml.
+	Common  values.Sections
+	Schemas values.Schemas
+	Runner  owner.Runner
+	Board   *board.Board
+	Log     *slog.Logger
+	// Config is the config actor; nil resolves the sibling "config".
+	Config *actor.PID
+}
+
+// Actor is the global actor.
+type Actor struct {
+	opts   Options
+	hooks  owner.HookSet
+	scope  values.Scope
+	tasks  owner.Tasks
+	step   owner.HookStep
+	cancel context.CancelFunc
+}
+
+// New returns the producer of the global actor.
+func New(opts Options) actor.Producer {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return func() actor.Actor { return &Actor{opts: opts} }
+}
+
+// Receive implements actor.Actor.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		a.handleStarted(ctx)
+	case owner.ConfigureResult:
+		a.handleConfigured(ctx, msg)
+	case messages.ApplyConfig:
+		a.handleApplyConfig(ctx, msg)
+	case messages.RunTask:
+		a.handleRunTask(ctx, msg)
+	case owner.HookResult:
+		a.handleHookResult(ctx, msg)
+	case messages.ConfigPatchDone:
+		a.finish(ctx, a.step.OnConfigPatchDone(msg))
+	case *actor.Stopping:
+		a.cancel()
+	}
+}
+
+// handleStarted builds the scope from the durable inputs (values files; the
+// ConfigMap section arrives with ApplyConfig) and configures the hooks.
+func (a *Actor) handleStarted(ctx actor.Context) {
+	scope, err := values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	if err != nil {
+		ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: messages.OwnerGlobal, Err: err.Error()})
+		return
+	}
+	a.scope = scope
+	a.publish()
+	workCtx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
+	a.step.Config = a.opts.Config
+	if a.step.Config == nil {
+		a.step.Config = actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/config")
+	}
+	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+}
+
+func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+	ready := messages.OwnerReady{Owner: messages.OwnerGlobal}
+	if msg.Err != nil {
+		ready.Err = msg.Err.Error()
+		a.opts.Log.Error("global hooks", "err", msg.Err)
+	}
+	a.hooks = msg.Hooks
+	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
+	ctx.Send(ctx.Parent(), ready)
+}
+
+func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
+	reply := messages.ConfigApplied{Owner: messages.OwnerGlobal}
+	next, err := a.scope.WithConfig(msg.Section)
+	if err != nil {
+		reply.Err = err.Error()
+		a.opts.Log.Error("global config rejected; the previous one stays", "err", err)
+	} else {
+		reply.Changed = next.Checksum() != a.scope.Checksum()
+		a.scope = next
+		a.publish()
+	}
+	ctx.Respond(reply)
+}
+
+func (a *Actor) publish() {
+	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
+}

@@ -1,0 +1,144 @@
+package module
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Options configures a module actor.
+type Options struct {
+	Definition Definition
+	Runner     owner.Runner
+	Releaser   owner.Releaser
+	Board      *board.Board
+	Log        *slog.Logger
+	// Config is the config actor; nil resolves the operator's child "config".
+	Config *actor.PID
+}
+
+// Actor is a module actor.
+type Actor struct {
+	opts    Options
+	log     *slog.Logger
+	hooks   owner.HookSet
+	scope   values.Scope
+	tasks   owner.Tasks
+	step    owner.HookStep
+	run     *run
+	cancel  context.CancelFunc
+	state   board.ModuleState
+	checkBy *actor.PID
+}
+
+// New returns the producer of a module actor.
+func New(opts Options) actor.Producer {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return func() actor.Actor {
+		name := opts.Definition.Names.Name
+		return &Actor{opts: opts, log: opts.Log.With("module", name),
+			state: board.ModuleState{Name: name, Phase: "starting"}}
+	}
+}
+
+// Receive implements actor.Actor.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		a.handleStarted(ctx)
+	case owner.ConfigureResult:
+		a.handleConfigured(ctx, msg)
+	case messages.ApplyConfig:
+		a.handleApplyConfig(ctx, msg)
+	case messages.CheckEnabled:
+		a.handleCheckEnabled(ctx, msg)
+	case owner.EnabledResult:
+		a.handleEnabledResult(ctx, msg)
+	case messages.ModuleDisabled:
+		a.handleDisabled()
+	case messages.RunTask:
+		a.handleRunTask(ctx, msg)
+	case owner.HookResult:
+		a.handleHookResult(ctx, msg)
+	case messages.ConfigPatchDone:
+		a.stepDone(ctx, a.step.OnConfigPatchDone(msg))
+	case owner.HelmResult:
+		a.handleHelmResult(ctx, msg)
+	case owner.DeleteResult:
+		a.handleDeleteResult(ctx, msg)
+	case *actor.Stopping:
+		a.cancel()
+	}
+}
+
+func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.Names.Name) }
+
+// handleStarted builds the scope from the values files and configures the
+// hooks; the ConfigMap section arrives with ApplyConfig.
+func (a *Actor) handleStarted(ctx actor.Context) {
+	def := a.opts.Definition
+	workCtx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	if err != nil {
+		a.fail(ctx, err)
+		return
+	}
+	a.scope = scope
+	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
+	a.step.Config = a.opts.Config
+	if a.step.Config == nil {
+		a.step.Config = actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/config")
+	}
+	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule})
+}
+
+func (a *Actor) fail(ctx actor.Context, err error) {
+	a.log.Error("module cannot start", "err", err)
+	a.state.Phase, a.state.LastError = "failed", err.Error()
+	a.publish()
+	ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
+}
+
+func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+	if msg.Err != nil {
+		a.fail(ctx, msg.Err)
+		return
+	}
+	a.hooks = msg.Hooks
+	a.state.Phase = "idle"
+	a.publish()
+	ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner()})
+}
+
+func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
+	reply := messages.ConfigApplied{Owner: a.owner()}
+	next, err := a.scope.WithConfig(msg.Section)
+	if err != nil {
+		reply.Err = err.Error()
+		a.log.Error("module config rejected; the previous one stays", "err", err)
+	} else {
+		reply.Changed = next.Checksum() != a.scope.Checksum()
+		a.scope = next
+	}
+	ctx.Respond(reply)
+}
+
+func (a *Actor) handleDisabled() {
+	a.state.Enabled, a.state.StartupDone = false, false
+	a.publish()
+}
+
+func (a *Actor) publish() {
+	if a.opts.Board != nil {
+		a.opts.Board.SetModule(a.state)
+	}
+}

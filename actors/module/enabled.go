@@ -1,0 +1,40 @@
+package module
+
+import (
+	"encoding/json"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// handleCheckEnabled runs the enabled script, which sees the modules
+// enabled before this one in global.enabledModules.
+func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled) {
+	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), msg.EnabledBefore)
+	vals, err := json.Marshal(in.Values)
+	if err == nil {
+		var cfg []byte
+		if cfg, err = json.Marshal(in.ConfigValues); err == nil {
+			a.checkBy = ctx.Sender()
+			ctx.Request(a.step.Worker, owner.EnabledJob{Dir: a.opts.Definition.Dir,
+				Request: hookexec.EnabledRequest{Values: vals, ConfigValues: cfg, Logger: a.log}})
+			return
+		}
+	}
+	ctx.Respond(messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Err: err.Error()})
+}
+
+func (a *Actor) handleEnabledResult(ctx actor.Context, r owner.EnabledResult) {
+	reply := messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Enabled: r.Enabled}
+	if r.Err != nil {
+		reply.Err = r.Err.Error()
+	}
+	if a.checkBy != nil {
+		ctx.Send(a.checkBy, reply)
+		a.checkBy = nil
+	}
+}

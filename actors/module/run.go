@@ -1,0 +1,223 @@
+package module
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+const scopeModule = bindings.ScopeModule
+
+type phaseKind int
+
+const (
+	phaseHook phaseKind = iota
+	phaseStartupDone
+	phaseHelm
+	phaseDelete
+	phaseDisabled
+)
+
+// phase is one step of a task.
+type phase struct {
+	kind    phaseKind
+	hook    owner.Hook
+	binding string
+	context []byte
+	// reacts: a values change by this hook queues another module run.
+	reacts bool
+}
+
+// run is the task being run: its phases and where it is.
+type run struct {
+	task          messages.Task
+	phases        []phase
+	at            int
+	valuesChanged bool
+}
+
+func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
+	if a.tasks.Offer(owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}) {
+		a.start(ctx, msg.Task)
+	}
+}
+
+func (a *Actor) start(ctx actor.Context, t messages.Task) {
+	phases, err := a.plan(t)
+	if err != nil {
+		a.done(ctx, messages.TaskDone{Err: err.Error()})
+		return
+	}
+	a.run = &run{task: t, phases: phases}
+	a.state.Phase = string(t.Kind)
+	a.publish()
+	a.next(ctx)
+}
+
+// plan decides the phases of a task. A module run starts with onStartup
+// unless it completed since the module was last enabled; a retried run
+// plans again, so it starts from its first phase.
+func (a *Actor) plan(t messages.Task) ([]phase, error) {
+	switch t.Kind {
+	case messages.TaskModuleRun:
+		var p []phase
+		if !a.state.StartupDone {
+			p = append(a.orderPhases(bindings.OnStartup, false), phase{kind: phaseStartupDone})
+		}
+		p = append(p, a.orderPhases(bindings.BeforeHelm, false)...)
+		p = append(p, phase{kind: phaseHelm})
+		return append(p, a.orderPhases(bindings.AfterHelm, true)...), nil
+	case messages.TaskModuleDelete:
+		p := append([]phase{{kind: phaseDelete}}, a.orderPhases(bindings.AfterDeleteHelm, false)...)
+		return append(p, phase{kind: phaseDisabled}), nil
+	case messages.TaskModuleHook:
+		h, ok := a.hooks.Find(t.Hook)
+		if !ok {
+			return nil, fmt.Errorf("module %s has no hook %q", a.opts.Definition.Names.Name, t.Hook)
+		}
+		return []phase{{kind: phaseHook, hook: h, binding: t.Binding, context: t.Context, reacts: true}}, nil
+	}
+	return nil, fmt.Errorf("module actor cannot run %s tasks", t.Kind)
+}
+
+func (a *Actor) orderPhases(t bindings.Type, reacts bool) []phase {
+	var out []phase
+	for _, h := range a.hooks.Ordered(t) {
+		out = append(out, phase{kind: phaseHook, hook: h, binding: string(t), reacts: reacts})
+	}
+	return out
+}
+
+// next starts the next phase that needs the worker, or finishes the task.
+func (a *Actor) next(ctx actor.Context) {
+	for r := a.run; r.at < len(r.phases); r.at++ {
+		p := r.phases[r.at]
+		switch p.kind {
+		case phaseHook:
+			a.startHook(ctx, p)
+			return
+		case phaseHelm:
+			if a.startHelm(ctx) {
+				return
+			}
+		case phaseDelete:
+			ctx.Request(a.step.Worker, owner.DeleteJob{Module: a.opts.Definition.Names.Name})
+			return
+		case phaseStartupDone:
+			a.state.StartupDone = true
+		case phaseDisabled:
+			a.handleDisabled()
+		}
+	}
+	a.finish(ctx, nil)
+}
+
+func (a *Actor) startHook(ctx actor.Context, p phase) {
+	bc := p.context
+	if bc == nil {
+		bc = owner.OrderContext(p.hook, bindings.Type(p.binding))
+	}
+	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), a.opts.Board.EnabledModules())
+	scope := hookexec.PatchScope{RootKey: a.opts.Definition.Names.ValuesKey}
+	req, err := owner.Request(p.hook, bc, in, scope, a.log)
+	if err != nil {
+		a.finish(ctx, err)
+		return
+	}
+	a.step.Start(ctx, req, p.binding)
+}
+
+// startHelm sends the upgrade to the worker; false when there is no chart.
+func (a *Actor) startHelm(ctx actor.Context) bool {
+	if !a.opts.Definition.HasChart {
+		return false
+	}
+	if err := a.scope.ValidateForHelm(); err != nil {
+		a.finish(ctx, fmt.Errorf("values for helm: %w", err))
+		return true
+	}
+	ctx.Request(a.step.Worker, owner.HelmJob{Module: a.opts.Definition.Names.Name, ChartDir: a.opts.Definition.Dir,
+		Values: values.HelmValues(a.opts.Board.Global(), a.scope.Snapshot())})
+	return true
+}
+
+func (a *Actor) handleHookResult(ctx actor.Context, r owner.HookResult) {
+	if res, done := a.step.OnHookResult(ctx, a.scope, r); done {
+		a.stepDone(ctx, res)
+	}
+}
+
+func (a *Actor) stepDone(ctx actor.Context, res owner.StepResult) {
+	if a.run == nil {
+		return
+	}
+	if res.Err != nil {
+		a.finish(ctx, res.Err)
+		return
+	}
+	a.scope = res.Applied.Scope
+	if res.Applied.ValuesChanged && a.run.phases[a.run.at].reacts {
+		a.run.valuesChanged = true
+	}
+	a.run.at++
+	a.next(ctx)
+}
+
+func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
+	if r.Err != nil {
+		a.finish(ctx, fmt.Errorf("helm upgrade: %w", r.Err))
+		return
+	}
+	if r.Outcome.Revision > 0 {
+		a.state.Revision = r.Outcome.Revision
+	}
+	a.log.Info("helm", "upgraded", r.Outcome.Upgraded, "revision", r.Outcome.Revision, "reason", r.Outcome.Reason)
+	a.run.at++
+	a.next(ctx)
+}
+
+func (a *Actor) handleDeleteResult(ctx actor.Context, r owner.DeleteResult) {
+	if r.Err != nil {
+		a.finish(ctx, fmt.Errorf("helm uninstall: %w", r.Err))
+		return
+	}
+	a.state.Revision = 0
+	a.run.at++
+	a.next(ctx)
+}
+
+// finish reports the task; a values change by afterHelm or an event hook
+// queues another module run.
+func (a *Actor) finish(ctx actor.Context, err error) {
+	done := messages.TaskDone{}
+	a.state.Phase, a.state.LastError = "idle", ""
+	if a.run != nil {
+		a.state.LastRun = string(a.run.task.Kind)
+		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
+			a.state.Enabled = true
+		}
+		if err == nil && a.run.valuesChanged {
+			done.Later = []messages.Task{messages.NewModuleRun(a.opts.Definition.Names.Name, "values changed by a hook")}
+		}
+	}
+	if err != nil {
+		done.Err = err.Error()
+		a.state.LastError = done.Err
+		a.log.Error("task failed", "err", err)
+	}
+	a.run = nil
+	a.publish()
+	a.done(ctx, done)
+}
+
+func (a *Actor) done(ctx actor.Context, d messages.TaskDone) {
+	if next, ok := a.tasks.Finish(ctx, d); ok {
+		a.start(ctx, next.Task)
+	}
+}

@@ -1,0 +1,155 @@
+package module
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/actors/values/schema"
+)
+
+// Definition is what a module actor starts from: its directory and the
+// static layers of its values.
+type Definition struct {
+	Names values.Names
+	// Dir is the module directory's absolute path.
+	Dir string
+	// Common is the parsed $MODULES_DIR/values.yaml (all dirs, merged).
+	Common values.Sections
+	// Own is the module's own values.yaml.
+	Own     values.Sections
+	Schemas *schema.Set
+	// HasChart is false for a module without Chart.yaml: helm is skipped.
+	HasChart bool
+}
+
+// StaticEnabled is the module's say on enabled from its values files.
+func (d Definition) StaticEnabled() []map[string]bool {
+	return []map[string]bool{d.Common.Enabled, d.Own.Enabled}
+}
+
+// ReadCommonValues reads values.yaml of each modules dir and merges them
+// in order (a later dir's keys win).
+func ReadCommonValues(dirs []string) (values.Sections, error) {
+	merged := map[string]any{}
+	for _, dir := range dirs {
+		file := filepath.Join(dir, "values.yaml")
+		data, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return values.Sections{}, fmt.Errorf("read %s: %w", file, err)
+		}
+		s, err := values.ParseValuesFile(file, data)
+		if err != nil {
+			return values.Sections{}, err
+		}
+		merged = values.Merge(merged, sectionsDoc(s))
+	}
+	return values.SectionsOf("modules values.yaml", merged)
+}
+
+// sectionsDoc turns sections back into the document they came from.
+func sectionsDoc(s values.Sections) map[string]any {
+	doc := map[string]any{}
+	if s.Global != nil {
+		doc[values.GlobalKey] = s.Global
+	}
+	for k, v := range s.Modules {
+		doc[k] = v
+	}
+	for k, v := range s.Enabled {
+		doc[k+"Enabled"] = v
+	}
+	return doc
+}
+
+// Scan finds the module directories under dirs, sorted in module order. A
+// directory whose name is not a valid module name, or whose values.yaml or
+// schemas are broken, is reported in errs and left out; the rest load.
+func Scan(dirs []string, common values.Sections) (defs []Definition, errs []error) {
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read modules dir %s: %w", dir, err))
+			continue
+		}
+		for _, e := range entries {
+			if !isModuleDir(dir, e) {
+				continue
+			}
+			def, err := load(filepath.Join(dir, e.Name()), common)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			defs = append(defs, def)
+		}
+	}
+	return sortDefinitions(defs, errs)
+}
+
+func isModuleDir(dir string, e fs.DirEntry) bool {
+	if strings.HasPrefix(e.Name(), ".") {
+		return false
+	}
+	info, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && info.IsDir()
+}
+
+func sortDefinitions(defs []Definition, errs []error) ([]Definition, []error) {
+	names := make([]values.Names, len(defs))
+	for i, d := range defs {
+		names[i] = d.Names
+	}
+	if err := values.CheckUnique(names); err != nil {
+		errs = append(errs, err)
+	}
+	sort.SliceStable(defs, func(i, j int) bool { return values.RunsBefore(defs[i].Names, defs[j].Names) })
+	return defs, errs
+}
+
+func load(dir string, common values.Sections) (Definition, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Definition{}, fmt.Errorf("module dir %s: %w", dir, err)
+	}
+	names, err := values.ParseModuleDir(filepath.Base(abs))
+	if err != nil {
+		return Definition{}, fmt.Errorf("module dir %s: %w", abs, err)
+	}
+	def := Definition{Names: names, Dir: abs, Common: common}
+	if def.Own, err = readOwnValues(abs); err != nil {
+		return Definition{}, err
+	}
+	if def.Schemas, err = schema.Load(os.DirFS(abs), "openapi", names.ValuesKey); err != nil {
+		return Definition{}, fmt.Errorf("module %s: %w", names.Name, err)
+	}
+	def.HasChart = fileExists(filepath.Join(abs, "Chart.yaml"))
+	return def, nil
+}
+
+// readOwnValues reads the module's values.yaml, which may only hold its own
+// key and its enabled key.
+func readOwnValues(dir string) (values.Sections, error) {
+	file := filepath.Join(dir, "values.yaml")
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return values.Sections{}, nil
+	}
+	if err != nil {
+		return values.Sections{}, fmt.Errorf("read %s: %w", file, err)
+	}
+	return values.ParseValuesFile(file, data)
+}
+
+func fileExists(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}

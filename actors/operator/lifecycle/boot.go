@@ -1,0 +1,102 @@
+package lifecycle
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// boot tracks start-up: what the lifecycle still waits for.
+type boot struct {
+	done        bool
+	configRead  bool
+	owners      map[string]bool // owners that have not reported ready
+	applying    int             // ApplyConfig replies still due
+	applyFailed []string
+}
+
+func newBoot(defs []module.Definition) boot {
+	owners := map[string]bool{messages.OwnerGlobal: true}
+	for _, d := range defs {
+		owners[messages.ModuleOwner(d.Names.Name)] = true
+	}
+	return boot{owners: owners}
+}
+
+func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
+	delete(b.boot.owners, msg.Owner)
+	if msg.Err != "" {
+		if msg.Owner == messages.OwnerGlobal {
+			b.fatal(fmt.Errorf("global hooks: %s", msg.Err))
+			return
+		}
+		b.failed[msg.Owner] = true
+		b.opts.Log.Error("module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)
+	}
+	b.maybeApplyConfig(ctx)
+}
+
+func (b *brain) handleConfigInvalid(msg messages.ConfigInvalid) {
+	if !b.boot.done && !b.boot.configRead {
+		b.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
+	}
+}
+
+// maybeApplyConfig hands every owner its section once all are ready and
+// the configuration has been read.
+func (b *brain) maybeApplyConfig(ctx actor.Context) {
+	if b.boot.done || !b.boot.configRead || len(b.boot.owners) > 0 || b.boot.applying > 0 {
+		return
+	}
+	for _, name := range b.liveOwners() {
+		ctx.Request(b.children[name], messages.ApplyConfig{Section: b.sectionOf(name)})
+		b.boot.applying++
+	}
+}
+
+// liveOwners are the global actor and the modules that started.
+func (b *brain) liveOwners() []string {
+	names := []string{messages.OwnerGlobal}
+	for _, d := range b.opts.Modules {
+		if owner := messages.ModuleOwner(d.Names.Name); !b.failed[owner] {
+			names = append(names, owner)
+		}
+	}
+	return names
+}
+
+func (b *brain) sectionOf(owner string) map[string]any {
+	if owner == messages.OwnerGlobal {
+		return b.config.Global
+	}
+	for _, d := range b.opts.Modules {
+		if messages.ModuleOwner(d.Names.Name) == owner {
+			return b.config.Modules[d.Names.ValuesKey]
+		}
+	}
+	return nil
+}
+
+// bootApplied counts start-up replies; invalid configuration is fatal.
+func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
+	b.boot.applying--
+	if msg.Err != "" {
+		b.boot.applyFailed = append(b.boot.applyFailed, msg.Err)
+	}
+	if b.boot.applying > 0 {
+		return
+	}
+	if len(b.boot.applyFailed) > 0 {
+		b.fatal(fmt.Errorf("invalid configuration: %v", b.boot.applyFailed))
+		return
+	}
+	b.boot.done = true
+	b.convergeStart = b.opts.Clock.Now()
+	b.opts.Log.Info("start-up: running global onStartup hooks, then converging")
+	b.enqueue(ctx,
+		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
+		messages.NewReloadAll("start-up"))
+}

@@ -1,0 +1,116 @@
+package lifecycle
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// discovery is one run of step 4: the candidates (enabled by their flags)
+// ask their enabled scripts one by one, in module order.
+type discovery struct {
+	candidates []string
+	next       int
+	enabled    []string
+}
+
+// startDiscovery checks the flags of every module, then asks the first
+// candidate's enabled script.
+func (b *brain) startDiscovery(ctx actor.Context) {
+	d := &discovery{}
+	dynamic := b.opts.Board.DynamicEnabled()
+	for _, def := range b.opts.Modules {
+		if b.failed[messages.ModuleOwner(def.Names.Name)] {
+			continue
+		}
+		layers := append(def.StaticEnabled(), b.config.Enabled, dynamic)
+		if values.EnabledByLayers(def.Names.ValuesKey, layers...) {
+			d.candidates = append(d.candidates, def.Names.Name)
+		}
+	}
+	b.disc = d
+	b.askNext(ctx)
+}
+
+func (b *brain) askNext(ctx actor.Context) {
+	d := b.disc
+	if d.next >= len(d.candidates) {
+		ctx.Request(b.releases, listReleases{})
+		return
+	}
+	name := d.candidates[d.next]
+	ctx.Request(b.children[messages.ModuleOwner(name)], messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
+}
+
+func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
+	d := b.disc
+	if d == nil || d.next >= len(d.candidates) || d.candidates[d.next] != msg.Module {
+		return
+	}
+	if msg.Err != "" {
+		b.disc = nil
+		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
+		return
+	}
+	if msg.Enabled {
+		d.enabled = append(d.enabled, msg.Module)
+	}
+	d.next++
+	b.askNext(ctx)
+}
+
+// handleReleasesListed ends discovery: module runs for the enabled modules,
+// deletes for the disabled ones that were enabled or have a release, purges
+// for owned releases without a module dir, then afterAll.
+func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
+	d := b.disc
+	b.disc = nil
+	if d == nil {
+		return
+	}
+	if msg.Err != nil {
+		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
+		return
+	}
+	b.opts.Board.SetEnabledModules(d.enabled)
+	next := b.moduleTasks(ctx, d.enabled, msg.Names)
+	next = append(next,
+		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
+		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
+	b.opts.Log.Info("modules discovered", "enabled", d.enabled)
+	b.done(ctx, messages.TaskDone{Next: next})
+}
+
+func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []messages.Task {
+	var runs, deletes, purges []messages.Task
+	now := map[string]bool{}
+	for _, name := range enabled {
+		now[name] = true
+		runs = append(runs, messages.NewModuleRun(name, "converge"))
+	}
+	modules := map[string]bool{}
+	for _, def := range b.opts.Modules {
+		name := def.Names.Name
+		modules[name] = true
+		if now[name] || b.failed[messages.ModuleOwner(name)] {
+			continue
+		}
+		if b.enabled[name] || slices.Contains(releases, name) {
+			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
+				Owner: messages.ModuleOwner(name), Module: name, Reason: "disabled"})
+		}
+		ctx.Send(b.children[messages.ModuleOwner(name)], messages.ModuleDisabled{})
+	}
+	for _, r := range releases {
+		if !modules[r] && r != b.opts.IgnoreRelease {
+			purges = append(purges, messages.Task{Kind: messages.TaskModulePurge, Owner: messages.OwnerOperator,
+				Module: r, Reason: "no module dir"})
+		}
+	}
+	b.enabled = now
+	return append(append(runs, deletes...), purges...)
+}

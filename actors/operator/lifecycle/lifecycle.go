@@ -1,0 +1,123 @@
+package lifecycle
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// Releases is what the lifecycle needs of chartrun: the releases this
+// operator installed, and uninstalling one.
+type Releases interface {
+	List(ctx context.Context) ([]string, error)
+	Delete(ctx context.Context, name string) error
+}
+
+// Counter counts events (a prometheus.Counter is one).
+type Counter interface{ Inc() }
+
+// Options configures the lifecycle.
+type Options struct {
+	Modules  []module.Definition
+	Board    *board.Board
+	Releases Releases
+	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
+	IgnoreRelease string
+	Clock         supervision.Clock
+	Log           *slog.Logger
+	// Fatal is called once when start-up cannot go on (invalid config, a
+	// global hook that cannot be configured); the process should exit.
+	Fatal func(error)
+	// ConfigErrors counts rejected configuration (config_values_errors_total).
+	ConfigErrors Counter
+	// Converged is told the duration of every finished converge.
+	Converged func(time.Duration)
+}
+
+// Child names the lifecycle expects among the root's children.
+const (
+	ChildConfig = "config"
+	ChildQueue  = "queue"
+	ChildGlobal = messages.OwnerGlobal
+)
+
+// ModuleChild is the child name of a module actor.
+func ModuleChild(name string) string { return messages.ModuleOwner(name) }
+
+// New returns a brain factory for operator.System.StartWith.
+func New(opts Options) func() operator.Brain {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return func() operator.Brain { return newBrain(opts) }
+}
+
+// brain is the lifecycle's state.
+type brain struct {
+	opts     Options
+	children map[string]*actor.PID
+	boot     boot
+	config   values.Sections
+	failed   map[string]bool // modules whose hooks could not be configured
+	enabled  map[string]bool // modules enabled by the last discovery
+	disc     *discovery
+	current  owner.Assigned
+	releases *actor.PID
+	convergeStart time.Time
+}
+
+func newBrain(opts Options) *brain {
+	return &brain{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}}
+}
+
+// Receive implements operator.Brain.
+func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
+	b.children = children
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		b.handleStarted(ctx)
+	case messages.ConfigChanged:
+		b.handleConfigChanged(ctx, msg)
+	case messages.ConfigInvalid:
+		b.handleConfigInvalid(msg)
+	case messages.OwnerReady:
+		b.handleOwnerReady(ctx, msg)
+	case messages.ConfigApplied:
+		b.handleConfigApplied(ctx, msg)
+	case messages.RunTask:
+		b.handleRunTask(ctx, msg)
+	case messages.EnabledChecked:
+		b.handleEnabledChecked(ctx, msg)
+	case releasesListed:
+		b.handleReleasesListed(ctx, msg)
+	case releaseDeleted:
+		b.handleReleaseDeleted(ctx, msg)
+	}
+}
+
+func (b *brain) handleStarted(ctx actor.Context) {
+	b.releases = ctx.Spawn(actor.PropsFromProducer(newReleaseWorker(b.opts.Releases)))
+	b.boot = newBoot(b.opts.Modules)
+}
+
+func (b *brain) enqueue(ctx actor.Context, tasks ...messages.Task) {
+	ctx.Send(b.children[ChildQueue], messages.Enqueue{Tasks: tasks})
+}
+
+func (b *brain) fatal(err error) {
+	b.opts.Log.Error("start-up failed", "err", err)
+	if b.opts.Fatal != nil {
+		b.opts.Fatal(err)
+		b.opts.Fatal = nil
+	}
+}

@@ -1,0 +1,70 @@
+package lifecycle
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// handleRunTask runs the operator's own tasks. The queue runs one task per
+// queue, and all operator tasks go through main, so one runs at a time.
+func (b *brain) handleRunTask(ctx actor.Context, msg messages.RunTask) {
+	b.current = owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}
+	t := msg.Task
+	switch t.Kind {
+	case messages.TaskReloadAll:
+		b.markConvergeStart()
+		b.done(ctx, messages.TaskDone{Next: []messages.Task{
+			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "beforeAll", Reason: t.Reason},
+			{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: t.Reason},
+		}})
+	case messages.TaskDiscover:
+		b.markConvergeStart()
+		b.startDiscovery(ctx)
+	case messages.TaskModulePurge:
+		ctx.Request(b.releases, deleteRelease{Name: t.Module})
+	case messages.TaskConvergeDone:
+		b.converged()
+		b.done(ctx, messages.TaskDone{})
+	default:
+		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("operator cannot run %s tasks", t.Kind)})
+	}
+}
+
+func (b *brain) done(ctx actor.Context, d messages.TaskDone) {
+	d.ID, d.Queue = b.current.Task.ID, b.current.Task.Queue
+	ctx.Send(b.current.Queue, d)
+}
+
+func (b *brain) markConvergeStart() {
+	if b.convergeStart.IsZero() {
+		b.convergeStart = b.opts.Clock.Now()
+	}
+}
+
+func (b *brain) converged() {
+	took := b.opts.Clock.Now().Sub(b.convergeStart)
+	b.convergeStart = time.Time{}
+	if !b.opts.Board.Ready() {
+		b.opts.Log.Info("first converge done; ready", "took", took)
+		b.opts.Board.SetReady()
+	} else {
+		b.opts.Log.Info("converge done", "took", took)
+	}
+	if b.opts.Converged != nil {
+		b.opts.Converged(took)
+	}
+}
+
+func (b *brain) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
+	if msg.Err != nil {
+		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("purge release %s: %v", msg.Name, msg.Err)})
+		return
+	}
+	b.opts.Log.Info("purged release without a module dir", "release", msg.Name)
+	b.done(ctx, messages.TaskDone{})
+}

@@ -1,0 +1,74 @@
+package owner
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
+
+// OrderContext is the binding context of an ORDER binding run, in the
+// hook's own format: [{"binding":"beforeHelm"}].
+func OrderContext(h Hook, binding bindings.Type) []byte {
+	if h.Config != nil && h.Config.Version == bindings.V0 {
+		data, _ := bctx.MarshalV0([]bctx.V0Context{bctx.V0Binding(string(binding))})
+		return data
+	}
+	return bctx.Marshal([]bctx.Context{bctx.Order(string(binding), nil)})
+}
+
+// Request builds a hook run with the given binding context and input.
+func Request(h Hook, bindingContext []byte, in values.HookInput, scope hookexec.PatchScope, log *slog.Logger) (hookexec.Request, error) {
+	vals, err := json.Marshal(in.Values)
+	if err != nil {
+		return hookexec.Request{}, fmt.Errorf("encode values for hook %s: %w", h.Name, err)
+	}
+	cfg, err := json.Marshal(in.ConfigValues)
+	if err != nil {
+		return hookexec.Request{}, fmt.Errorf("encode config values for hook %s: %w", h.Name, err)
+	}
+	return hookexec.Request{Hook: h.Hook, BindingContext: bindingContext, Values: vals,
+		ConfigValues: cfg, Scope: scope, Logger: log}, nil
+}
+
+// Applied is a hook result applied to a scope.
+type Applied struct {
+	Scope values.Scope
+	// ValuesChanged tells whether the values or the dynamic enabled flags
+	// changed.
+	ValuesChanged bool
+	// ConfigPatch is the JSON patch to write to the ConfigMap; nil when none.
+	ConfigPatch []byte
+}
+
+// Apply applies a hook's values patch and config values patch to scope. A
+// patch that fails validation fails the hook run (which is then retried),
+// and leaves scope as it was.
+func Apply(scope values.Scope, hook string, res hookexec.Result) (Applied, error) {
+	out := Applied{Scope: scope}
+	if len(res.ConfigValuesPatch) > 0 {
+		next, err := out.Scope.WithConfigPatch(res.ConfigValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: config values patch: %w", hook, err)
+		}
+		data, err := json.Marshal(res.ConfigValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: encode config values patch: %w", hook, err)
+		}
+		out.Scope, out.ConfigPatch = next, data
+	}
+	if len(res.ValuesPatch) > 0 {
+		next, changed, err := out.Scope.WithValuesPatch(res.ValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: values patch: %w", hook, err)
+		}
+		out.Scope = next
+		out.ValuesChanged = changed
+	}
+	out.ValuesChanged = out.ValuesChanged || out.Scope.Checksum() != scope.Checksum()
+	return out, nil
+}

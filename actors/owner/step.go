@@ -1,0 +1,70 @@
+package owner
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// HookStep runs one hook for an owner actor, in three message turns: the
+// worker runs the hook (HookResult), its patches are applied to a copy of
+// the owner's scope, and a config values patch is written to the ConfigMap
+// through the config actor (ConfigPatchDone). The owner commits the
+// returned scope only when the step succeeded, so a failed step changes
+// nothing and its retry starts from the same values.
+type HookStep struct {
+	Worker *actor.PID
+	Config *actor.PID
+	hook   string
+	// applied waits for its config patch to be written.
+	applied *Applied
+}
+
+// StepResult is a finished step.
+type StepResult struct {
+	Applied Applied
+	Result  hookexec.Result
+	Err     error
+}
+
+// Start sends the hook run to the worker.
+func (s *HookStep) Start(ctx actor.Context, req hookexec.Request, binding string) {
+	s.hook, s.applied = req.Hook.Name, nil
+	ctx.Request(s.Worker, HookJob{Request: req, Binding: binding})
+}
+
+// OnHookResult applies the result to scope. It returns done=false while a
+// config patch is being written; ConfigPatchDone then finishes the step.
+func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r HookResult) (StepResult, bool) {
+	if r.Err != nil {
+		return StepResult{Result: r.Result, Err: fmt.Errorf("hook %s: %w", r.Hook, r.Err)}, true
+	}
+	applied, err := Apply(scope, r.Hook, r.Result)
+	if err != nil {
+		return StepResult{Result: r.Result, Err: err}, true
+	}
+	if applied.ConfigPatch == nil {
+		return StepResult{Applied: applied, Result: r.Result}, true
+	}
+	s.applied = &applied
+	ctx.Request(s.Config, messages.ConfigPatch{Patch: applied.ConfigPatch, Hook: r.Hook})
+	return StepResult{}, false
+}
+
+// OnConfigPatchDone finishes a step that waited for its config patch.
+func (s *HookStep) OnConfigPatchDone(done messages.ConfigPatchDone) StepResult {
+	if s.applied == nil {
+		return StepResult{Err: errors.New("config patch reply without a running hook step")}
+	}
+	applied := *s.applied
+	s.applied = nil
+	if done.Err != "" {
+		return StepResult{Err: fmt.Errorf("hook %s: %s", s.hook, done.Err)}
+	}
+	return StepResult{Applied: applied}
+}

@@ -1,0 +1,151 @@
+package owner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
+
+// Runner is what a worker needs of hookexec.Runner.
+type Runner interface {
+	Config(ctx context.Context, hook hookexec.Hook, scope bindings.Scope) (*bindings.Config, error)
+	Run(ctx context.Context, req hookexec.Request) (hookexec.Result, error)
+	RunEnabled(ctx context.Context, req hookexec.EnabledRequest) (hookexec.Result, error)
+}
+
+// HelmOutcome says what an upgrade did.
+type HelmOutcome struct {
+	// Upgraded is false when the release was up to date (skipped).
+	Upgraded bool
+	Revision int
+	Reason   string
+}
+
+// Releaser is what a module needs of chartrun.
+type Releaser interface {
+	Upgrade(ctx context.Context, module, chartDir string, values map[string]any) (HelmOutcome, error)
+	Delete(ctx context.Context, module string) error
+}
+
+// Worker jobs and their results. They stay between an owner and its worker
+// child, so they live here rather than in package messages.
+type (
+	// ConfigureJob finds the hooks under Root (the global hooks dir, or a
+	// module dir whose hooks/ is searched) and runs each with --config.
+	ConfigureJob struct {
+		Root  string
+		Scope bindings.Scope
+	}
+	ConfigureResult struct {
+		Hooks HookSet
+		Err   error
+	}
+	HookJob struct {
+		Request hookexec.Request
+		Binding string
+	}
+	HookResult struct {
+		Hook    string
+		Binding string
+		Result  hookexec.Result
+		Err     error
+	}
+	// EnabledJob runs the enabled script of the module in Dir, if it has
+	// one (Request.Script is filled in); without one the module is enabled.
+	EnabledJob struct {
+		Dir     string
+		Request hookexec.EnabledRequest
+	}
+	EnabledResult struct {
+		Enabled bool
+		Err     error
+	}
+	HelmJob struct {
+		Module   string
+		ChartDir string
+		Values   map[string]any
+	}
+	HelmResult struct {
+		Outcome HelmOutcome
+		Err     error
+	}
+	DeleteJob    struct{ Module string }
+	DeleteResult struct{ Err error }
+)
+
+// Worker runs an owner's blocking jobs one at a time and answers each to
+// its sender. Jobs run under ctx, which the owner cancels when it stops: a
+// busy worker does not see its own Stopping until the job returns.
+type Worker struct {
+	runner   Runner
+	releaser Releaser
+	ctx      context.Context
+}
+
+// NewWorker returns the producer of a worker.
+func NewWorker(ctx context.Context, runner Runner, releaser Releaser) actor.Producer {
+	return func() actor.Actor {
+		return &Worker{runner: runner, releaser: releaser, ctx: ctx}
+	}
+}
+
+// Receive implements actor.Actor.
+func (w *Worker) Receive(ctx actor.Context) {
+	switch job := ctx.Message().(type) {
+	case ConfigureJob:
+		ctx.Respond(w.configure(job))
+	case HookJob:
+		res, err := w.runner.Run(w.ctx, job.Request)
+		ctx.Respond(HookResult{Hook: job.Request.Hook.Name, Binding: job.Binding, Result: res, Err: err})
+	case EnabledJob:
+		ctx.Respond(w.enabled(job))
+	case HelmJob:
+		out, err := w.releaser.Upgrade(w.ctx, job.Module, job.ChartDir, job.Values)
+		ctx.Respond(HelmResult{Outcome: out, Err: err})
+	case DeleteJob:
+		ctx.Respond(DeleteResult{Err: w.releaser.Delete(w.ctx, job.Module)})
+	}
+}
+
+func (w *Worker) configure(job ConfigureJob) ConfigureResult {
+	if job.Root == "" {
+		return ConfigureResult{}
+	}
+	find := hookexec.DiscoverGlobalHooks
+	if job.Scope == bindings.ScopeModule {
+		find = hookexec.DiscoverModuleHooks
+	}
+	hooks, err := find(job.Root)
+	if err != nil {
+		return ConfigureResult{Err: fmt.Errorf("find hooks in %s: %w", job.Root, err)}
+	}
+	set := make(HookSet, 0, len(hooks))
+	for _, h := range hooks {
+		cfg, err := w.runner.Config(w.ctx, h, job.Scope)
+		if err != nil {
+			return ConfigureResult{Err: fmt.Errorf("configure hook %s: %w", h.Name, err)}
+		}
+		set = append(set, Hook{Hook: h, Config: cfg})
+	}
+	return ConfigureResult{Hooks: set}
+}
+
+func (w *Worker) enabled(job EnabledJob) EnabledResult {
+	script, ok, err := hookexec.EnabledScript(job.Dir)
+	if err != nil {
+		return EnabledResult{Err: err}
+	}
+	if !ok {
+		return EnabledResult{Enabled: true}
+	}
+	job.Request.Script = script
+	res, err := w.runner.RunEnabled(w.ctx, job.Request)
+	if err != nil {
+		return EnabledResult{Err: fmt.Errorf("enabled script of %s: %w", job.Dir, err)}
+	}
+	return EnabledResult{Enabled: res.Enabled != nil && *res.Enabled}
+}
