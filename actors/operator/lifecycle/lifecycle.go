@@ -64,15 +64,15 @@ func New(opts Options) func() operator.Brain {
 
 // brain is the lifecycle's state.
 type brain struct {
-	opts     Options
-	children map[string]*actor.PID
-	boot     boot
-	config   values.Sections
-	failed   map[string]bool // modules whose hooks could not be configured
-	enabled  map[string]bool // modules enabled by the last discovery
-	disc     *discovery
-	current  owner.Assigned
-	releases *actor.PID
+	opts          Options
+	children      map[string]*actor.PID
+	boot          boot
+	config        values.Sections
+	failed        map[string]bool // modules whose hooks could not be configured
+	enabled       map[string]bool // modules enabled by the last discovery
+	disc          *discovery
+	current       owner.Assigned
+	releases      *actor.PID
 	convergeStart time.Time
 }
 
