@@ -19,6 +19,7 @@ type Board struct {
 	queues         atomic.Pointer[messages.QueueSnapshot]
 	modules        atomic.Pointer[map[string]ModuleState]
 	ready          atomic.Bool
+	readyCh        chan struct{}
 }
 
 // ModuleState is a module as the operator and debug views show it.
@@ -33,7 +34,7 @@ type ModuleState struct {
 }
 
 // New returns an empty board.
-func New() *Board { return &Board{} }
+func New() *Board { return &Board{readyCh: make(chan struct{})} }
 
 // SetGlobal publishes the global values (global actor only).
 func (b *Board) SetGlobal(s values.Snapshot, dynamicEnabled map[string]bool) {
@@ -106,7 +107,14 @@ func (b *Board) Modules() map[string]ModuleState {
 }
 
 // SetReady marks the first converge done (operator only).
-func (b *Board) SetReady() { b.ready.Store(true) }
+func (b *Board) SetReady() {
+	if !b.ready.Swap(true) {
+		close(b.readyCh)
+	}
+}
+
+// ReadyCh is closed when the first converge is done.
+func (b *Board) ReadyCh() <-chan struct{} { return b.readyCh }
 
 // Ready tells whether the first converge is done.
 func (b *Board) Ready() bool { return b.ready.Load() }

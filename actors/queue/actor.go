@@ -80,12 +80,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 func (a *Actor) handleStarted(ctx actor.Context) {
 	a.retrier = supervision.Retrier{Clock: a.opts.Clock, Policy: a.opts.Policy, Sender: ctx.ActorSystem().Root}
 	if a.opts.Resolve == nil {
-		parent := ""
-		if ctx.Parent() != nil {
-			parent = ctx.Parent().Id + "/"
-		}
-		address := ctx.ActorSystem().Address()
-		a.opts.Resolve = func(owner string) *actor.PID { return actor.NewPID(address, parent+owner) }
+		a.opts.Resolve = siblings(ctx)
 	}
 	a.sub = subscribeRestarts(ctx)
 	a.publish()
@@ -217,4 +212,19 @@ func describe(t messages.Task) string {
 		}
 	}
 	return t.Queue + ":" + strings.Join(parts, ":")
+}
+
+// siblings resolves owners as children of the queue's parent, and the
+// operator owner as the parent itself.
+func siblings(ctx actor.Context) func(string) *actor.PID {
+	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
+	return func(owner string) *actor.PID {
+		if parent == nil {
+			return actor.NewPID(address, owner)
+		}
+		if owner == messages.OwnerOperator {
+			return parent
+		}
+		return actor.NewPID(address, parent.Id+"/"+owner)
+	}
 }

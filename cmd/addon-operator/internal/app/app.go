@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// Helm is what the app needs of chartrun: module releases and the list
+// and purge of owned releases.
+type Helm interface {
+	owner.Releaser
+	lifecycle.Releases
+}
+
+// Config is everything the operator is built from.
+type Config struct {
+	ModulesDirs    []string
+	GlobalHooksDir string
+	Namespace      string
+	ConfigMap      string
+	TmpDir         string
+	Environ        []string
+	EnvAllowlist   string
+	Policy         supervision.Policy
+	IgnoreRelease  string
+	MetricsPrefix  string
+	Rest           *rest.Config
+	Helm           Helm
+	Log            *slog.Logger
+	Clock          supervision.Clock
+}
+
+// App is a running operator.
+type App struct {
+	System   *operator.System
+	Board    *board.Board
+	Registry *prometheus.Registry
+	Runner   *hookexec.Runner
+	fatal    chan error
+	log      *slog.Logger
+}
+
+// Start reads the directories and starts the actor tree.
+func Start(cfg Config) (*App, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = supervision.RealClock{}
+	}
+	common, defs, globalSchemas, err := readDirs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	client, err := kubernetes.NewForConfig(cfg.Rest)
+	if err != nil {
+		return nil, fmt.Errorf("kubernetes client: %w", err)
+	}
+	if err := os.MkdirAll(cfg.TmpDir, 0o700); err != nil {
+		return nil, fmt.Errorf("tmp dir: %w", err)
+	}
+	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log}
+	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
+		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist)})
+	m := newMetrics(a.Registry, cfg.MetricsPrefix)
+	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
+	m.registerInspector(a.System.Inspector)
+	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs, globalSchemas: globalSchemas}
+	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
+		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
+		ConfigErrors: m.configErrors, Converged: m.converged})
+	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) onFatal(err error) {
+	select {
+	case a.fatal <- err:
+	default:
+	}
+}
+
+// Wait returns when ctx is done (nil) or start-up failed (the error).
+func (a *App) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-a.fatal:
+		return err
+	}
+}
+
+// Stop stops the actor tree, waiting up to grace for running work.
+func (a *App) Stop(grace time.Duration) error {
+	err := a.System.Stop(grace)
+	a.Runner.Close()
+	return err
+}
+
+// readDirs reads $MODULES_DIR and the global schemas. A module that cannot
+// be read is logged and left out; the rest run.
+func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, error) {
+	common, err := module.ReadCommonValues(cfg.ModulesDirs)
+	if err != nil {
+		return values.Sections{}, nil, nil, err
+	}
+	defs, errs := module.Scan(cfg.ModulesDirs, common)
+	for _, e := range errs {
+		cfg.Log.Error("module left out", "err", e)
+	}
+	var globalSchemas *schema.Set
+	if cfg.GlobalHooksDir != "" {
+		globalSchemas, err = schema.Load(os.DirFS(cfg.GlobalHooksDir), "openapi", values.GlobalKey)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return values.Sections{}, nil, nil, fmt.Errorf("global schemas: %w", err)
+		}
+	}
+	names := make([]string, 0, len(defs))
+	for _, d := range defs {
+		names = append(names, d.Names.Name)
+	}
+	cfg.Log.Info("modules found", "modules", names)
+	return common, defs, globalSchemas, nil
+}

@@ -1,0 +1,61 @@
+package app
+
+import (
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/actors/config"
+	"github.com/addon-actors/addon-operator/actors/global"
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
+	"github.com/addon-actors/addon-operator/actors/queue"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// parts builds the root's children.
+type parts struct {
+	cfg           Config
+	app           *App
+	metrics       *metrics
+	client        kubernetes.Interface
+	common        values.Sections
+	defs          []module.Definition
+	globalSchemas *schema.Set
+}
+
+// children are spawned in this order and stopped in the reverse one.
+func (p parts) children() []operator.Child {
+	sys, log := p.app.System, p.cfg.Log
+	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
+	out := []operator.Child{
+		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
+			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors}))},
+		{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
+			Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
+			Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))},
+		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
+			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
+			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global")}))},
+	}
+	for _, d := range p.defs {
+		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
+			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
+				Board: p.app.Board, Log: log}))})
+	}
+	return out
+}
+
+func (p parts) publishQueues(s messages.QueueSnapshot) {
+	p.app.Board.SetQueues(s)
+	p.metrics.queues(s)
+}
+
+// schemasOrNil keeps a nil *schema.Set a nil interface.
+func schemasOrNil(s *schema.Set) values.Schemas {
+	if s == nil {
+		return nil
+	}
+	return s
+}

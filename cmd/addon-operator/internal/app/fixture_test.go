@@ -1,0 +1,99 @@
+package app_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// tree writes files (path -> content) under a temp dir; paths under hooks/
+// and named "enabled" are made executable.
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.Contains(name, "hooks/") || filepath.Base(name) == "enabled" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(path, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// started is an operator running in-process against the test cluster.
+type started struct {
+	app *app.App
+	ns  string
+	dir string
+}
+
+func startApp(t *testing.T, root string) *started {
+	t.Helper()
+	ns := kube.Namespace(t)
+	cfg := kube.Config(t)
+	releaser, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	a, err := app.Start(app.Config{
+		ModulesDirs: []string{filepath.Join(root, "modules")}, GlobalHooksDir: filepath.Join(root, "global-hooks"),
+		Namespace: ns, ConfigMap: "addon-operator", TmpDir: t.TempDir(),
+		Environ: append(os.Environ(), "RECORD_DIR="+filepath.Join(root, "record")),
+		Policy:  supervision.Fixed{Wait: 200 * time.Millisecond}, MetricsPrefix: "addon_operator_",
+		Rest: cfg, Helm: app.ChartHelm{R: releaser}, Log: log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := a.Stop(10 * time.Second); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+	})
+	return &started{app: a, ns: ns, dir: root}
+}
+
+func (s *started) waitReady(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	fatal := make(chan error, 1)
+	go func() { fatal <- s.app.Wait(ctx) }()
+	select {
+	case <-s.app.Board.ReadyCh():
+	case err := <-fatal:
+		t.Fatalf("operator did not become ready: %v", err)
+	}
+}
+
+func (s *started) record(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(s.dir, "record", name))
+	if err != nil {
+		t.Fatalf("record %s: %v", name, err)
+	}
+	return string(data)
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

@@ -1,0 +1,23 @@
+package app
+
+import (
+	"context"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/chartrun"
+)
+
+// ChartHelm adapts chartrun.Releaser to what the actors need.
+type ChartHelm struct{ R *chartrun.Releaser }
+
+// Upgrade implements owner.Releaser.
+func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (owner.HelmOutcome, error) {
+	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: module, ChartDir: chartDir, Values: vals})
+	return owner.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason}, err
+}
+
+// Delete implements owner.Releaser.
+func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R.Delete(ctx, module) }
+
+// List implements lifecycle.Releases.
+func (h ChartHelm) List(ctx context.Context) ([]string, error) { return h.R.List(ctx) }
