@@ -3,9 +3,12 @@ package chartrun
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/kube"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -45,15 +48,41 @@ func (r *Releaser) absentIn(_ context.Context, cfg *action.Configuration, manife
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
+	return getAll(resources)
+}
+
+// getConcurrency bounds the GETs in flight for one release.
+const getConcurrency = 8
+
+// getAll GETs every object, a few at a time, and lists the missing ones in
+// manifest order.
+func getAll(resources kube.ResourceList) ([]Object, error) {
+	missing := make([]bool, len(resources))
+	errs := make([]error, len(resources))
+	sem := make(chan struct{}, getConcurrency)
+	var wg sync.WaitGroup
+	for i, info := range resources {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := info.Get()
+			switch {
+			case apierrors.IsNotFound(err):
+				missing[i] = true
+			case err != nil:
+				errs[i] = fmt.Errorf("get %s %s: %w", info.Mapping.GroupVersionKind.Kind, info.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	var absent []Object
-	for _, info := range resources {
-		err := info.Get()
-		if apierrors.IsNotFound(err) {
+	for i, info := range resources {
+		if missing[i] {
 			absent = append(absent, Object{Kind: info.Mapping.GroupVersionKind.Kind, Namespace: info.Namespace, Name: info.Name})
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("get %s %s: %w", info.Mapping.GroupVersionKind.Kind, info.Name, err)
 		}
 	}
 	return absent, nil

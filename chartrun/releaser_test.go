@@ -1,0 +1,241 @@
+package chartrun_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/release"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/chartrun"
+)
+
+const cmTemplate = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-%d
+data:
+  value: {{ .Values.demo.value | quote }}
+`
+
+// writeChart writes a module dir with a chart of n ConfigMaps, and a hook
+// file that must not count in the checksum.
+func writeChart(t testing.TB, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"Chart.yaml":  "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
+		"values.yaml": "demo:\n  value: default\n",
+		"hooks/hook":  "#!/bin/sh\n",
+	}
+	for i := range n {
+		files[fmt.Sprintf("templates/cm%d.yaml", i)] = fmt.Sprintf(cmTemplate, i)
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+type fixture struct {
+	r      *chartrun.Releaser
+	client kubernetes.Interface
+	ns     string
+	dir    string
+}
+
+func newFixture(t *testing.T, objects int) fixture {
+	ns := kube.Namespace(t)
+	r, err := chartrun.NewReleaser(kube.Config(t), ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture{r: r, client: kubernetes.NewForConfigOrDie(kube.Config(t)), ns: ns, dir: writeChart(t, objects)}
+}
+
+func (f fixture) upgrade(t *testing.T, value string) chartrun.Result {
+	t.Helper()
+	res, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir,
+		Values: map[string]any{"demo": map[string]any{"value": value}}})
+	if err != nil {
+		t.Fatalf("upgrade with %q: %v", value, err)
+	}
+	return res
+}
+
+func (f fixture) value(t *testing.T, name string) (string, bool) {
+	t.Helper()
+	cm, err := f.client.CoreV1().ConfigMaps(f.ns).Get(context.Background(), name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return "", false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm.Data["value"], true
+}
+
+func TestInstallSkipUpgradeDelete(t *testing.T) {
+	f := newFixture(t, 2)
+	if res := f.upgrade(t, "a"); !res.Upgraded || res.Revision != 1 {
+		t.Fatalf("install: %+v", res)
+	}
+	if res := f.upgrade(t, "a"); res.Upgraded || res.Revision != 1 {
+		t.Fatalf("same values again: %+v, want skipped at revision 1", res)
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, "hooks/hook"), []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if res := f.upgrade(t, "a"); res.Upgraded {
+		t.Fatalf("a hook change upgraded the release: %+v", res)
+	}
+	if res := f.upgrade(t, "b"); !res.Upgraded || res.Revision != 2 {
+		t.Fatalf("changed values: %+v, want revision 2", res)
+	}
+	if v, _ := f.value(t, "demo-1"); v != "b" {
+		t.Fatalf("demo-1 has %q after upgrade", v)
+	}
+	names, err := f.r.List(context.Background())
+	if err != nil || !reflect.DeepEqual(names, []string{"demo"}) {
+		t.Fatalf("List = %v, %v", names, err)
+	}
+	for range 2 { // idempotent
+		if err := f.r.Delete(context.Background(), "demo"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := f.value(t, "demo-0"); ok {
+		t.Fatal("demo-0 still exists after delete")
+	}
+	if names, _ := f.r.List(context.Background()); len(names) != 0 {
+		t.Fatalf("List after delete = %v", names)
+	}
+}
+
+func TestAbsentResourceIsReportedAndRestored(t *testing.T) {
+	f := newFixture(t, 2)
+	f.upgrade(t, "a")
+	if err := f.client.CoreV1().ConfigMaps(f.ns).Delete(context.Background(), "demo-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	absent, err := f.r.AbsentResources(context.Background(), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []chartrun.Object{{Kind: "ConfigMap", Namespace: f.ns, Name: "demo-1"}}; !reflect.DeepEqual(absent, want) {
+		t.Fatalf("absent %v, want %v", absent, want)
+	}
+	if res := f.upgrade(t, "a"); !res.Upgraded {
+		t.Fatalf("absent resource did not upgrade: %+v", res)
+	}
+	if v, ok := f.value(t, "demo-1"); !ok || v != "a" {
+		t.Fatalf("demo-1 not restored: %q %v", v, ok)
+	}
+}
+
+// helmConfig is a plain helm configuration to forge releases with.
+func helmConfig(t *testing.T, ns string) *action.Configuration {
+	cfg := &action.Configuration{}
+	if err := cfg.Init(chartrun.NewRESTGetter(kube.Config(t), ns), ns, "secret", func(string, ...any) {}); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// markLast rewrites the status of the release's last revision, as a killed
+// operator leaves it.
+func markLast(t *testing.T, cfg *action.Configuration, name string, status release.Status) {
+	rel, err := cfg.Releases.Last(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel.Info.Status = status
+	if err := cfg.Releases.Update(rel); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStuckReleasesAreRecovered(t *testing.T) {
+	for _, status := range []release.Status{release.StatusPendingInstall, release.StatusFailed, release.StatusPendingUpgrade} {
+		t.Run(string(status), func(t *testing.T) {
+			f := newFixture(t, 1)
+			f.upgrade(t, "a")
+			if status == release.StatusPendingUpgrade {
+				f.upgrade(t, "b")
+			}
+			cfg := helmConfig(t, f.ns)
+			markLast(t, cfg, "demo", status)
+			res := f.upgrade(t, "c")
+			if !res.Upgraded {
+				t.Fatalf("stuck %s release: %+v", status, res)
+			}
+			if v, _ := f.value(t, "demo-0"); v != "c" {
+				t.Fatalf("after recovery demo-0 = %q", v)
+			}
+			last, err := cfg.Releases.Last("demo")
+			if err != nil || last.Info.Status != release.StatusDeployed {
+				t.Fatalf("last revision after recovery: %v %v", last.Info.Status, err)
+			}
+		})
+	}
+}
+
+func TestForeignReleaseIsNeverTouched(t *testing.T) {
+	f := newFixture(t, 1)
+	cfg := helmConfig(t, f.ns)
+	in := action.NewInstall(cfg)
+	in.ReleaseName, in.Namespace = "demo", f.ns
+	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "other", Version: "1.0.0"},
+		Templates: []*chart.File{{Name: "templates/cm.yaml", Data: []byte(fmt.Sprintf(cmTemplate, 0))}}}
+	if _, err := in.Run(ch, map[string]any{"demo": map[string]any{"value": "theirs"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir, Values: map[string]any{}})
+	if !errors.Is(err, chartrun.ErrForeignRelease) {
+		t.Fatalf("upgrade of a foreign release: %v", err)
+	}
+	if err := f.r.Delete(context.Background(), "demo"); !errors.Is(err, chartrun.ErrForeignRelease) {
+		t.Fatalf("delete of a foreign release: %v", err)
+	}
+	if names, _ := f.r.List(context.Background()); len(names) != 0 {
+		t.Fatalf("List includes a foreign release: %v", names)
+	}
+	if v, _ := f.value(t, "demo-0"); v != "theirs" {
+		t.Fatalf("foreign release changed: %q", v)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	f := newFixture(t, 1)
+	if _, err := f.r.Upgrade(context.Background(), chartrun.Request{ChartDir: f.dir}); err == nil {
+		t.Fatal("empty release name accepted")
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, "templates/bad.yaml"), []byte("{{ .Values.nope.deeper }}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir, Values: map[string]any{}})
+	if err == nil || !contains(err.Error(), "templates/bad.yaml") {
+		t.Fatalf("template error does not name the file: %v", err)
+	}
+	if _, err := chartrun.NewReleaser(kube.Config(t), "", chartrun.Options{}); err == nil {
+		t.Fatal("empty namespace accepted")
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
