@@ -5,6 +5,8 @@
 package board
 
 import (
+	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/addon-actors/addon-operator/actors/values"
@@ -20,6 +22,9 @@ type Board struct {
 	modules        atomic.Pointer[map[string]ModuleState]
 	ready          atomic.Bool
 	readyCh        chan struct{}
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every publication
 }
 
 // ModuleState is a module as the operator and debug views show it.
@@ -31,15 +36,43 @@ type ModuleState struct {
 	LastError   string `json:"lastError,omitempty"`
 	Revision    int    `json:"revision,omitempty"`
 	StartupDone bool   `json:"startupDone"`
+	// Tasks counts the tasks the module actor has finished.
+	Tasks int `json:"tasks"`
 }
 
 // New returns an empty board.
-func New() *Board { return &Board{readyCh: make(chan struct{})} }
+func New() *Board { return &Board{readyCh: make(chan struct{}), changed: make(chan struct{})} }
+
+// notify wakes everyone waiting in WaitFor.
+func (b *Board) notify() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// WaitFor blocks until cond holds, checking it after every publication.
+func (b *Board) WaitFor(ctx context.Context, cond func(*Board) bool) error {
+	for {
+		b.mu.Lock()
+		changed := b.changed
+		b.mu.Unlock()
+		if cond(b) {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
 
 // SetGlobal publishes the global values (global actor only).
 func (b *Board) SetGlobal(s values.Snapshot, dynamicEnabled map[string]bool) {
 	b.global.Store(&s)
 	b.dynamicEnabled.Store(&dynamicEnabled)
+	b.notify()
 }
 
 // Global returns the published global values.
@@ -60,7 +93,10 @@ func (b *Board) DynamicEnabled() map[string]bool {
 
 // SetEnabledModules publishes the enabled modules in run order (operator
 // only).
-func (b *Board) SetEnabledModules(names []string) { b.enabledModules.Store(&names) }
+func (b *Board) SetEnabledModules(names []string) {
+	b.enabledModules.Store(&names)
+	b.notify()
+}
 
 // EnabledModules returns the enabled modules in run order.
 func (b *Board) EnabledModules() []string {
@@ -71,7 +107,10 @@ func (b *Board) EnabledModules() []string {
 }
 
 // SetQueues publishes the queues (queue actor only).
-func (b *Board) SetQueues(s messages.QueueSnapshot) { b.queues.Store(&s) }
+func (b *Board) SetQueues(s messages.QueueSnapshot) {
+	b.queues.Store(&s)
+	b.notify()
+}
 
 // Queues returns the published queues.
 func (b *Board) Queues() messages.QueueSnapshot {
@@ -93,6 +132,7 @@ func (b *Board) SetModule(s ModuleState) {
 		}
 		next[s.Name] = s
 		if b.modules.CompareAndSwap(old, &next) {
+			b.notify()
 			return
 		}
 	}
@@ -110,6 +150,7 @@ func (b *Board) Modules() map[string]ModuleState {
 func (b *Board) SetReady() {
 	if !b.ready.Swap(true) {
 		close(b.readyCh)
+		b.notify()
 	}
 }
 

@@ -18,7 +18,6 @@ type phaseKind int
 
 const (
 	phaseHook phaseKind = iota
-	phaseStartupDone
 	phaseHelm
 	phaseDelete
 	phaseDisabled
@@ -61,14 +60,14 @@ func (a *Actor) start(ctx actor.Context, t messages.Task) {
 }
 
 // plan decides the phases of a task. A module run starts with onStartup
-// unless it completed since the module was last enabled; a retried run
-// plans again, so it starts from its first phase.
+// until a run has completed since the module was enabled: a run that fails
+// in afterHelm runs onStartup again on its retry (spec/LIFECYCLE.md).
 func (a *Actor) plan(t messages.Task) ([]phase, error) {
 	switch t.Kind {
 	case messages.TaskModuleRun:
 		var p []phase
 		if !a.state.StartupDone {
-			p = append(a.orderPhases(bindings.OnStartup, false), phase{kind: phaseStartupDone})
+			p = a.orderPhases(bindings.OnStartup, false)
 		}
 		p = append(p, a.orderPhases(bindings.BeforeHelm, false)...)
 		p = append(p, phase{kind: phaseHelm})
@@ -109,8 +108,6 @@ func (a *Actor) next(ctx actor.Context) {
 		case phaseDelete:
 			ctx.Request(a.step.Worker, owner.DeleteJob{Module: a.opts.Definition.Names.Name})
 			return
-		case phaseStartupDone:
-			a.state.StartupDone = true
 		case phaseDisabled:
 			a.handleDisabled()
 		}
@@ -200,7 +197,7 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 	if a.run != nil {
 		a.state.LastRun = string(a.run.task.Kind)
 		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
-			a.state.Enabled = true
+			a.state.Enabled, a.state.StartupDone = true, true
 		}
 		if err == nil && a.run.valuesChanged {
 			done.Later = []messages.Task{messages.NewModuleRun(a.opts.Definition.Names.Name, "values changed by a hook")}
@@ -212,6 +209,7 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 		a.log.Error("task failed", "err", err)
 	}
 	a.run = nil
+	a.state.Tasks++
 	a.publish()
 	a.done(ctx, done)
 }

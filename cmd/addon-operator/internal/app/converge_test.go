@@ -23,18 +23,18 @@ func TestConvergeRunsHooksInOrderAndInstallsTheChart(t *testing.T) {
 		"global-hooks/a-second": hook(`{"configVersion":"v1","onStartup":20}`, `record a-second order`),
 		"global-hooks/b-first": hook(`{"configVersion":"v1","onStartup":10}`,
 			`record b-first order; echo '[{"op":"add","path":"/global/fromHook","value":"x"}]' > $VALUES_JSON_PATCH_PATH`),
-		"global-hooks/c-after-all": hook(`{"configVersion":"v1","afterAll":1}`, `record after-all order`),
-		"modules/values.yaml":      "global:\n  param: 1\nalphaEnabled: true\nbetaEnabled: true\n",
-		"modules/001-alpha/Chart.yaml": "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
+		"global-hooks/c-after-all":      hook(`{"configVersion":"v1","afterAll":1}`, `record after-all order`),
+		"modules/values.yaml":           "global:\n  param: 1\nalphaEnabled: true\nbetaEnabled: true\n",
+		"modules/001-alpha/Chart.yaml":  "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
 		"modules/001-alpha/values.yaml": "alpha:\n  replicas: 2\n",
 		"modules/001-alpha/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata:\n" +
 			"  replicas: \"{{ .Values.alpha.replicas }}\"\n  fromHook: \"{{ .Values.global.fromHook }}\"\n",
 		"modules/001-alpha/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`,
 			`record "$(jq -c .global.enabledModules $VALUES_PATH)" alpha-before; record alpha-before order`),
-		"modules/001-alpha/hooks/after":  hook(`{"configVersion":"v1","afterHelm":1}`, `record alpha-after order`),
-		"modules/001-alpha/hooks/start":  hook(`{"configVersion":"v1","onStartup":1}`, `record alpha-startup order`),
-		"modules/002-beta/enabled":       "#!/usr/bin/env bash\necho false > $MODULE_ENABLED_RESULT\n",
-		"modules/002-beta/hooks/before":  hook(`{"configVersion":"v1","beforeHelm":1}`, `record beta-before order`),
+		"modules/001-alpha/hooks/after": hook(`{"configVersion":"v1","afterHelm":1}`, `record alpha-after order`),
+		"modules/001-alpha/hooks/start": hook(`{"configVersion":"v1","onStartup":1}`, `record alpha-startup order`),
+		"modules/002-beta/enabled":      "#!/usr/bin/env bash\necho false > $MODULE_ENABLED_RESULT\n",
+		"modules/002-beta/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`, `record beta-before order`),
 	})
 	s := startApp(t, root)
 	s.waitReady(t)

@@ -9,6 +9,12 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -44,7 +50,11 @@ type started struct {
 
 func startApp(t *testing.T, root string) *started {
 	t.Helper()
-	ns := kube.Namespace(t)
+	return startAppIn(t, root, kube.Namespace(t))
+}
+
+func startAppIn(t *testing.T, root, ns string) *started {
+	t.Helper()
 	cfg := kube.Config(t)
 	releaser, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{})
 	if err != nil {
@@ -96,4 +106,62 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+func (s *started) waitFor(t *testing.T, what string, cond func(b *board.Board) bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := s.app.Board.WaitFor(ctx, cond); err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+// idle tells whether every queue is empty.
+func idle(b *board.Board) bool {
+	for _, q := range b.Queues().Queues {
+		if len(q.Tasks) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// moduleTasks is how many tasks the module has finished.
+func moduleTasks(b *board.Board, name string) int { return b.Modules()[name].Tasks }
+
+func putConfigMap(t *testing.T, ns string, data map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
+	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
+		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Data = data
+	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func configMapData(t *testing.T, ns, name string) map[string]string {
+	t.Helper()
+	cm, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Data == nil {
+		return map[string]string{}
+	}
+	return cm.Data
 }

@@ -1,0 +1,86 @@
+package app_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+)
+
+// spec/LIFECYCLE.md, "keys in values.yaml files" and "values.yaml and
+// ConfigMap": nginx-ingress is disabled by its own values.yaml over
+// modules/values.yaml; some-module is enabled by the ConfigMap over
+// modules/values.yaml, then its enabled script says false.
+func TestSpecEnabledLayering(t *testing.T) {
+	root := tree(t, map[string]string{
+		"modules/values.yaml": "nginxIngressEnabled: true\nglobal:\n  param1: 100\nsomeModuleEnabled: false\nplainEnabled: true\n",
+		"modules/001-nginx-ingress/values.yaml": "nginxIngressEnabled: false\n",
+		"modules/001-some-module/values.yaml":   "someModule:\n  param1: \"String\"\n",
+		"modules/001-some-module/enabled": "#!/bin/bash\n" + recordLib +
+			"record some-module enabled-ran\necho false > $MODULE_ENABLED_RESULT\n",
+		"modules/002-plain/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, `record plain order`),
+	})
+	ns := kube.Namespace(t)
+	putConfigMap(t, ns, map[string]string{"global": "param1: 200\n",
+		"someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n", "someModuleEnabled": "true"})
+	s := startAppIn(t, root, ns)
+	s.waitReady(t)
+	if got := s.app.Board.EnabledModules(); !reflect.DeepEqual(got, []string{"plain"}) {
+		t.Fatalf("enabled modules %v, want [plain]", got)
+	}
+	if got := s.record(t, "enabled-ran"); got != "some-module\n" {
+		t.Fatalf("some-module's enabled script ran %q", got)
+	}
+}
+
+// spec/LIFECYCLE.md's enabled script: param2 == stopMePlease disables the
+// module.
+func TestSpecEnabledScriptStopMePlease(t *testing.T) {
+	script := "#!/usr/bin/env bash\n\nparam2=$(jq -r '.simpleModule.param2' $VALUES_PATH)\n\n" +
+		"if [[ $param2 == \"stopMePlease\" ]] ; then\n  echo \"false\" > $MODULE_ENABLED_RESULT\nelse\n" +
+		"  echo \"true\" > $MODULE_ENABLED_RESULT\nfi\n"
+	for param2, want := range map[string][]string{"stopMePlease": {}, "goOn": {"simple-module"}} {
+		t.Run(param2, func(t *testing.T) {
+			root := tree(t, map[string]string{
+				"modules/values.yaml":               "simpleModuleEnabled: true\n",
+				"modules/010-simple-module/enabled": script,
+			})
+			ns := kube.Namespace(t)
+			putConfigMap(t, ns, map[string]string{"simpleModule": "param2: " + param2 + "\n"})
+			s := startAppIn(t, root, ns)
+			s.waitReady(t)
+			if got := s.app.Board.EnabledModules(); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("enabled %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// Disabling a module in the ConfigMap uninstalls its release, then runs its
+// afterDeleteHelm hooks.
+func TestDisableViaConfigMapUninstallsThenRunsAfterDeleteHelm(t *testing.T) {
+	root := tree(t, map[string]string{
+		"modules/values.yaml":                "alphaEnabled: true\n",
+		"modules/001-alpha/Chart.yaml":       "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
+		"modules/001-alpha/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata: {}\n",
+		"modules/001-alpha/hooks/deleted": hook(`{"configVersion":"v1","afterDeleteHelm":1}`,
+			`if kubectl_absent=1; then record "after-delete" order; fi`),
+	})
+	s := startApp(t, root)
+	s.waitReady(t)
+	if configMapData(t, s.ns, "alpha") == nil {
+		t.Fatal("alpha not installed")
+	}
+	before := moduleTasks(s.app.Board, "alpha")
+	putConfigMap(t, s.ns, map[string]string{"alphaEnabled": "false"})
+	s.waitFor(t, "alpha deleted", func(b *board.Board) bool {
+		return moduleTasks(b, "alpha") > before && b.Modules()["alpha"].LastRun == "ModuleDelete" && idle(b)
+	})
+	if configMapData(t, s.ns, "alpha") != nil {
+		t.Fatal("alpha's objects still exist")
+	}
+	if got := s.record(t, "order"); strings.TrimSpace(got) != "after-delete" {
+		t.Fatalf("hooks after disable: %q", got)
+	}
+}
