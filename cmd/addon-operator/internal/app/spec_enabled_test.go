@@ -14,7 +14,7 @@ import (
 // modules/values.yaml, then its enabled script says false.
 func TestSpecEnabledLayering(t *testing.T) {
 	root := tree(t, map[string]string{
-		"modules/values.yaml": "nginxIngressEnabled: true\nglobal:\n  param1: 100\nsomeModuleEnabled: false\nplainEnabled: true\n",
+		"modules/values.yaml":                   "nginxIngressEnabled: true\nglobal:\n  param1: 100\nsomeModuleEnabled: false\nplainEnabled: true\n",
 		"modules/001-nginx-ingress/values.yaml": "nginxIngressEnabled: false\n",
 		"modules/001-some-module/values.yaml":   "someModule:\n  param1: \"String\"\n",
 		"modules/001-some-module/enabled": "#!/bin/bash\n" + recordLib +
@@ -61,8 +61,8 @@ func TestSpecEnabledScriptStopMePlease(t *testing.T) {
 // afterDeleteHelm hooks.
 func TestDisableViaConfigMapUninstallsThenRunsAfterDeleteHelm(t *testing.T) {
 	root := tree(t, map[string]string{
-		"modules/values.yaml":                "alphaEnabled: true\n",
-		"modules/001-alpha/Chart.yaml":       "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
+		"modules/values.yaml":                 "alphaEnabled: true\n",
+		"modules/001-alpha/Chart.yaml":        "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
 		"modules/001-alpha/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata: {}\n",
 		"modules/001-alpha/hooks/deleted": hook(`{"configVersion":"v1","afterDeleteHelm":1}`,
 			`if kubectl_absent=1; then record "after-delete" order; fi`),
