@@ -60,22 +60,21 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ConfigPatchDone:
 		a.finish(ctx, a.step.OnConfigPatchDone(msg))
 	case *actor.Stopping:
-		a.cancel()
+		if a.cancel != nil {
+			a.cancel()
+		}
 	}
 }
 
 // handleStarted builds the scope from the durable inputs (values files; the
 // ConfigMap section arrives with ApplyConfig) and configures the hooks.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	scope, err := values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
-	if err != nil {
-		ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: messages.OwnerGlobal, Err: err.Error()})
-		return
-	}
-	a.scope = scope
-	a.publish()
 	workCtx, cancel := context.WithCancel(context.Background())
 	a.cancel = cancel
+	// A validation error here is not final: required keys may come with the
+	// ConfigMap section, which ApplyConfig validates.
+	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	a.publish()
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
 	a.step.Config = a.opts.Config
 	if a.step.Config == nil {

@@ -75,7 +75,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case owner.DeleteResult:
 		a.handleDeleteResult(ctx, msg)
 	case *actor.Stopping:
-		a.cancel()
+		if a.cancel != nil {
+			a.cancel()
+		}
 	}
 }
 
@@ -87,12 +89,9 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	def := a.opts.Definition
 	workCtx, cancel := context.WithCancel(context.Background())
 	a.cancel = cancel
-	scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	if err != nil {
-		a.fail(ctx, err)
-		return
-	}
-	a.scope = scope
+	// A validation error here is not final: required keys may come with the
+	// ConfigMap section, which ApplyConfig validates.
+	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
 	a.step.Config = a.opts.Config
 	if a.step.Config == nil {

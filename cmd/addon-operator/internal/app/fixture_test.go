@@ -31,7 +31,8 @@ func tree(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 		mode := os.FileMode(0o644)
-		if strings.Contains(name, "hooks/") || filepath.Base(name) == "enabled" {
+		hookFile := strings.Contains(name, "/hooks/") || strings.HasPrefix(name, "global-hooks/")
+		if hookFile && !strings.Contains(name, "/openapi/") || filepath.Base(name) == "enabled" {
 			mode = 0o755
 		}
 		if err := os.WriteFile(path, []byte(content), mode); err != nil {
