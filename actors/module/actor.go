@@ -3,6 +3,7 @@ package module
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // Options configures a module actor.
@@ -21,6 +23,10 @@ type Options struct {
 	Log        *slog.Logger
 	// Config is the config actor; nil resolves the operator's child "config".
 	Config *actor.PID
+	// Clock and CheckInterval drive the periodic absent-resources check of
+	// an enabled module's release; a zero interval disables it.
+	Clock         supervision.Clock
+	CheckInterval time.Duration
 }
 
 // Actor is a module actor.
@@ -35,6 +41,10 @@ type Actor struct {
 	cancel  context.CancelFunc
 	state   board.ModuleState
 	checkBy *actor.PID
+	// checkArmed: a checkAbsent is on its way; checking: the worker is
+	// looking.
+	checkArmed, checking bool
+	checkTimer           supervision.Timer
 }
 
 // New returns the producer of a module actor.
@@ -74,7 +84,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleHelmResult(ctx, msg)
 	case owner.DeleteResult:
 		a.handleDeleteResult(ctx, msg)
+	case checkAbsent:
+		a.handleCheckAbsent(ctx)
+	case owner.AbsentResult:
+		a.handleAbsentResult(ctx, msg)
 	case *actor.Stopping:
+		a.stopCheck()
 		if a.cancel != nil {
 			a.cancel()
 		}

@@ -198,6 +198,7 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 		a.state.LastRun = string(a.run.task.Kind)
 		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
 			a.state.Enabled, a.state.StartupDone = true, true
+			a.scheduleCheck(ctx)
 		}
 		if err == nil && a.run.valuesChanged {
 			done.Later = []messages.Task{messages.NewModuleRun(a.opts.Definition.Names.Name, "values changed by a hook")}

@@ -29,6 +29,8 @@ type HelmOutcome struct {
 type Releaser interface {
 	Upgrade(ctx context.Context, module, chartDir string, values map[string]any) (HelmOutcome, error)
 	Delete(ctx context.Context, module string) error
+	// Absent lists the objects of the deployed release that are gone.
+	Absent(ctx context.Context, module string) ([]string, error)
 }
 
 // Worker jobs and their results. They stay between an owner and its worker
@@ -75,6 +77,11 @@ type (
 	}
 	DeleteJob    struct{ Module string }
 	DeleteResult struct{ Err error }
+	AbsentJob    struct{ Module string }
+	AbsentResult struct {
+		Objects []string
+		Err     error
+	}
 )
 
 // Worker runs an owner's blocking jobs one at a time and answers each to
@@ -108,6 +115,9 @@ func (w *Worker) Receive(ctx actor.Context) {
 		ctx.Respond(HelmResult{Outcome: out, Err: err})
 	case DeleteJob:
 		ctx.Respond(DeleteResult{Err: w.releaser.Delete(w.ctx, job.Module)})
+	case AbsentJob:
+		objects, err := w.releaser.Absent(w.ctx, job.Module)
+		ctx.Respond(AbsentResult{Objects: objects, Err: err})
 	}
 }
 

@@ -46,6 +46,9 @@ type Config struct {
 	Helm           Helm
 	Log            *slog.Logger
 	Clock          supervision.Clock
+	// CheckInterval is how often an enabled module's release is checked for
+	// objects someone deleted; 0 disables the check.
+	CheckInterval time.Duration
 }
 
 // App is a running operator.

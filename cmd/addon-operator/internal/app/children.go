@@ -42,7 +42,7 @@ func (p parts) children() []operator.Child {
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
-				Board: p.app.Board, Log: log}))})
+				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval}))})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -61,13 +62,15 @@ func startAppIn(t *testing.T, root, ns string) *started {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	w := &testWriter{t: t}
+	t.Cleanup(w.close) // registered first, so it runs after the app's stop
+	log := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	a, err := app.Start(app.Config{
 		ModulesDirs: []string{filepath.Join(root, "modules")}, GlobalHooksDir: filepath.Join(root, "global-hooks"),
 		Namespace: ns, ConfigMap: "addon-operator", TmpDir: t.TempDir(),
 		Environ: append(os.Environ(), "RECORD_DIR="+filepath.Join(root, "record")),
 		Policy:  supervision.Fixed{Wait: 200 * time.Millisecond}, MetricsPrefix: "addon_operator_",
-		Rest: cfg, Helm: app.ChartHelm{R: releaser}, Log: log,
+		Rest: cfg, Helm: app.ChartHelm{R: releaser}, Log: log, CheckInterval: 100 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -102,11 +105,27 @@ func (s *started) record(t *testing.T, name string) string {
 	return string(data)
 }
 
-type testWriter struct{ t *testing.T }
+// testWriter sends log lines to the test's log until the test ends (a
+// line from a goroutine after that would panic the test binary).
+type testWriter struct {
+	t      *testing.T
+	mu     sync.Mutex
+	closed bool
+}
 
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.t.Log(strings.TrimRight(string(p), "\n"))
+	}
 	return len(p), nil
+}
+
+func (w *testWriter) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
 }
 
 func (s *started) waitFor(t *testing.T, what string, cond func(b *board.Board) bool) {

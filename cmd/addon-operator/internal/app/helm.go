@@ -21,3 +21,13 @@ func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R
 
 // List implements lifecycle.Releases.
 func (h ChartHelm) List(ctx context.Context) ([]string, error) { return h.R.List(ctx) }
+
+// Absent implements owner.Releaser.
+func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) {
+	objects, err := h.R.AbsentResources(ctx, module)
+	names := make([]string, 0, len(objects))
+	for _, o := range objects {
+		names = append(names, o.String())
+	}
+	return names, err
+}

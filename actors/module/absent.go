@@ -1,0 +1,62 @@
+package module
+
+import (
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// checkAbsent is delivered by the clock: time to look for objects of the
+// release that someone deleted (auto-healing, LIFECYCLE-STEPS step 15).
+type checkAbsent struct{}
+
+// scheduleCheck arms the next absent-resources check.
+func (a *Actor) scheduleCheck(ctx actor.Context) {
+	if a.opts.CheckInterval <= 0 || a.opts.Clock == nil || a.checkArmed {
+		return
+	}
+	a.checkArmed = true
+	a.checkTimer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkAbsent{}, a.opts.CheckInterval)
+}
+
+// stopCheck disarms the check when the actor stops.
+func (a *Actor) stopCheck() {
+	if a.checkTimer != nil {
+		a.checkTimer.Stop()
+	}
+}
+
+// handleCheckAbsent asks the worker, unless the module is busy (a run
+// checks for itself) or has no release.
+func (a *Actor) handleCheckAbsent(ctx actor.Context) {
+	a.checkArmed = false
+	if !a.state.Enabled || !a.opts.Definition.HasChart {
+		return
+	}
+	if _, busy := a.tasks.Current(); busy || a.checking {
+		a.scheduleCheck(ctx)
+		return
+	}
+	a.checking = true
+	ctx.Request(a.step.Worker, owner.AbsentJob{Module: a.opts.Definition.Names.Name})
+}
+
+func (a *Actor) handleAbsentResult(ctx actor.Context, r owner.AbsentResult) {
+	a.checking = false
+	defer a.scheduleCheck(ctx)
+	if r.Err != nil {
+		a.log.Warn("absent resources check", "err", r.Err)
+		return
+	}
+	if len(r.Objects) == 0 || !a.state.Enabled {
+		return
+	}
+	a.log.Info("release objects are absent; queueing a module run", "objects", r.Objects)
+	queue := actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/queue")
+	ctx.Send(queue, messages.Enqueue{Tasks: []messages.Task{
+		messages.NewModuleRun(a.opts.Definition.Names.Name, "absent: "+strings.Join(r.Objects, ", "))}})
+}
