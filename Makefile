@@ -4,7 +4,15 @@
 GO          ?= go
 CLUSTER_DIR ?= .cache/testcluster
 
-.PHONY: test vet cluster-build cluster-start cluster-stop
+.PHONY: run build test vet cluster-build cluster-start cluster-stop
+
+## run: build, start the local cluster and run the operator on examples/ in the foreground (Ctrl-C stops both)
+run: build
+	test/cluster/testcluster exec $(CLUSTER_DIR)-run -- examples/run.sh
+
+## build: the operator binary in bin/
+build:
+	$(GO) build -o bin/addon-operator ./cmd/addon-operator
 
 ## test: go vet, then every test with the race detector against one shared real cluster
 test: vet

@@ -1,28 +1,55 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `usage: addon-operator <command> [flags]
+
+commands:
+  start     run the operator (settings from flags or environment; start --help lists them)
+  version   print the version
+`
+
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "addon-operator:", err)
-		os.Exit(1)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is the sub-command dispatcher. The operator itself (`start`) arrives
-// with the lifecycle work (issue 7); until then the binary says so plainly
-// instead of pretending to run.
-func run(args []string) error {
+// run dispatches a sub-command and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: addon-operator start")
+		fmt.Fprint(stderr, usage)
+		return 2
 	}
+	var err error
 	switch args[0] {
 	case "start":
-		return fmt.Errorf("start: the operator lifecycle is not built yet (issue 7)")
+		err = start(ctx, args[1:], os.LookupEnv, stderr)
+	case "version":
+		fmt.Fprintln(stdout, version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
 	default:
-		return fmt.Errorf("unknown sub-command %q", args[0])
+		fmt.Fprintf(stderr, "unknown command %q\n%s", args[0], usage)
+		return 2
 	}
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "addon-operator:", err)
+		return 1
+	}
+	return 0
 }

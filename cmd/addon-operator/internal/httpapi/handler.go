@@ -1,0 +1,133 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Options are what the handler reads.
+type Options struct {
+	Ready    func() bool
+	Queue    func() messages.QueueSnapshot
+	Registry *prometheus.Registry
+	// Now is the clock for "retry in" figures.
+	Now func() time.Time
+}
+
+// NewHandler returns the HTTP handler.
+func NewHandler(opts Options) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !opts.Ready() {
+			http.Error(w, "not ready: the first converge is not done", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, r *http.Request) {
+		snap := opts.Queue()
+		if r.URL.Query().Get("format") == "json" {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(snap)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		WriteQueues(w, snap, opts.Now())
+	})
+	return mux
+}
+
+// WriteQueues prints the queues as aligned tables, head first.
+func WriteQueues(w io.Writer, snap messages.QueueSnapshot, now time.Time) {
+	if len(snap.Queues) == 0 {
+		fmt.Fprintln(w, "Queue 'main': length 0")
+		return
+	}
+	for i, q := range snap.Queues {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Queue '%s': length %d\n", q.Name, len(q.Tasks))
+		if len(q.Tasks) == 0 {
+			continue
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "#\tTASK\tSTATE\tMODULE\tHOOK\tBINDING\tATTEMPTS\tRETRY IN\tLAST ERROR")
+		for n, t := range q.Tasks {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", n+1, t.Kind, state(t), dash(t.Module), dash(t.Hook),
+				dash(t.Binding), t.Attempts, retryIn(t, now), dash(oneLine(t.LastError)))
+		}
+		_ = tw.Flush()
+	}
+}
+
+func state(t messages.Task) string {
+	switch {
+	case t.Running:
+		return "running"
+	case !t.NextRetry.IsZero():
+		return "retrying"
+	}
+	return "waiting"
+}
+
+func retryIn(t messages.Task, now time.Time) string {
+	if t.NextRetry.IsZero() || t.Running {
+		return "-"
+	}
+	return t.NextRetry.Sub(now).Round(100 * time.Millisecond).String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+// Serve listens on addr until ctx is done, then shuts down gracefully.
+func Serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("HTTP server listening", "address", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("HTTP server: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("HTTP server shutdown: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func get(t *testing.T, h http.Handler, path string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	body, _ := io.ReadAll(rec.Body)
+	return rec.Code, string(body)
+}
+
+func handler(ready bool, snap messages.QueueSnapshot) http.Handler {
+	reg := prometheus.NewRegistry()
+	c := prometheus.NewCounter(prometheus.CounterOpts{Name: "addon_operator_test_total", Help: "t"})
+	reg.MustRegister(c)
+	c.Inc()
+	return httpapi.NewHandler(httpapi.Options{Ready: func() bool { return ready },
+		Queue: func() messages.QueueSnapshot { return snap }, Registry: reg, Now: func() time.Time { return now }})
+}
+
+func TestHealthReadyMetrics(t *testing.T) {
+	h := handler(false, messages.QueueSnapshot{})
+	if code, _ := get(t, h, "/healthz"); code != 200 {
+		t.Fatalf("/healthz %d", code)
+	}
+	if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "converge") {
+		t.Fatalf("/readyz before ready: %d %q", code, body)
+	}
+	if code, _ := get(t, handler(true, messages.QueueSnapshot{}), "/readyz"); code != 200 {
+		t.Fatalf("/readyz when ready: %d", code)
+	}
+	if code, body := get(t, h, "/metrics"); code != 200 || !strings.Contains(body, "addon_operator_test_total 1") {
+		t.Fatalf("/metrics: %d %q", code, body)
+	}
+}
+
+func TestQueueTextAndJSON(t *testing.T) {
+	snap := messages.QueueSnapshot{At: now, Queues: []messages.QueueState{
+		{Name: "main", Tasks: []messages.Task{
+			{ID: 1, Queue: "main", Kind: messages.TaskModuleRun, Module: "alpha", Attempts: 2,
+				LastError: "hook hooks/a: exit code 1", NextRetry: now.Add(7 * time.Second)},
+			{ID: 2, Queue: "main", Kind: messages.TaskGlobalHook, Hook: "h.sh", Binding: "afterAll"},
+		}},
+		{Name: "named", Tasks: nil},
+	}}
+	h := handler(true, snap)
+	_, text := get(t, h, "/queue")
+	for _, want := range []string{"Queue 'main': length 2", "ModuleRun", "retrying", "7s", "exit code 1",
+		"GlobalHookRun", "afterAll", "Queue 'named': length 0"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("/queue lacks %q:\n%s", want, text)
+		}
+	}
+	lines := strings.Split(text, "\n")
+	if strings.Index(lines[1], "TASK") != strings.Index(lines[2], "ModuleRun") {
+		t.Fatalf("columns not aligned:\n%s", text)
+	}
+	_, body := get(t, h, "/queue?format=json")
+	var got messages.QueueSnapshot
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Queues) != 2 || got.Queues[0].Tasks[0].Attempts != 2 || got.Queues[0].Tasks[1].Hook != "h.sh" {
+		t.Fatalf("json %s", body)
+	}
+	if _, empty := get(t, handler(true, messages.QueueSnapshot{}), "/queue"); !strings.Contains(empty, "length 0") {
+		t.Fatalf("empty queue: %q", empty)
+	}
+}

@@ -1,0 +1,211 @@
+package settings
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// Settings are the operator's settings.
+type Settings struct {
+	ModulesDirs      []string
+	GlobalHooksDir   string
+	Namespace        string
+	ConfigMap        string
+	ListenAddress    string
+	ListenPort       int
+	TmpDir           string
+	MetricsPrefix    string
+	HA               bool
+	Pod              string
+	KubeConfig       string
+	KubeContext      string
+	KubeQPS          float32
+	KubeBurst        int
+	LogLevel         string
+	LogType          string
+	DebugSocket      string
+	HelmIgnore       string
+	HookEnvAllowlist string
+	CheckInterval    time.Duration
+	ShutdownGrace    time.Duration
+	Policy           supervision.Policy
+}
+
+// ErrBadSetting marks a setting that cannot be used.
+var ErrBadSetting = errors.New("bad setting")
+
+// setting is one flag with its variables (the first set one counts).
+type setting struct {
+	flag, def, help string
+	env             []string
+}
+
+// table lists the settings; a function, so that nothing package-level can
+// be changed.
+func table() []setting {
+	return []setting{
+		{"modules-dir", "/modules", "modules directories, colon-separated", []string{"MODULES_DIR", "ADDON_OPERATOR_MODULES_DIR"}},
+		{"global-hooks-dir", "/global-hooks", "global hooks directory", []string{"GLOBAL_HOOKS_DIR", "ADDON_OPERATOR_GLOBAL_HOOKS_DIR"}},
+		{"namespace", "", "namespace of the operator's ConfigMap and releases (required)", []string{"ADDON_OPERATOR_NAMESPACE"}},
+		{"config-map", "addon-operator", "name of the operator's ConfigMap", []string{"ADDON_OPERATOR_CONFIG_MAP"}},
+		{"listen-address", "0.0.0.0", "HTTP listen address", []string{"ADDON_OPERATOR_LISTEN_ADDRESS"}},
+		{"listen-port", "9115", "HTTP listen port", []string{"ADDON_OPERATOR_LISTEN_PORT"}},
+		{"tmp-dir", filepath.Join(os.TempDir(), "addon-operator"), "directory for hook run files", []string{"ADDON_OPERATOR_TMP_DIR"}},
+		{"prometheus-metrics-prefix", "addon_operator_", "prefix of metric names", []string{"ADDON_OPERATOR_PROMETHEUS_METRICS_PREFIX"}},
+		{"ha", "false", "run with leader election", []string{"ADDON_OPERATOR_HA"}},
+		{"pod", "", "pod name, the leader election identity", []string{"ADDON_OPERATOR_POD"}},
+		{"kube-config", "", "kubeconfig path; in-cluster config when empty", []string{"KUBE_CONFIG", "KUBECONFIG"}},
+		{"kube-context", "", "kubeconfig context", []string{"KUBE_CONTEXT"}},
+		{"kube-client-qps", "50", "Kubernetes client QPS", []string{"KUBE_CLIENT_QPS"}},
+		{"kube-client-burst", "100", "Kubernetes client burst", []string{"KUBE_CLIENT_BURST"}},
+		{"log-level", "info", "debug, info, warn or error", []string{"LOG_LEVEL"}},
+		{"log-type", "json", "json or text", []string{"LOG_TYPE"}},
+		{"debug-unix-socket", "/var/run/addon-operator/debug.socket", "debug API socket", []string{"DEBUG_UNIX_SOCKET"}},
+		{"helm-ignore-release", "", "release never purged", []string{"HELM_IGNORE_RELEASE"}},
+		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
+		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
+		{"shutdown-grace", "30s", "how long a running hook or helm call may finish on SIGTERM", []string{"ADDON_OPERATOR_SHUTDOWN_GRACE"}},
+	}
+}
+
+// Load reads the settings of `addon-operator start`.
+func Load(args []string, lookup func(string) (string, bool), usage io.Writer) (Settings, error) {
+	fs := flag.NewFlagSet("start", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	raw := map[string]*string{}
+	for _, s := range table() {
+		raw[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.help, strings.Join(s.env, " or "), s.def))
+	}
+	if err := fs.Parse(args); err != nil {
+		return Settings{}, err
+	}
+	values := map[string]string{}
+	names := map[string]string{}
+	for _, s := range table() {
+		values[s.flag], names[s.flag] = resolve(s, *raw[s.flag], lookup)
+	}
+	st, err := convert(values, names)
+	if err != nil {
+		return Settings{}, err
+	}
+	if st.Policy, err = supervision.PolicyFromEnv(lookup); err != nil {
+		return Settings{}, err
+	}
+	return st, nil
+}
+
+// resolve picks the flag, else the first variable set, else the default,
+// and says where the value came from.
+func resolve(s setting, flagValue string, lookup func(string) (string, bool)) (string, string) {
+	if flagValue != "" {
+		return flagValue, "--" + s.flag
+	}
+	for _, env := range s.env {
+		if v, ok := lookup(env); ok && v != "" {
+			return v, env
+		}
+	}
+	return s.def, "default of --" + s.flag
+}
+
+func convert(v, from map[string]string) (Settings, error) {
+	c := converter{from: from}
+	st := Settings{
+		ModulesDirs: splitDirs(v["modules-dir"]), GlobalHooksDir: v["global-hooks-dir"],
+		Namespace: v["namespace"], ConfigMap: v["config-map"], ListenAddress: v["listen-address"],
+		ListenPort: c.port(v, "listen-port"), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
+		HA: c.boolean(v, "ha"), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
+		KubeQPS: float32(c.float(v, "kube-client-qps")), KubeBurst: c.integer(v, "kube-client-burst"),
+		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
+		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
+		CheckInterval: c.duration(v, "resources-check-interval"), ShutdownGrace: c.duration(v, "shutdown-grace"),
+	}
+	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
+	c.oneOf(st.LogType, "log-type", "json", "text")
+	if st.Namespace == "" {
+		c.fail("ADDON_OPERATOR_NAMESPACE (or --namespace) must be set")
+	}
+	return st, errors.Join(c.errs...)
+}
+
+func splitDirs(s string) []string {
+	var out []string
+	for _, d := range strings.Split(s, ":") {
+		if d = strings.TrimSpace(d); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// converter parses values and collects every error.
+type converter struct {
+	from map[string]string
+	errs []error
+}
+
+func (c *converter) fail(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("%w: "+format, append([]any{ErrBadSetting}, args...)...))
+}
+
+func (c *converter) bad(v map[string]string, key, want string) {
+	c.fail("%s=%q: want %s", c.from[key], v[key], want)
+}
+
+func (c *converter) integer(v map[string]string, key string) int {
+	n, err := strconv.Atoi(v[key])
+	if err != nil || n < 0 {
+		c.bad(v, key, "a non-negative integer")
+	}
+	return n
+}
+
+func (c *converter) port(v map[string]string, key string) int {
+	n := c.integer(v, key)
+	if n > 65535 {
+		c.bad(v, key, "a port number")
+	}
+	return n
+}
+
+func (c *converter) float(v map[string]string, key string) float64 {
+	f, err := strconv.ParseFloat(v[key], 64)
+	if err != nil || f <= 0 {
+		c.bad(v, key, "a positive number")
+	}
+	return f
+}
+
+func (c *converter) boolean(v map[string]string, key string) bool {
+	b, err := strconv.ParseBool(v[key])
+	if err != nil {
+		c.bad(v, key, "true or false")
+	}
+	return b
+}
+
+func (c *converter) duration(v map[string]string, key string) time.Duration {
+	d, err := time.ParseDuration(v[key])
+	if err != nil || d < 0 {
+		c.bad(v, key, "a duration like 30s")
+	}
+	return d
+}
+
+func (c *converter) oneOf(value, key string, allowed ...string) {
+	for _, a := range allowed {
+		if value == a {
+			return
+		}
+	}
+	c.fail("%s=%q: want one of %s", c.from[key], value, strings.Join(allowed, ", "))
+}

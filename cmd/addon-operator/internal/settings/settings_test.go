@@ -1,0 +1,98 @@
+package settings_test
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+func env(kv ...string) func(string) (string, bool) {
+	m := map[string]string{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestDefaults(t *testing.T) {
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ModulesDirs, []string{"/modules"}) || s.GlobalHooksDir != "/global-hooks" ||
+		s.ConfigMap != "addon-operator" || s.ListenAddress != "0.0.0.0" || s.ListenPort != 9115 ||
+		s.MetricsPrefix != "addon_operator_" || s.HA || s.KubeQPS != 50 || s.KubeBurst != 100 ||
+		s.LogLevel != "info" || s.LogType != "json" || s.DebugSocket != "/var/run/addon-operator/debug.socket" ||
+		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second {
+		t.Fatalf("defaults: %+v", s)
+	}
+	if _, ok := s.Policy.(supervision.Exponential); !ok {
+		t.Fatalf("default policy %T", s.Policy)
+	}
+}
+
+func TestEnvNamesOfTheOriginal(t *testing.T) {
+	s, err := settings.Load(nil, env(
+		"ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_MODULES_DIR", "/a:/b", "GLOBAL_HOOKS_DIR", "/g",
+		"ADDON_OPERATOR_CONFIG_MAP", "cm", "ADDON_OPERATOR_LISTEN_PORT", "8080", "ADDON_OPERATOR_HA", "true",
+		"ADDON_OPERATOR_POD", "pod-1", "KUBECONFIG", "/kc", "KUBE_CONTEXT", "ctx", "KUBE_CLIENT_QPS", "7.5",
+		"LOG_LEVEL", "DEBUG", "LOG_TYPE", "text", "HELM_IGNORE_RELEASE", "me", "RETRY_POLICY", "fixed",
+		"RETRY_INITIAL_DELAY", "2s"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ModulesDirs, []string{"/a", "/b"}) || s.GlobalHooksDir != "/g" || s.ConfigMap != "cm" ||
+		s.ListenPort != 8080 || !s.HA || s.Pod != "pod-1" || s.KubeConfig != "/kc" || s.KubeContext != "ctx" ||
+		s.KubeQPS != 7.5 || s.LogLevel != "debug" || s.LogType != "text" || s.HelmIgnore != "me" ||
+		s.Policy != (supervision.Fixed{Wait: 2 * time.Second}) {
+		t.Fatalf("from env: %+v", s)
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	s, err := settings.Load([]string{"--modules-dir", "/flag"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+		"MODULES_DIR", "/plain", "ADDON_OPERATOR_MODULES_DIR", "/prefixed", "KUBE_CONFIG", "/one", "KUBECONFIG", "/two"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ModulesDirs, []string{"/flag"}) || s.KubeConfig != "/one" {
+		t.Fatalf("precedence: %+v", s)
+	}
+	s, _ = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "MODULES_DIR", "/plain", "ADDON_OPERATOR_MODULES_DIR", "/prefixed"), io.Discard)
+	if !reflect.DeepEqual(s.ModulesDirs, []string{"/plain"}) {
+		t.Fatalf("MODULES_DIR should win over the prefixed name: %v", s.ModulesDirs)
+	}
+}
+
+func TestBadValuesNameTheSetting(t *testing.T) {
+	cases := map[string]struct {
+		env  func(string) (string, bool)
+		args []string
+		name string
+	}{
+		"no namespace": {env(), nil, "ADDON_OPERATOR_NAMESPACE"},
+		"port":         {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_LISTEN_PORT", "http"), nil, "ADDON_OPERATOR_LISTEN_PORT"},
+		"ha":           {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA", "maybe"), nil, "ADDON_OPERATOR_HA"},
+		"log type":     {env("ADDON_OPERATOR_NAMESPACE", "x"), []string{"--log-type", "xml"}, "--log-type"},
+		"qps":          {env("ADDON_OPERATOR_NAMESPACE", "x", "KUBE_CLIENT_QPS", "-1"), nil, "KUBE_CLIENT_QPS"},
+		"grace":        {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_SHUTDOWN_GRACE", "soon"), nil, "ADDON_OPERATOR_SHUTDOWN_GRACE"},
+		"retry":        {env("ADDON_OPERATOR_NAMESPACE", "x", "RETRY_POLICY", "linear"), nil, "RETRY_POLICY"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := settings.Load(c.args, c.env, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), c.name) {
+				t.Fatalf("error %v does not name %s", err, c.name)
+			}
+			if name != "retry" && !errors.Is(err, settings.ErrBadSetting) {
+				t.Fatalf("error %v is not ErrBadSetting", err)
+			}
+		})
+	}
+}
