@@ -24,6 +24,9 @@ type Options struct {
 	Log     *slog.Logger
 	// Config is the config actor; nil resolves the sibling "config".
 	Config *actor.PID
+	// Work is the context hooks and helm run under; the process cancels it
+	// when the shutdown grace period is over. Nil is context.Background().
+	Work context.Context
 }
 
 // Actor is the global actor.
@@ -59,7 +62,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleHookResult(ctx, msg)
 	case messages.ConfigPatchDone:
 		a.finish(ctx, a.step.OnConfigPatchDone(msg))
-	case *actor.Stopping:
+	case *actor.Stopped:
+		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {
 			a.cancel()
 		}
@@ -69,7 +73,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 // handleStarted builds the scope from the durable inputs (values files; the
 // ConfigMap section arrives with ApplyConfig) and configures the hooks.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	workCtx, cancel := context.WithCancel(context.Background())
+	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.

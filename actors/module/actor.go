@@ -23,6 +23,9 @@ type Options struct {
 	Log        *slog.Logger
 	// Config is the config actor; nil resolves the operator's child "config".
 	Config *actor.PID
+	// Work is the context hooks and helm run under; the process cancels it
+	// when the shutdown grace period is over. Nil is context.Background().
+	Work context.Context
 	// Clock and CheckInterval drive the periodic absent-resources check of
 	// an enabled module's release; a zero interval disables it.
 	Clock         supervision.Clock
@@ -90,6 +93,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleAbsentResult(ctx, msg)
 	case *actor.Stopping:
 		a.stopCheck()
+	case *actor.Stopped:
+		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {
 			a.cancel()
 		}
@@ -102,7 +107,7 @@ func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.N
 // hooks; the ConfigMap section arrives with ApplyConfig.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	def := a.opts.Definition
-	workCtx, cancel := context.WithCancel(context.Background())
+	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.

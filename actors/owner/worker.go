@@ -159,3 +159,11 @@ func (w *Worker) enabled(job EnabledJob) EnabledResult {
 	}
 	return EnabledResult{Enabled: res.Enabled != nil && *res.Enabled}
 }
+
+// OrBackground returns ctx, or context.Background() when ctx is nil.
+func OrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}

@@ -59,6 +59,10 @@ type App struct {
 	Runner   *hookexec.Runner
 	fatal    chan error
 	log      *slog.Logger
+	// cancelWork cancels the hooks and helm calls still running when the
+	// shutdown grace period is over.
+	cancelWork context.CancelFunc
+	clock      supervision.Clock
 }
 
 // Start reads the directories and starts the actor tree.
@@ -77,13 +81,16 @@ func Start(cfg Config) (*App, error) {
 	if err := os.MkdirAll(cfg.TmpDir, 0o700); err != nil {
 		return nil, fmt.Errorf("tmp dir: %w", err)
 	}
-	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log}
+	work, cancelWork := context.WithCancel(context.Background())
+	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
+		cancelWork: cancelWork, clock: cfg.Clock}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist)})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
-	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs, globalSchemas: globalSchemas}
+	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
+		globalSchemas: globalSchemas, work: work}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, Converged: m.converged})
@@ -110,9 +117,17 @@ func (a *App) Wait(ctx context.Context) error {
 	}
 }
 
-// Stop stops the actor tree, waiting up to grace for running work.
+// stopSlack is how long the actors get to stop after running work was
+// cancelled at the end of the grace period.
+const stopSlack = 10 * time.Second
+
+// Stop stops the actor tree: no new task starts, a running hook or helm
+// call may finish within grace and is cancelled after it.
 func (a *App) Stop(grace time.Duration) error {
-	err := a.System.Stop(grace)
+	timer := a.clock.AfterFunc(grace, a.cancelWork)
+	defer timer.Stop()
+	err := a.System.Stop(grace + stopSlack)
+	a.cancelWork()
 	a.Runner.Close()
 	return err
 }

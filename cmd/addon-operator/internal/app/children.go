@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/config"
@@ -23,28 +25,31 @@ type parts struct {
 	common        values.Sections
 	defs          []module.Definition
 	globalSchemas *schema.Set
+	work          context.Context
 }
 
-// children are spawned in this order and stopped in the reverse one.
+// children are spawned in this order and stopped in the reverse one: the
+// queue first (no new task starts), then the owners (each finishes the job
+// it is running, within the grace period), the config actor last (a
+// finishing hook may still write a config patch).
 func (p parts) children() []operator.Child {
 	sys, log := p.app.System, p.cfg.Log
 	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
 	out := []operator.Child{
 		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
 			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors}))},
-		{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
-			Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
-			Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
-			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global")}))},
+			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work}))},
 	}
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
-				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval}))})
+				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work}))})
 	}
-	return out
+	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
+		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
+		Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))})
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {

@@ -1,0 +1,114 @@
+package e2e_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+)
+
+// examples copies the repository's examples/ into a temp dir.
+func examples(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	src := filepath.Join(filepath.Dir(file), "..", "..", "examples")
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// applyExampleConfigMap creates examples/configmap.yaml in ns.
+func applyExampleConfigMap(t *testing.T, root, ns string) kubernetes.Interface {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "configmap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	if err := yaml.Unmarshal(data, &cm); err != nil {
+		t.Fatal(err)
+	}
+	cm.Namespace = ns
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), &cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+func configMap(t *testing.T, client kubernetes.Interface, ns, name string) map[string]string {
+	t.Helper()
+	cm, err := client.CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("ConfigMap %s: %v", name, err)
+	}
+	return cm.Data
+}
+
+// The examples converge; the HTTP port shows readiness, an empty queue and
+// the metrics; SIGTERM stops the process with exit code 0; a restart with
+// nothing changed upgrades no release.
+func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	client := applyExampleConfigMap(t, root, ns)
+	op := startOperator(t, root, ns)
+	op.waitReady(t)
+	op.waitIdle(t)
+
+	if got := configMap(t, client, ns, "greeter")["message"]; got != "hello from the ConfigMap" {
+		t.Fatalf("greeter message %q", got)
+	}
+	if got := configMap(t, client, ns, "echo-server")["computedBy"]; got != "hooks/compute.sh" {
+		t.Fatalf("echo-server computedBy %q", got)
+	}
+	if got := configMap(t, client, ns, "addon-operator")["greeter"]; !strings.Contains(got, "greeted: true") {
+		t.Fatalf("config patch not in the ConfigMap: %q", got)
+	}
+	if code, _ := op.get(t, "/readyz"); code != 200 {
+		t.Fatalf("/readyz %d after the first converge", code)
+	}
+	if _, metrics := op.get(t, "/metrics"); !strings.Contains(metrics, `addon_operator_actor_mailbox_length{actor="operator/module/greeter"}`) {
+		t.Fatalf("/metrics lacks the inspector's gauge")
+	}
+	op.stop(t)
+	if code := op.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d after SIGTERM\n%s", code, op.logText())
+	}
+
+	again := startOperator(t, root, ns)
+	start := time.Now()
+	again.waitReady(t)
+	t.Logf("restart with nothing changed: ready in %s", time.Since(start))
+	if n := again.count("helm", map[string]any{"upgraded": true}); n != 0 {
+		t.Fatalf("restart with nothing changed upgraded %d releases\n%s", n, again.logText())
+	}
+}
+
+// Invalid configuration at start-up: the process exits non-zero and says
+// why.
+func TestInvalidConfigAtStartupExitsNonZero(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"},
+		Data: map[string]string{"greeter": "message: \"\"\n"}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	op := startOperator(t, root, ns)
+	if code := op.waitExit(t, 60*time.Second); code == 0 {
+		t.Fatalf("exit code 0 with an invalid config\n%s", op.logText())
+	}
+	if !strings.Contains(op.logText(), "minLength") {
+		t.Fatalf("the error does not say what is wrong\n%s", op.logText())
+	}
+}

@@ -1,0 +1,30 @@
+package e2e_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
+)
+
+var (
+	kube   *cluster.Harness
+	binary string
+)
+
+// TestMain builds the binary once (to a fixed path, replaced on every run)
+// and runs the tests against the shared or a private cluster.
+func TestMain(m *testing.M) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("addon-operator-e2e-%d", os.Getuid()))
+	binary = filepath.Join(dir, "addon-operator")
+	build := exec.Command("go", "build", "-o", binary, "github.com/addon-actors/addon-operator/cmd/addon-operator")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build the operator:", err)
+		os.Exit(1)
+	}
+	cluster.Main(m, &kube)
+}

@@ -1,0 +1,203 @@
+package e2e_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+)
+
+// operator is one run of the binary.
+type operator struct {
+	cmd  *exec.Cmd
+	port int
+	mu   sync.Mutex
+	logs []map[string]any
+	// lines gets every log line; ready is closed at "first converge done".
+	ready chan struct{}
+	done  chan struct{}
+	err   error
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startOperator runs the binary with the modules in root and extra env.
+func startOperator(t *testing.T, root, ns string, env ...string) *operator {
+	t.Helper()
+	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{})}
+	op.cmd = exec.Command(binary, "start")
+	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
+		"GLOBAL_HOOKS_DIR="+filepath.Join(root, "global-hooks"), "ADDON_OPERATOR_NAMESPACE="+ns,
+		"KUBE_CONFIG="+kube.Kubeconfig(), "LOG_TYPE=json", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
+		fmt.Sprintf("ADDON_OPERATOR_LISTEN_PORT=%d", op.port), "ADDON_OPERATOR_TMP_DIR="+t.TempDir(),
+		"RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s")
+	op.cmd.Env = append(op.cmd.Env, env...)
+	stderr, err := op.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := op.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go op.read(t, stderr)
+	t.Cleanup(func() { op.stop(t) })
+	return op
+}
+
+func (op *operator) read(t *testing.T, r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	readyOnce := sync.Once{}
+	for sc.Scan() {
+		var rec map[string]any
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			rec = map[string]any{"msg": sc.Text()}
+		}
+		op.mu.Lock()
+		op.logs = append(op.logs, rec)
+		op.mu.Unlock()
+		if msg, _ := rec["msg"].(string); strings.HasPrefix(msg, "first converge done") {
+			readyOnce.Do(func() { close(op.ready) })
+		}
+	}
+	op.err = op.cmd.Wait()
+	close(op.done)
+}
+
+// waitReady waits for the first converge, or fails with the operator's
+// exit.
+func (op *operator) waitReady(t *testing.T) {
+	t.Helper()
+	select {
+	case <-op.ready:
+	case <-op.done:
+		t.Fatalf("operator exited before it was ready: %v\n%s", op.err, op.logText())
+	case <-time.After(90 * time.Second):
+		t.Fatalf("operator not ready after 90s\n%s", op.logText())
+	}
+}
+
+// waitExit waits for the process to end and returns its exit code.
+func (op *operator) waitExit(t *testing.T, within time.Duration) int {
+	t.Helper()
+	select {
+	case <-op.done:
+	case <-time.After(within):
+		t.Fatalf("operator did not exit within %s\n%s", within, op.logText())
+	}
+	return op.cmd.ProcessState.ExitCode()
+}
+
+func (op *operator) stop(t *testing.T) {
+	select {
+	case <-op.done:
+		return
+	default:
+	}
+	_ = op.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-op.done:
+	case <-time.After(30 * time.Second):
+		_ = op.cmd.Process.Kill()
+		<-op.done
+		t.Errorf("operator ignored SIGTERM for 30s")
+	}
+}
+
+func (op *operator) logText() string {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	var b strings.Builder
+	for _, rec := range op.logs {
+		line, _ := json.Marshal(rec)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// count counts log records whose msg is msg and whose fields match.
+func (op *operator) count(msg string, fields map[string]any) int {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	n := 0
+	for _, rec := range op.logs {
+		if rec["msg"] != msg {
+			continue
+		}
+		match := true
+		for k, v := range fields {
+			match = match && rec[k] == v
+		}
+		if match {
+			n++
+		}
+	}
+	return n
+}
+
+func (op *operator) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d%s", op.port, path), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// waitIdle polls /queue until every queue is empty: after the first
+// converge, reactions (a module run after afterHelm changed values) may
+// still be queued.
+func (op *operator) waitIdle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		_, body := op.get(t, "/queue?format=json")
+		var snap struct {
+			Queues []struct{ Tasks []json.RawMessage }
+		}
+		if json.Unmarshal([]byte(body), &snap) == nil && emptyQueues(snap.Queues) {
+			return
+		}
+		select {
+		case <-op.done:
+			t.Fatalf("operator exited: %v", op.err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("queues not empty after 60s")
+}
+
+func emptyQueues(qs []struct{ Tasks []json.RawMessage }) bool {
+	for _, q := range qs {
+		if len(q.Tasks) > 0 {
+			return false
+		}
+	}
+	return true
+}
