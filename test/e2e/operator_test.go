@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 // operator is one run of the binary.
