@@ -44,7 +44,10 @@ type CheckEnabled struct {
 type EnabledChecked struct {
 	Module  string
 	Enabled bool
-	Err     string
+	// Unavailable: the module failed to start (its hooks could not be
+	// configured); it is left out of discovery, its release left alone.
+	Unavailable bool
+	Err         string
 }
 
 // ModuleDisabled tells a module actor that discovery found it disabled, so

@@ -30,6 +30,9 @@ type Options struct {
 	// an enabled module's release; a zero interval disables it.
 	Clock         supervision.Clock
 	CheckInterval time.Duration
+	// ConfigureSlots, when set, bounds how many modules run their hooks'
+	// --config at once (shared by all module actors).
+	ConfigureSlots chan struct{}
 }
 
 // Actor is a module actor.
@@ -48,6 +51,19 @@ type Actor struct {
 	// looking.
 	checkArmed, checking bool
 	checkTimer           supervision.Timer
+	// configured is set once the hooks are configured (or failed to be,
+	// with startErr); discovery and tasks that arrive before wait in
+	// waiting, so that the converge need not wait for every module.
+	configured bool
+	startErr   error
+	waiting    []deferred
+}
+
+// deferred is a task that arrived before the hooks were configured.
+// (Discovery does not wait: the enabled script is not a hook.)
+type deferred struct {
+	run    *messages.RunTask
+	sender *actor.PID
 }
 
 // New returns the producer of a module actor.
@@ -72,13 +88,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case messages.CheckEnabled:
-		a.handleCheckEnabled(ctx, msg)
+		a.handleCheckEnabled(ctx, msg, ctx.Sender())
 	case owner.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
 		a.handleDisabled()
 	case messages.RunTask:
-		a.handleRunTask(ctx, msg)
+		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case owner.HookResult:
 		a.handleHookResult(ctx, msg)
 	case messages.ConfigPatchDone:
@@ -117,25 +133,47 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.step.Config == nil {
 		a.step.Config = actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/config")
 	}
-	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule})
+	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {
-	a.log.Error("module cannot start", "err", err)
+	a.log.Error("module cannot start; it is left out", "err", err)
 	a.state.Phase, a.state.LastError = "failed", err.Error()
+	a.startErr = err
 	a.publish()
 	ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
 }
 
 func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+	a.configured = true
 	if msg.Err != nil {
 		a.fail(ctx, msg.Err)
-		return
+	} else {
+		a.hooks = msg.Hooks
+		a.state.Phase = "idle"
+		a.publish()
+		ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner()})
 	}
-	a.hooks = msg.Hooks
-	a.state.Phase = "idle"
-	a.publish()
-	ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner()})
+	waiting := a.waiting
+	a.waiting = nil
+	for _, d := range waiting {
+		a.whenConfigured(ctx, d)
+	}
+}
+
+// whenConfigured runs d now, or once the hooks are configured. A module
+// that failed to start drops its tasks (retrying them could never succeed
+// and would block their queue).
+func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
+	switch {
+	case !a.configured:
+		a.waiting = append(a.waiting, d)
+	case a.startErr != nil:
+		a.log.Error("task dropped: the module failed to start", "task", d.run.Task.Kind, "err", a.startErr)
+		ctx.Send(d.sender, messages.TaskDone{ID: d.run.Task.ID, Queue: d.run.Task.Queue})
+	default:
+		a.handleRunTask(ctx, *d.run, d.sender)
+	}
 }
 
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {

@@ -13,19 +13,27 @@ import (
 
 // handleCheckEnabled runs the enabled script, which sees the modules
 // enabled before this one in global.enabledModules.
-func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled) {
+func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled, sender *actor.PID) {
+	if a.startErr != nil {
+		ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Unavailable: true, Err: a.startErr.Error()})
+		return
+	}
+	if !a.opts.Definition.HasEnabledScript {
+		ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Enabled: true})
+		return
+	}
 	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), msg.EnabledBefore)
 	vals, err := json.Marshal(in.Values)
 	if err == nil {
 		var cfg []byte
 		if cfg, err = json.Marshal(in.ConfigValues); err == nil {
-			a.checkBy = ctx.Sender()
+			a.checkBy = sender
 			ctx.Request(a.step.Worker, owner.EnabledJob{Dir: a.opts.Definition.Dir,
 				Request: hookexec.EnabledRequest{Values: vals, ConfigValues: cfg, Logger: a.log}})
 			return
 		}
 	}
-	ctx.Respond(messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Err: err.Error()})
+	ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Err: err.Error()})
 }
 
 func (a *Actor) handleEnabledResult(ctx actor.Context, r owner.EnabledResult) {

@@ -41,8 +41,8 @@ type run struct {
 	valuesChanged bool
 }
 
-func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	if a.tasks.Offer(owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}) {
+func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask, queue *actor.PID) {
+	if a.tasks.Offer(owner.Assigned{Task: msg.Task, Queue: queue}) {
 		a.start(ctx, msg.Task)
 	}
 }

@@ -26,6 +26,9 @@ type Definition struct {
 	Schemas *schema.Set
 	// HasChart is false for a module without Chart.yaml: helm is skipped.
 	HasChart bool
+	// HasEnabledScript tells whether the module has an `enabled` file;
+	// without one, discovery needs no process run.
+	HasEnabledScript bool
 }
 
 // StaticEnabled is the module's say on enabled from its values files.
@@ -132,6 +135,7 @@ func load(dir string, common values.Sections) (Definition, error) {
 		return Definition{}, fmt.Errorf("module %s: %w", names.Name, err)
 	}
 	def.HasChart = fileExists(filepath.Join(abs, "Chart.yaml"))
+	def.HasEnabledScript = fileExists(filepath.Join(abs, "enabled"))
 	return def, nil
 }
 

@@ -41,6 +41,11 @@ type (
 	ConfigureJob struct {
 		Root  string
 		Scope bindings.Scope
+		// Slots, when set, is taken for the duration of the job: it bounds
+		// how many owners configure at once, so that a hundred modules'
+		// --config runs do not starve start-up. Waiters are served in
+		// arrival order, which is module order at start-up.
+		Slots chan struct{}
 	}
 	ConfigureResult struct {
 		Hooks HookSet
@@ -124,6 +129,14 @@ func (w *Worker) Receive(ctx actor.Context) {
 func (w *Worker) configure(job ConfigureJob) ConfigureResult {
 	if job.Root == "" {
 		return ConfigureResult{}
+	}
+	if job.Slots != nil {
+		select {
+		case job.Slots <- struct{}{}:
+			defer func() { <-job.Slots }()
+		case <-w.ctx.Done():
+			return ConfigureResult{Err: w.ctx.Err()}
+		}
 	}
 	find := hookexec.DiscoverGlobalHooks
 	if job.Scope == bindings.ScopeModule {

@@ -36,6 +36,11 @@ func start(ctx context.Context, args []string, lookup func(string) (string, bool
 	if err != nil {
 		return err
 	}
+	stopProfiling, err := startProfiling(lookup)
+	defer stopProfiling()
+	if err != nil {
+		return err
+	}
 	cfg, err := restConfig(s)
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -18,12 +17,11 @@ type boot struct {
 	applyFailed []string
 }
 
-func newBoot(defs []module.Definition) boot {
-	owners := map[string]bool{messages.OwnerGlobal: true}
-	for _, d := range defs {
-		owners[messages.ModuleOwner(d.Names.Name)] = true
-	}
-	return boot{owners: owners}
+// newBoot waits for the global actor only: module actors configure their
+// hooks while the converge starts, and hold discovery and tasks until they
+// have (100 modules' `--config` runs would otherwise delay every start-up).
+func newBoot() boot {
+	return boot{owners: map[string]bool{messages.OwnerGlobal: true}}
 }
 
 func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
@@ -35,6 +33,9 @@ func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
 		}
 		b.failed[msg.Owner] = true
 		b.opts.Log.Error("module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)
+	}
+	if msg.Owner != messages.OwnerGlobal {
+		return
 	}
 	b.maybeApplyConfig(ctx)
 }

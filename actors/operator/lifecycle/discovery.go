@@ -51,6 +51,12 @@ func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChec
 	if d == nil || d.next >= len(d.candidates) || d.candidates[d.next] != msg.Module {
 		return
 	}
+	if msg.Unavailable {
+		b.failed[messages.ModuleOwner(msg.Module)] = true
+		d.next++
+		b.askNext(ctx)
+		return
+	}
 	if msg.Err != "" {
 		b.disc = nil
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})

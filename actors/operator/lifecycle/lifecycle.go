@@ -107,7 +107,7 @@ func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
 
 func (b *brain) handleStarted(ctx actor.Context) {
 	b.releases = ctx.Spawn(actor.PropsFromProducer(newReleaseWorker(b.opts.Releases)))
-	b.boot = newBoot(b.opts.Modules)
+	b.boot = newBoot()
 }
 
 func (b *brain) enqueue(ctx actor.Context, tasks ...messages.Task) {

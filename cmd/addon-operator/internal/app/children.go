@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"runtime"
 
 	"k8s.io/client-go/kubernetes"
 
@@ -42,10 +43,12 @@ func (p parts) children() []operator.Child {
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work}))},
 	}
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
-				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work}))})
+				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
+				ConfigureSlots: slots}))})
 	}
 	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
+)
+
+const hook = `#!/usr/bin/env bash
+if [[ ${1:-} == --config ]]; then echo '{"configVersion":"v1","beforeHelm":1,"afterHelm":1}'; exit 0; fi
+echo '[{"op":"add","path":"/%s/fromHook","value":"x"}]' > "$VALUES_JSON_PATCH_PATH"
+`
+
+const template = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-%d
+data:
+  fromHook: {{ .Values.%s.fromHook | quote }}
+`
+
+// generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps.
+func generate(work string, n int) error {
+	enabled := ""
+	for i := range n {
+		key := fmt.Sprintf("m%d", i)
+		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", i, i))
+		files := map[string]string{
+			"Chart.yaml":         fmt.Sprintf("apiVersion: v2\nname: m%d\nversion: 0.1.0\n", i),
+			"values.yaml":        key + ":\n  replicas: 1\n",
+			"templates/a.yaml":   fmt.Sprintf(template, 0, key),
+			"templates/b.yaml":   fmt.Sprintf(template, 1, key),
+			"hooks/values-patch": fmt.Sprintf(hook, key),
+		}
+		if os.Getenv("BENCH_NO_HOOKS") != "" {
+			delete(files, "hooks/values-patch")
+		}
+		for name, content := range files {
+			if err := write(filepath.Join(dir, name), content); err != nil {
+				return err
+			}
+		}
+		enabled += key + "Enabled: true\n"
+	}
+	return write(filepath.Join(work, "modules", "values.yaml"), enabled)
+}
+
+func write(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(content), 0o755)
+}
+
+func createNamespace(ctx context.Context, kubeconfig, name string) error {
+	cfg, err := cluster.RestConfig(kubeconfig)
+	if err != nil {
+		return err
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	_, err = client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}

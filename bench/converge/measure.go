@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// measure starts the operator, polls /readyz every 5 ms, samples the peak
+// RSS (VmHWM), stops it with SIGTERM and counts helm upgrades in its log.
+func measure(bin, work, kubeconfig string, env ...string) (result, error) {
+	port, err := freePort()
+	if err != nil {
+		return result{}, err
+	}
+	var logs bytes.Buffer
+	cmd := exec.Command(bin, "start")
+	cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(work, "modules"), "GLOBAL_HOOKS_DIR=",
+		"ADDON_OPERATOR_NAMESPACE=bench", "KUBE_CONFIG="+kubeconfig, "LOG_TYPE=json",
+		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(port),
+		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stderr = &logs
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return result{}, err
+	}
+	ready, err := waitReady(port, cmd, 5*time.Minute)
+	r := result{ready: ready, peakRSS: peakRSS(cmd.Process.Pid)}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	if err != nil {
+		return r, fmt.Errorf("%w (after %s)\n%s", err, time.Since(start), tail(logs.String(), 30))
+	}
+	r.upgrades = countUpgrades(logs.Bytes())
+	r.phases = phases(logs.Bytes(), start)
+	return r, nil
+}
+
+// phases reads from the log when start-up (config read, hooks configured)
+// ended and when the first converge did, relative to the process start.
+func phases(logs []byte, start time.Time) string {
+	marks := map[string]string{"start-up: running global onStartup hooks, then converging": "start-up done",
+		"modules discovered": "discovered", "first converge done; ready": "converged"}
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(logs))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec struct {
+			Time time.Time `json:"time"`
+			Msg  string    `json:"msg"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && marks[rec.Msg] != "" {
+			out = append(out, fmt.Sprintf("%s %.2fs", marks[rec.Msg], rec.Time.Sub(start).Seconds()))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func waitReady(port int, cmd *exec.Cmd, limit time.Duration) (time.Duration, error) {
+	start := time.Now()
+	url := fmt.Sprintf("http://127.0.0.1:%d/readyz", port)
+	client := &http.Client{Timeout: time.Second}
+	for time.Since(start) < limit {
+		if resp, err := client.Get(url); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Since(start), nil
+			}
+		}
+		if cmd.ProcessState != nil {
+			return 0, fmt.Errorf("operator exited")
+		}
+		time.Sleep(5 * time.Millisecond) // a measurement poll, not synchronisation in a test
+	}
+	return 0, fmt.Errorf("not ready within %s", limit)
+}
+
+// peakRSS reads the process's high-water resident set size.
+func peakRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func countUpgrades(logs []byte) int {
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(logs))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec map[string]any
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec["msg"] == "helm" && rec["upgraded"] == true {
+			n++
+		}
+	}
+	return n
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
