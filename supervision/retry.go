@@ -45,7 +45,19 @@ func (r Retry) Cancel() bool {
 
 // Schedule delivers msg to pid after the delay for the given failed attempt.
 func (r Retrier) Schedule(attempt int, pid *actor.PID, msg interface{}) Retry {
+	return r.Arm(r.Plan(attempt), pid, msg)
+}
+
+// Plan computes the retry of a failed attempt without arming it, so that
+// the caller can record and publish it before the timer exists (a test
+// that waits for the timer then sees the published state).
+func (r Retrier) Plan(attempt int) Retry {
 	d := r.Policy.Delay(attempt)
-	at := r.Clock.Now().Add(d)
-	return Retry{Attempt: attempt, Delay: d, At: at, timer: Deliver(r.Clock, r.Sender, pid, msg, d)}
+	return Retry{Attempt: attempt, Delay: d, At: r.Clock.Now().Add(d)}
+}
+
+// Arm starts the timer of a planned retry.
+func (r Retrier) Arm(plan Retry, pid *actor.PID, msg interface{}) Retry {
+	plan.timer = Deliver(r.Clock, r.Sender, pid, msg, plan.Delay)
+	return plan
 }

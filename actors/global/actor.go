@@ -22,8 +22,9 @@ type Options struct {
 	Runner  owner.Runner
 	Board   *board.Board
 	Log     *slog.Logger
-	// Config is the config actor; nil resolves the sibling "config".
-	Config *actor.PID
+	// Siblings are the actors it reports to; unset ones are resolved
+	// under its parent (the operator root).
+	Siblings owner.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
@@ -36,6 +37,7 @@ type Actor struct {
 	scope  values.Scope
 	tasks  owner.Tasks
 	step   owner.HookStep
+	peers  owner.Siblings
 	cancel context.CancelFunc
 }
 
@@ -80,10 +82,8 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
-	a.step.Config = a.opts.Config
-	if a.step.Config == nil {
-		a.step.Config = actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/config")
-	}
+	a.peers = a.opts.Siblings.Resolve(ctx)
+	a.step.Config = a.peers.Config
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }
 
@@ -95,7 +95,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 	}
 	a.hooks = msg.Hooks
 	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
-	ctx.Send(ctx.Parent(), ready)
+	ctx.Send(a.peers.Report, ready)
 }
 
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {

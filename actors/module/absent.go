@@ -56,7 +56,6 @@ func (a *Actor) handleAbsentResult(ctx actor.Context, r owner.AbsentResult) {
 		return
 	}
 	a.log.Info("release objects are absent; queueing a module run", "objects", r.Objects)
-	queue := actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/queue")
-	ctx.Send(queue, messages.Enqueue{Tasks: []messages.Task{
+	ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{
 		messages.NewModuleRun(a.opts.Definition.Names.Name, "absent: "+strings.Join(r.Objects, ", "))}})
 }

@@ -21,8 +21,9 @@ type Options struct {
 	Releaser   owner.Releaser
 	Board      *board.Board
 	Log        *slog.Logger
-	// Config is the config actor; nil resolves the operator's child "config".
-	Config *actor.PID
+	// Siblings are the actors it reports to; unset ones are resolved
+	// under its parent (the operator root).
+	Siblings owner.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
@@ -54,6 +55,7 @@ type Actor struct {
 	// configured is set once the hooks are configured (or failed to be,
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
+	peers      owner.Siblings
 	configured bool
 	startErr   error
 	waiting    []deferred
@@ -129,10 +131,8 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
-	a.step.Config = a.opts.Config
-	if a.step.Config == nil {
-		a.step.Config = actor.NewPID(ctx.Self().Address, ctx.Parent().Id+"/config")
-	}
+	a.peers = a.opts.Siblings.Resolve(ctx)
+	a.step.Config = a.peers.Config
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
 }
 
@@ -141,7 +141,7 @@ func (a *Actor) fail(ctx actor.Context, err error) {
 	a.state.Phase, a.state.LastError = "failed", err.Error()
 	a.startErr = err
 	a.publish()
-	ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
+	ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
 }
 
 func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
@@ -152,7 +152,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 		a.hooks = msg.Hooks
 		a.state.Phase = "idle"
 		a.publish()
-		ctx.Send(ctx.Parent(), messages.OwnerReady{Owner: a.owner()})
+		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
 	}
 	waiting := a.waiting
 	a.waiting = nil

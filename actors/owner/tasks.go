@@ -63,3 +63,32 @@ func (t *Tasks) Len() int {
 	}
 	return n
 }
+
+// Siblings names the operator's other children for an owner: explicit PIDs
+// from its options, else the siblings under its parent.
+type Siblings struct {
+	Report *actor.PID // OwnerReady and the like; nil: the parent
+	Config *actor.PID // the config actor; nil: sibling "config"
+	Queue  *actor.PID // the queue actor; nil: sibling "queue"
+}
+
+// Resolve fills the unset PIDs from ctx's parent.
+func (s Siblings) Resolve(ctx actor.Context) Siblings {
+	parent := ctx.Parent()
+	sibling := func(name string) *actor.PID {
+		if parent == nil {
+			return nil
+		}
+		return actor.NewPID(parent.Address, parent.Id+"/"+name)
+	}
+	if s.Report == nil {
+		s.Report = parent
+	}
+	if s.Config == nil {
+		s.Config = sibling("config")
+	}
+	if s.Queue == nil {
+		s.Queue = sibling("queue")
+	}
+	return s
+}

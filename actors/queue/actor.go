@@ -128,10 +128,12 @@ func (a *Actor) fail(ctx actor.Context, t messages.Task, err string) {
 		a.kick(ctx, t.Queue)
 		return
 	}
-	retry := a.retrier.Schedule(t.Attempts+1, ctx.Self(), retryDue{Queue: t.Queue, ID: t.ID})
+	retry := a.retrier.Plan(t.Attempts + 1)
 	a.queues.Fail(t.Queue, t.ID, err, retry.At)
 	a.opts.Log.Error("task failed; retrying", "task", describe(t), "attempt", retry.Attempt,
 		"retryIn", retry.Delay, "err", err)
+	a.publish()
+	a.retrier.Arm(retry, ctx.Self(), retryDue{Queue: t.Queue, ID: t.ID})
 }
 
 func (a *Actor) handleRetryDue(ctx actor.Context, msg retryDue) {
