@@ -1,0 +1,184 @@
+package lifecycle_test
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+const patience = 5 * time.Second
+
+// releases is a fixed list of owned releases (the helm side is chartrun's
+// and is tested against the real apiserver there).
+type releases struct{ names []string }
+
+func (r releases) List(context.Context) ([]string, error) { return r.names, nil }
+func (r releases) Delete(context.Context, string) error    { return nil }
+
+// forwarder is a child that hands every message to the probe, keeping the
+// sender, so the test plays the config, queue, global and module actors.
+func forwarder(probe *actortest.Probe) actor.Producer {
+	return func() actor.Actor {
+		return actor.ReceiveFunc(func(ctx actor.Context) {
+			switch ctx.Message().(type) {
+			case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+				return
+			}
+			ctx.RequestWithCustomSender(probe.PID, ctx.Message(), ctx.Sender())
+		})
+	}
+}
+
+type env struct {
+	kit   *actortest.Kit
+	root  *actor.PID
+	probe *actortest.Probe
+	board *board.Board
+	fatal chan error
+}
+
+func definition(t *testing.T, dir string, enabled, script bool) module.Definition {
+	names, err := values.ParseModuleDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := values.Sections{Enabled: map[string]bool{names.ValuesKey: enabled}}
+	return module.Definition{Names: names, Own: own, HasEnabledScript: script}
+}
+
+func start(t *testing.T, defs []module.Definition, owned []string) *env {
+	kit := actortest.New(t)
+	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
+	children := []operator.Child{
+		{Name: lifecycle.ChildConfig, Props: actor.PropsFromProducer(forwarder(e.probe))},
+		{Name: lifecycle.ChildGlobal, Props: actor.PropsFromProducer(forwarder(e.probe))},
+		{Name: lifecycle.ChildQueue, Props: actor.PropsFromProducer(forwarder(e.probe))},
+	}
+	for _, d := range defs {
+		children = append(children, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name),
+			Props: actor.PropsFromProducer(forwarder(e.probe))})
+	}
+	root, err := kit.System.StartWith(children, lifecycle.New(lifecycle.Options{Modules: defs, Board: e.board,
+		Releases: releases{owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.root = root
+	return e
+}
+
+// boot plays a good start: config read, global ready, every owner accepts
+// its section; the lifecycle then queues onStartup and a reload.
+func (e *env) boot(t *testing.T, owners int) {
+	e.kit.Send(e.root, messages.ConfigChanged{Initial: true})
+	e.kit.Send(e.root, messages.OwnerReady{Owner: messages.OwnerGlobal})
+	for range owners {
+		actortest.Expect[messages.ApplyConfig](e.probe, patience)
+		e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{}, e.probe.PID)
+	}
+	q := actortest.Expect[messages.Enqueue](e.probe, patience)
+	if len(q.Tasks) != 2 || q.Tasks[0].Binding != "onStartup" || q.Tasks[1].Kind != messages.TaskReloadAll {
+		t.Fatalf("start-up queued %+v", q.Tasks)
+	}
+}
+
+// answer is what a module actor says to CheckEnabled.
+type answer struct {
+	module        string
+	enabled       bool
+	enabledBefore []string // what it must be told
+}
+
+// runTask asks the operator to run a task, as the queue does, and returns
+// its TaskDone, answering the CheckEnabled requests on the way, in order.
+func (e *env) runTask(t *testing.T, task messages.Task, answers ...answer) messages.TaskDone {
+	e.probe.Send(e.root, messages.RunTask{Task: task})
+	for {
+		r := e.probe.Receive(patience)
+		switch msg := r.Message.(type) {
+		case messages.TaskDone:
+			return msg
+		case messages.CheckEnabled:
+			a := answers[0]
+			answers = answers[1:]
+			if !reflect.DeepEqual(msg.EnabledBefore, a.enabledBefore) {
+				t.Fatalf("%s was told enabledModules %v, want %v", a.module, msg.EnabledBefore, a.enabledBefore)
+			}
+			e.kit.Root.RequestWithCustomSender(e.root, messages.EnabledChecked{Module: a.module, Enabled: a.enabled}, e.probe.PID)
+		case messages.ModuleDisabled:
+		default:
+			t.Fatalf("unexpected %T %+v", msg, msg)
+		}
+	}
+}
+
+func kinds(tasks []messages.Task) []string {
+	var out []string
+	for _, t := range tasks {
+		out = append(out, strings.TrimSpace(string(t.Kind)+" "+t.Module+" "+t.Binding))
+	}
+	return out
+}
+
+func TestConvergeFromBootToReady(t *testing.T) {
+	defs := []module.Definition{definition(t, "001-a", true, false), definition(t, "002-b", false, false),
+		definition(t, "003-c", true, true)}
+	e := start(t, defs, []string{"b", "gone"})
+	e.boot(t, 4)
+
+	done := e.runTask(t, messages.NewReloadAll("test"))
+	if got := kinds(done.Next); !reflect.DeepEqual(got, []string{"GlobalBindingRun  beforeAll", "DiscoverModules"}) {
+		t.Fatalf("reload all expands to %v", got)
+	}
+	done = e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator},
+		answer{"a", true, nil}, answer{"c", false, []string{"a"}})
+	want := []string{"ModuleRun a", "ModuleDelete b", "ModulePurge gone", "GlobalBindingRun  afterAll", "ConvergeDone"}
+	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
+		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
+	}
+	if got := e.board.EnabledModules(); !reflect.DeepEqual(got, []string{"a"}) {
+		t.Fatalf("enabled modules %v", got)
+	}
+	if e.board.Ready() {
+		t.Fatal("ready before the converge is done")
+	}
+	e.runTask(t, messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
+	if !e.board.Ready() {
+		t.Fatal("not ready after the converge")
+	}
+}
+
+func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
+	e := start(t, nil, nil)
+	e.kit.Send(e.root, messages.ConfigInvalid{Initial: true, Err: `key "global": invalid`})
+	select {
+	case err := <-e.fatal:
+		if !strings.Contains(err.Error(), `key "global"`) {
+			t.Fatalf("fatal error %v", err)
+		}
+	case <-time.After(patience):
+		t.Fatal("no fatal error")
+	}
+}
+
+func TestEnabledFlagChangeReloadsAll(t *testing.T) {
+	e := start(t, []module.Definition{definition(t, "001-a", true, false)}, nil)
+	e.boot(t, 2)
+	e.kit.Send(e.root, messages.ConfigChanged{Change: values.Change{Enabled: []string{"a"}}})
+	q := actortest.Expect[messages.Enqueue](e.probe, patience)
+	if len(q.Tasks) != 1 || q.Tasks[0].Kind != messages.TaskReloadAll {
+		t.Fatalf("enabled flag change queued %+v", q.Tasks)
+	}
+}
