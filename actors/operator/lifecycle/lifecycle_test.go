@@ -25,7 +25,7 @@ const patience = 5 * time.Second
 type releases struct{ names []string }
 
 func (r releases) List(context.Context) ([]string, error) { return r.names, nil }
-func (r releases) Delete(context.Context, string) error    { return nil }
+func (r releases) Delete(context.Context, string) error   { return nil }
 
 // forwarder is a child that hands every message to the probe, keeping the
 // sender, so the test plays the config, queue, global and module actors.
