@@ -239,3 +239,43 @@ func TestBadInput(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func TestRenderInstallsNothing(t *testing.T) {
+	f := newFixture(t, 2)
+	out, err := f.r.Render(context.Background(), "demo", f.dir, map[string]any{"demo": map[string]any{"value": "r"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "name: demo-1") || !strings.Contains(out, `value: "r"`) {
+		t.Fatalf("rendered:\n%s", out)
+	}
+	if _, ok := f.value(t, "demo-0"); ok {
+		t.Fatal("Render created objects")
+	}
+	if names, _ := f.r.List(context.Background()); len(names) != 0 {
+		t.Fatalf("Render created a release: %v", names)
+	}
+}
+
+func TestInvalidChartAndRejectedManifest(t *testing.T) {
+	f := newFixture(t, 1)
+	if err := os.WriteFile(filepath.Join(f.dir, "Chart.yaml"), []byte("apiVersion: v2\nname: [broken\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir})
+	if err == nil || !strings.Contains(err.Error(), "Chart.yaml") {
+		t.Fatalf("invalid Chart.yaml: %v", err)
+	}
+	g := newFixture(t, 0)
+	bad := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Not_A_Valid_Name\n"
+	if err := os.MkdirAll(filepath.Join(g.dir, "templates"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.dir, "templates/bad.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: g.dir})
+	if err == nil || !strings.Contains(err.Error(), "Not_A_Valid_Name") || !strings.Contains(err.Error(), "Invalid") {
+		t.Fatalf("rejected manifest: %v", err)
+	}
+}
