@@ -4,18 +4,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// mailbox wraps a real mailbox: posting records the high-water mark, and the
-// invoker it hands to the real mailbox records each message around the
-// actor's handling of it.
+// mailbox wraps a real mailbox: the invoker it hands to the real mailbox
+// records each message around the actor's handling of it. Posting is left
+// alone: all bookkeeping happens on the actor's own goroutine, so senders
+// on other cores pay nothing and share no cache line with it.
 type mailbox struct {
 	actor.Mailbox
 	rec *record
 	reg *Registry
-}
-
-func (m *mailbox) PostUserMessage(message interface{}) {
-	m.Mailbox.PostUserMessage(message)
-	m.rec.observeLength(m.Mailbox.UserMessageCount())
 }
 
 // RegisterHandlers is called once the actor's PID exists, which is when the
@@ -42,7 +38,12 @@ type recordingInvoker struct {
 	system *actor.ActorSystem
 }
 
+// InvokeUserMessage records the mailbox length the message was taken from:
+// between two takes the length only grows, so the largest length seen at a
+// take is the high-water mark (Snapshot adds the length of a mailbox that
+// has not been taken from since).
 func (i *recordingInvoker) InvokeUserMessage(message interface{}) {
+	i.rec.observeLength(i.rec.length() + 1)
 	i.rec.begin(actor.UnwrapEnvelopeMessage(message), i.reg.elapsed())
 	// No defer: after a panic the mailbox calls EscalateFailure, which ends
 	// the message there.

@@ -87,9 +87,10 @@ func (r *record) panicked(reason interface{}) {
 }
 
 func (r *record) info(base, now time.Time) ActorInfo {
+	length := r.length()
 	a := ActorInfo{
 		Path: r.path, Kind: r.kind, Parent: r.parent,
-		MailboxLength: r.length(), HighWater: r.highWater.Load(),
+		MailboxLength: length, HighWater: max(r.highWater.Load(), int64(length)),
 		Processed: r.processed.Load(), Restarts: r.restarts.Load(),
 	}
 	a.Current, a.CurrentFor = r.handling(base, now)
