@@ -63,6 +63,9 @@ type Task struct {
 	// MergeKey, when set, makes a waiting task with the same key absorb
 	// this one: a module's run is queued at most once.
 	MergeKey string `json:"mergeKey,omitempty"`
+	// Compact merges a task into a waiting one with the same MergeKey by
+	// appending its binding contexts (event storms become a few runs).
+	Compact bool `json:"compact,omitempty"`
 	// Context is the binding context the hook gets (JSON), for event tasks.
 	Context []byte `json:"-"`
 	// Retry state, kept on the task and shown in /queue.

@@ -20,6 +20,7 @@ type Board struct {
 	enabledModules atomic.Pointer[[]string]
 	queues         atomic.Pointer[messages.QueueSnapshot]
 	modules        atomic.Pointer[map[string]ModuleState]
+	hooks          atomic.Pointer[map[string]HookStats]
 	ready          atomic.Bool
 	readyCh        chan struct{}
 
@@ -136,6 +137,50 @@ func (b *Board) SetModule(s ModuleState) {
 			return
 		}
 	}
+}
+
+// HookStats are one hook's runs, keyed "owner:hook" on the board.
+type HookStats struct {
+	Runs      int    `json:"runs"`
+	Failures  int    `json:"failures"`
+	LastError string `json:"lastError,omitempty"`
+	// Contexts counts the binding contexts the runs got (compaction shows
+	// as more contexts than runs).
+	Contexts int `json:"contexts"`
+}
+
+// RecordHookRun counts a finished run of a hook (its owner only).
+func (b *Board) RecordHookRun(owner, hook string, contexts int, err error) {
+	key := owner + ":" + hook
+	for {
+		old := b.hooks.Load()
+		next := map[string]HookStats{}
+		if old != nil {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		st := next[key]
+		st.Runs++
+		st.Contexts += contexts
+		if err != nil {
+			st.Failures++
+			st.LastError = err.Error()
+		}
+		next[key] = st
+		if b.hooks.CompareAndSwap(old, &next) {
+			b.notify()
+			return
+		}
+	}
+}
+
+// Hooks returns the hook statistics by "owner:hook".
+func (b *Board) Hooks() map[string]HookStats {
+	if m := b.hooks.Load(); m != nil {
+		return *m
+	}
+	return nil
 }
 
 // Modules returns every module's published state.

@@ -84,6 +84,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config = a.peers.Config
+	a.step.Board, a.step.Owner = a.opts.Board, messages.OwnerGlobal
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }
 
@@ -95,6 +96,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 	}
 	a.hooks = msg.Hooks
 	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
+	a.hooks.Watch(ctx, a.peers, messages.OwnerGlobal, "", true)
 	ctx.Send(a.peers.Report, ready)
 }
 

@@ -56,6 +56,7 @@ type Actor struct {
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
 	peers      owner.Siblings
+	watching   bool
 	configured bool
 	startErr   error
 	waiting    []deferred
@@ -94,7 +95,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case owner.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
-		a.handleDisabled()
+		a.handleDisabled(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case owner.HookResult:
@@ -133,6 +134,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config = a.peers.Config
+	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
 }
 
@@ -189,9 +191,20 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 	ctx.Respond(reply)
 }
 
-func (a *Actor) handleDisabled() {
+func (a *Actor) handleDisabled(ctx actor.Context) {
 	a.state.Enabled, a.state.StartupDone = false, false
+	a.watch(ctx, false)
 	a.publish()
+}
+
+// watch starts the module's schedule and kubernetes bindings once it is
+// enabled and has run, and stops them when it is disabled.
+func (a *Actor) watch(ctx actor.Context, on bool) {
+	if a.watching == on {
+		return
+	}
+	a.watching = on
+	a.hooks.Watch(ctx, a.peers, a.owner(), a.opts.Definition.Names.Name, on)
 }
 
 func (a *Actor) publish() {

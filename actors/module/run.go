@@ -109,7 +109,7 @@ func (a *Actor) next(ctx actor.Context) {
 			ctx.Request(a.step.Worker, owner.DeleteJob{Module: a.opts.Definition.Names.Name})
 			return
 		case phaseDisabled:
-			a.handleDisabled()
+			a.handleDisabled(ctx)
 		}
 	}
 	a.finish(ctx, nil)
@@ -199,6 +199,7 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
 			a.state.Enabled, a.state.StartupDone = true, true
 			a.scheduleCheck(ctx)
+			a.watch(ctx, true)
 		}
 		if err == nil && a.run.valuesChanged {
 			done.Later = []messages.Task{messages.NewModuleRun(a.opts.Definition.Names.Name, "values changed by a hook")}

@@ -3,8 +3,11 @@ package owner
 import (
 	"sort"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Hook is a discovered hook with its binding configuration.
@@ -40,4 +43,28 @@ func (s HookSet) Find(name string) (Hook, bool) {
 		}
 	}
 	return Hook{}, false
+}
+
+// Watch tells the schedule and kube actors about the hooks' schedule and
+// kubernetes bindings (none when on is false: stop them).
+func (s HookSet) Watch(ctx actor.Context, peers Siblings, ownerName, module string, on bool) {
+	ws := messages.WatchSchedules{Owner: ownerName, Module: module}
+	wk := messages.WatchKube{Owner: ownerName, Module: module}
+	for _, h := range s {
+		if !on || h.Config == nil {
+			continue
+		}
+		for _, b := range h.Config.Schedules {
+			ws.Schedules = append(ws.Schedules, messages.HookSchedule{Hook: h.Name, Version: h.Config.Version, Binding: b})
+		}
+		for _, b := range h.Config.Kubernetes {
+			wk.Monitors = append(wk.Monitors, messages.HookMonitor{Hook: h.Name, Version: h.Config.Version, Binding: b})
+		}
+	}
+	if peers.Schedule != nil {
+		ctx.Send(peers.Schedule, ws)
+	}
+	if peers.Kube != nil {
+		ctx.Send(peers.Kube, wk)
+	}
 }

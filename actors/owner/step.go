@@ -1,11 +1,13 @@
 package owner
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/messages"
@@ -20,7 +22,12 @@ import (
 type HookStep struct {
 	Worker *actor.PID
 	Config *actor.PID
-	hook   string
+	// Board, when set, counts every run of the step's hooks.
+	Board *board.Board
+	Owner string
+	hook  string
+	// contexts is how many binding contexts the running hook got.
+	contexts int
 	// applied waits for its config patch to be written.
 	applied *Applied
 }
@@ -34,13 +41,14 @@ type StepResult struct {
 
 // Start sends the hook run to the worker.
 func (s *HookStep) Start(ctx actor.Context, req hookexec.Request, binding string) {
-	s.hook, s.applied = req.Hook.Name, nil
+	s.hook, s.applied, s.contexts = req.Hook.Name, nil, countContexts(req.BindingContext)
 	ctx.Request(s.Worker, HookJob{Request: req, Binding: binding})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a
 // config patch is being written; ConfigPatchDone then finishes the step.
 func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r HookResult) (StepResult, bool) {
+	s.record(r.Err)
 	if r.Err != nil {
 		return StepResult{Result: r.Result, Err: fmt.Errorf("hook %s: %w", r.Hook, r.Err)}, true
 	}
@@ -67,4 +75,19 @@ func (s *HookStep) OnConfigPatchDone(done messages.ConfigPatchDone) StepResult {
 		return StepResult{Err: fmt.Errorf("hook %s: %s", s.hook, done.Err)}
 	}
 	return StepResult{Applied: applied}
+}
+
+func (s *HookStep) record(err error) {
+	if s.Board != nil {
+		s.Board.RecordHookRun(s.Owner, s.hook, s.contexts, err)
+	}
+}
+
+// countContexts counts the elements of a binding context array.
+func countContexts(data []byte) int {
+	var list []json.RawMessage
+	if json.Unmarshal(data, &list) != nil {
+		return 0
+	}
+	return len(list)
 }

@@ -70,6 +70,10 @@ type Siblings struct {
 	Report *actor.PID // OwnerReady and the like; nil: the parent
 	Config *actor.PID // the config actor; nil: sibling "config"
 	Queue  *actor.PID // the queue actor; nil: sibling "queue"
+	// Schedule and Kube receive the owner's schedule and kubernetes
+	// bindings; nil: siblings "schedule" and "kube".
+	Schedule *actor.PID
+	Kube     *actor.PID
 }
 
 // Resolve fills the unset PIDs from ctx's parent.
@@ -89,6 +93,12 @@ func (s Siblings) Resolve(ctx actor.Context) Siblings {
 	}
 	if s.Queue == nil {
 		s.Queue = sibling("queue")
+	}
+	if s.Schedule == nil {
+		s.Schedule = sibling("schedule")
+	}
+	if s.Kube == nil {
+		s.Kube = sibling("kube")
 	}
 	return s
 }

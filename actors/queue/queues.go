@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"time"
@@ -93,17 +94,21 @@ func (l *line) firstWaiting() int {
 	return 0
 }
 
-// dedupe keeps the first waiting task of each MergeKey.
+// dedupe keeps the first waiting task of each MergeKey; a compacting
+// task's binding contexts are appended to the one it merges into.
 func (l *line) dedupe() {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	out := l.tasks[:0]
 	for i, t := range l.tasks {
 		busy := i == 0 && (l.running || l.retrying)
 		if t.MergeKey != "" && !busy {
-			if seen[t.MergeKey] {
+			if at, ok := seen[t.MergeKey]; ok {
+				if t.Compact {
+					out[at].Context = appendContexts(out[at].Context, t.Context)
+				}
 				continue
 			}
-			seen[t.MergeKey] = true
+			seen[t.MergeKey] = len(out)
 		}
 		out = append(out, t)
 	}
@@ -195,4 +200,19 @@ func (q *Queues) Snapshot(now time.Time) messages.QueueSnapshot {
 		snap.Queues = append(snap.Queues, messages.QueueState{Name: name, Tasks: slices.Clone(q.lines[name].tasks)})
 	}
 	return snap
+}
+
+// appendContexts joins two JSON arrays of binding contexts.
+func appendContexts(a, b []byte) []byte {
+	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
+	switch {
+	case len(b) <= 2:
+		return a
+	case len(a) <= 2:
+		return b
+	}
+	out := make([]byte, 0, len(a)+len(b))
+	out = append(out, a[:len(a)-1]...)
+	out = append(out, ',')
+	return append(out, b[1:]...)
 }

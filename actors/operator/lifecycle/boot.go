@@ -14,7 +14,9 @@ type boot struct {
 	configRead  bool
 	owners      map[string]bool // owners that have not reported ready
 	applying    int             // ApplyConfig replies still due
+	applied     bool            // every owner has its section
 	applyFailed []string
+	kubeSynced  bool // the global hooks' monitors have listed
 }
 
 // newBoot waits for the global actor only: module actors configure their
@@ -49,7 +51,7 @@ func (b *brain) handleConfigInvalid(msg messages.ConfigInvalid) {
 // maybeApplyConfig hands every owner its section once all are ready and
 // the configuration has been read.
 func (b *brain) maybeApplyConfig(ctx actor.Context) {
-	if b.boot.done || !b.boot.configRead || len(b.boot.owners) > 0 || b.boot.applying > 0 {
+	if b.boot.done || b.boot.applied || !b.boot.configRead || len(b.boot.owners) > 0 || b.boot.applying > 0 {
 		return
 	}
 	for _, name := range b.liveOwners() {
@@ -92,6 +94,26 @@ func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 	}
 	if len(b.boot.applyFailed) > 0 {
 		b.fatal(fmt.Errorf("invalid configuration: %v", b.boot.applyFailed))
+		return
+	}
+	b.boot.applied = true
+	b.maybeQueueStartup(ctx)
+}
+
+// handleKubeSynced notes that the global hooks' monitors have listed
+// (their Synchronization runs are queued).
+func (b *brain) handleKubeSynced(ctx actor.Context, msg messages.KubeSynced) {
+	if msg.Owner == messages.OwnerGlobal && !b.boot.done {
+		b.boot.kubeSynced = true
+		b.maybeQueueStartup(ctx)
+	}
+}
+
+// maybeQueueStartup queues onStartup and the first converge once the
+// configuration is applied and the global monitors have synced. With no kube
+// actor among the children there is nothing to wait for.
+func (b *brain) maybeQueueStartup(ctx actor.Context) {
+	if b.boot.done || !b.boot.applied || !b.boot.kubeSynced && b.children[ChildKube] != nil {
 		return
 	}
 	b.boot.done = true

@@ -11,7 +11,7 @@ import (
 // decide the reactions), and a change of enabled flags reloads all modules.
 func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
 	b.config = msg.Config
-	if !b.boot.done {
+	if !b.boot.applied {
 		b.boot.configRead = true
 		b.maybeApplyConfig(ctx)
 		return
@@ -41,7 +41,7 @@ func (b *brain) ownerOfKey(key string) (string, bool) {
 // handleConfigApplied reacts to an owner's new section: global values
 // changed -> reload all; an enabled module's values changed -> its run.
 func (b *brain) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	if !b.boot.done {
+	if !b.boot.applied {
 		b.bootApplied(ctx, msg)
 		return
 	}

@@ -59,6 +59,7 @@ func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChec
 	}
 	if msg.Err != "" {
 		b.disc = nil
+		b.holdSchedules(ctx, true)
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
 		return
 	}
@@ -79,9 +80,11 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 		return
 	}
 	if msg.Err != nil {
+		b.holdSchedules(ctx, true)
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
 		return
 	}
+	b.holdSchedules(ctx, false)
 	b.opts.Board.SetEnabledModules(d.enabled)
 	next := b.moduleTasks(ctx, d.enabled, msg.Names)
 	next = append(next,
@@ -119,4 +122,11 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []mes
 	}
 	b.enabled = now
 	return append(append(runs, deletes...), purges...)
+}
+
+// holdSchedules holds schedules back while discovery is failing.
+func (b *brain) holdSchedules(ctx actor.Context, hold bool) {
+	if pid := b.children[ChildSchedule]; pid != nil {
+		ctx.Send(pid, messages.HoldSchedules{Hold: hold})
+	}
 }

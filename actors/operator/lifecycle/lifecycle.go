@@ -46,9 +46,11 @@ type Options struct {
 
 // Child names the lifecycle expects among the root's children.
 const (
-	ChildConfig = "config"
-	ChildQueue  = "queue"
-	ChildGlobal = messages.OwnerGlobal
+	ChildConfig   = "config"
+	ChildQueue    = "queue"
+	ChildSchedule = "schedule"
+	ChildKube     = "kube"
+	ChildGlobal   = messages.OwnerGlobal
 )
 
 // ModuleChild is the child name of a module actor.
@@ -92,6 +94,8 @@ func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
 		b.handleConfigInvalid(msg)
 	case messages.OwnerReady:
 		b.handleOwnerReady(ctx, msg)
+	case messages.KubeSynced:
+		b.handleKubeSynced(ctx, msg)
 	case messages.ConfigApplied:
 		b.handleConfigApplied(ctx, msg)
 	case messages.RunTask:

@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/module"
@@ -78,6 +81,11 @@ func Start(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
 	}
+	dyn, err := dynamic.NewForConfig(cfg.Rest)
+	if err != nil {
+		return nil, fmt.Errorf("kubernetes dynamic client: %w", err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
 	if err := os.MkdirAll(cfg.TmpDir, 0o700); err != nil {
 		return nil, fmt.Errorf("tmp dir: %w", err)
 	}
@@ -90,7 +98,7 @@ func Start(cfg Config) (*App, error) {
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, work: work}
+		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, Converged: m.converged})

@@ -6,12 +6,17 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/dynamic"
+
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/actors/global"
+	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/actors/queue"
+	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/actors/values/schema"
 	"github.com/addon-actors/addon-operator/messages"
@@ -27,18 +32,25 @@ type parts struct {
 	defs          []module.Definition
 	globalSchemas *schema.Set
 	work          context.Context
+	dynamic       dynamic.Interface
+	mapper        meta.RESTMapper
 }
 
 // children are spawned in this order and stopped in the reverse one: the
 // queue first (no new task starts), then the owners (each finishes the job
-// it is running, within the grace period), the config actor last (a
-// finishing hook may still write a config patch).
+// it is running, within the grace period), the event sources, the config
+// actor last (a finishing hook may still write a config patch). The event
+// sources are spawned before the owners, which register their bindings.
 func (p parts) children() []operator.Child {
 	sys, log := p.app.System, p.cfg.Log
 	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
 	out := []operator.Child{
 		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
 			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors}))},
+		{Name: lifecycle.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
+			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
+		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
+			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube")}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work}))},

@@ -1,0 +1,135 @@
+package kube
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Options configures the kube actor.
+type Options struct {
+	Client dynamic.Interface
+	Mapper meta.RESTMapper
+	Log    *slog.Logger
+	// Queue receives the runs; nil is the sibling "queue".
+	Queue *actor.PID
+	// Report receives KubeSynced; nil is the parent.
+	Report *actor.PID
+	// Errors counts objects a jqFilter failed on, and bindings that could
+	// not be watched.
+	Errors func(owner, hook, binding string)
+}
+
+// schemaGVR is a resolved resource.
+type schemaGVR struct {
+	gvr        schema.GroupVersionResource
+	namespaced bool
+}
+
+// Actor is the kube actor.
+type Actor struct {
+	opts     Options
+	monitors map[int]*monitor
+	byOwner  map[string][]int
+	next     int
+	post     func(any)
+}
+
+// New returns the producer of a kube actor.
+func New(opts Options) actor.Producer {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return func() actor.Actor {
+		return &Actor{opts: opts, monitors: map[int]*monitor{}, byOwner: map[string][]int{}}
+	}
+}
+
+// Receive implements actor.Actor.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		a.handleStarted(ctx)
+	case messages.WatchKube:
+		a.handleWatch(ctx, msg)
+	case objectEvent:
+		a.handleObject(ctx, msg)
+	case informerSynced:
+		a.handleSynced(ctx, msg)
+	case *actor.Stopping, *actor.Restarting:
+		for id := range a.monitors {
+			a.stopMonitor(id)
+		}
+	}
+}
+
+func (a *Actor) handleStarted(ctx actor.Context) {
+	if a.opts.Queue == nil && ctx.Parent() != nil {
+		a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+	}
+	if a.opts.Report == nil {
+		a.opts.Report = ctx.Parent()
+	}
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	a.post = func(msg any) { root.Send(self, msg) }
+}
+
+// handleWatch replaces an owner's monitors.
+func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
+	for _, id := range a.byOwner[msg.Owner] {
+		a.stopMonitor(id)
+	}
+	delete(a.byOwner, msg.Owner)
+	for _, h := range msg.Monitors {
+		if err := a.startMonitor(msg, h); err != nil {
+			a.opts.Log.Error("cannot watch", "owner", msg.Owner, "hook", h.Hook, "binding", h.Binding.Name, "err", err)
+			a.countError(msg.Owner, h.Hook, h.Binding.Name)
+		}
+	}
+	a.reportIfSynced(ctx, msg.Owner)
+}
+
+// reportIfSynced sends KubeSynced once every monitor of owner has synced.
+func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
+	for _, id := range a.byOwner[owner] {
+		if m := a.monitors[id]; m != nil && m.synced < m.informer {
+			return
+		}
+	}
+	if a.opts.Report != nil {
+		ctx.Send(a.opts.Report, messages.KubeSynced{Owner: owner})
+	}
+}
+
+func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) error {
+	mapping, err := resolve(a.opts.Mapper, h.Binding.APIVersion, h.Binding.Kind)
+	if err != nil {
+		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
+	}
+	a.next++
+	m := &monitor{id: a.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
+		snapshot: map[string]item{}}
+	a.monitors[m.id] = m
+	a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], m.id)
+	m.start(a.opts.Client, schemaGVR{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}, a.post)
+	return nil
+}
+
+func (a *Actor) stopMonitor(id int) {
+	if m, ok := a.monitors[id]; ok {
+		m.stop()
+		delete(a.monitors, id)
+	}
+}
+
+func (a *Actor) countError(owner, hook, binding string) {
+	if a.opts.Errors != nil {
+		a.opts.Errors(owner, hook, binding)
+	}
+}

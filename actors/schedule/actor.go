@@ -1,0 +1,136 @@
+package schedule
+
+import (
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// Options configures the schedule actor.
+type Options struct {
+	Clock supervision.Clock
+	Log   *slog.Logger
+	// Queue receives the runs; nil is the sibling "queue".
+	Queue *actor.PID
+}
+
+// entry is one armed schedule binding.
+type entry struct {
+	owner, module string
+	hook          messages.HookSchedule
+	timer         supervision.Timer
+}
+
+// Actor is the schedule actor.
+type Actor struct {
+	opts    Options
+	entries map[int]*entry
+	byOwner map[string][]int
+	next    int
+	hold    bool
+}
+
+// tick is delivered by the clock when an entry is due.
+type tick struct{ ID int }
+
+// New returns the producer of a schedule actor.
+func New(opts Options) actor.Producer {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return func() actor.Actor {
+		return &Actor{opts: opts, entries: map[int]*entry{}, byOwner: map[string][]int{}}
+	}
+}
+
+// Receive implements actor.Actor.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		if a.opts.Queue == nil && ctx.Parent() != nil {
+			a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+		}
+	case messages.WatchSchedules:
+		a.handleWatch(ctx, msg)
+	case messages.HoldSchedules:
+		a.hold = msg.Hold
+	case tick:
+		a.handleTick(ctx, msg)
+	case *actor.Stopping, *actor.Restarting:
+		for id := range a.entries {
+			a.remove(id)
+		}
+	}
+}
+
+func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
+	for _, id := range a.byOwner[msg.Owner] {
+		a.remove(id)
+	}
+	delete(a.byOwner, msg.Owner)
+	for _, s := range msg.Schedules {
+		a.next++
+		e := &entry{owner: msg.Owner, module: msg.Module, hook: s}
+		a.entries[a.next] = e
+		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], a.next)
+		a.arm(ctx, a.next, e)
+	}
+	a.opts.Log.Debug("schedules set", "owner", msg.Owner, "count", len(msg.Schedules))
+}
+
+// arm sets the entry's timer for its next time after now.
+func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
+	now := a.opts.Clock.Now()
+	next := e.hook.Binding.Schedule.Next(now)
+	if next.IsZero() {
+		return // a crontab that never fires
+	}
+	e.timer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tick{ID: id}, next.Sub(now))
+}
+
+func (a *Actor) remove(id int) {
+	if e, ok := a.entries[id]; ok {
+		if e.timer != nil {
+			e.timer.Stop()
+		}
+		delete(a.entries, id)
+	}
+}
+
+func (a *Actor) handleTick(ctx actor.Context, t tick) {
+	e, ok := a.entries[t.ID]
+	if !ok {
+		return
+	}
+	a.arm(ctx, t.ID, e)
+	if a.hold {
+		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
+		return
+	}
+	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: []messages.Task{run(e)}})
+}
+
+// run is the hook run of one tick.
+func run(e *entry) messages.Task {
+	b := e.hook.Binding
+	kind := messages.TaskGlobalHook
+	if e.module != "" {
+		kind = messages.TaskModuleHook
+	}
+	return messages.Task{Queue: b.Queue, Kind: kind, Owner: e.owner, Module: e.module, Hook: e.hook.Hook,
+		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: "schedule " + b.Crontab,
+		Context: context(e.hook.Version, b), MergeKey: "hook/" + e.owner + "/" + e.hook.Hook, Compact: true}
+}
+
+func context(v bindings.Version, b bindings.ScheduleBinding) []byte {
+	if v == bindings.V0 {
+		data, _ := bctx.MarshalV0([]bctx.V0Context{bctx.V0Binding(b.Name)})
+		return data
+	}
+	return bctx.Marshal([]bctx.Context{bctx.ScheduleTick(b.Name, nil)})
+}

@@ -1,0 +1,7 @@
+// Package schedule is the schedule actor: it fires the `schedule` bindings
+// of the global hooks and of enabled modules' hooks on their crontabs
+// (robfig/cron/v3, seconds optional), through the injected clock, and
+// queues a hook run with a Schedule binding context for each tick, in the
+// binding's queue. Runs of one hook that wait in a queue are compacted into
+// one. While module discovery is failing every schedule is held back.
+package schedule

@@ -1,0 +1,134 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+)
+
+// recordContext is a hook body that appends its binding context, one line
+// per run, to $RECORD_DIR/<name>.
+func recordContext(name string) string {
+	return `mkdir -p $RECORD_DIR; jq -c . $BINDING_CONTEXT_PATH >> $RECORD_DIR/` + name
+}
+
+func contexts(b *board.Board, key string) int { return b.Hooks()[key].Contexts }
+
+// A schedule binding fires with its name in the binding context.
+func TestScheduleFiresWithItsBindingName(t *testing.T) {
+	root := tree(t, map[string]string{
+		"global-hooks/tick": hook(`{"configVersion":"v1","schedule":[{"name":"every-second","crontab":"*/1 * * * * *"}]}`,
+			recordContext("tick")),
+	})
+	s := startApp(t, root)
+	s.waitReady(t)
+	s.waitFor(t, "two ticks", func(b *board.Board) bool { return contexts(b, "global:tick") >= 2 })
+	first := strings.Split(s.record(t, "tick"), "\n")[0]
+	jsonEqual(t, "schedule context", first, `[{"binding":"every-second","type":"Schedule"}]`)
+}
+
+// A named queue keeps running while the main queue is stuck on a failing
+// hook.
+func TestNamedQueueRunsWhileMainIsStuck(t *testing.T) {
+	root := tree(t, map[string]string{
+		"global-hooks/broken": hook(`{"configVersion":"v1","onStartup":1}`, "exit 1"),
+		"global-hooks/side": hook(`{"configVersion":"v1","schedule":[{"crontab":"*/1 * * * * *","queue":"side"}]}`,
+			recordContext("side")),
+	})
+	s := startApp(t, root)
+	s.waitFor(t, "side runs while main retries", func(b *board.Board) bool {
+		return contexts(b, "global:side") >= 2 && b.Hooks()["global:broken"].Failures >= 1
+	})
+	if s.app.Board.Ready() {
+		t.Fatal("ready although onStartup keeps failing")
+	}
+}
+
+// kubernetes binding: Synchronization with the existing objects, then
+// events; a jqFilter on labels runs the hook on a label change, not on a
+// data change.
+func TestKubernetesBindingSyncAndEvents(t *testing.T) {
+	ns := kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	cms := client.CoreV1().ConfigMaps(ns)
+	ctx := context.Background()
+	mk := func(name string, labels map[string]string) *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}, Data: map[string]string{"k": "1"}}
+	}
+	if _, err := cms.Create(ctx, mk("pre", map[string]string{"app": "x"}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	config := `{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",` +
+		`"namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},"labelSelector":{"matchLabels":{"app":"x"}},` +
+		`"jqFilter":".metadata.labels"}]}`
+	s := startAppIn(t, tree(t, map[string]string{"global-hooks/watch": hook(config, recordContext("watch"))}), ns)
+	s.waitReady(t)
+	s.waitFor(t, "Synchronization", func(b *board.Board) bool { return contexts(b, "global:watch") >= 1 })
+
+	if _, err := cms.Create(ctx, mk("new", map[string]string{"app": "x"}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "Added", func(b *board.Board) bool { return contexts(b, "global:watch") >= 2 })
+	cm, _ := cms.Get(ctx, "new", metav1.GetOptions{})
+	cm.Data["k"] = "2" // data only: the filter result stays
+	cm, _ = cms.Update(ctx, cm, metav1.UpdateOptions{})
+	cm.Labels["extra"] = "y"
+	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "Modified", func(b *board.Board) bool { return contexts(b, "global:watch") >= 3 })
+	if err := cms.Delete(ctx, "new", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "Deleted", func(b *board.Board) bool { return contexts(b, "global:watch") >= 4 })
+
+	var got []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(s.record(t, "watch")), "\n") {
+		var list []map[string]any
+		if err := json.Unmarshal([]byte(line), &list); err != nil {
+			t.Fatalf("binding context %q: %v", line, err)
+		}
+		got = append(got, list...)
+	}
+	if len(got) != 4 {
+		t.Fatalf("got %d contexts, want 4 (no run for the data change): %v", len(got), got)
+	}
+	if got[0]["type"] != "Synchronization" || len(got[0]["objects"].([]any)) != 1 {
+		t.Fatalf("first context %v", got[0])
+	}
+	for i, want := range []string{"Added", "Modified", "Deleted"} {
+		c := got[i+1]
+		if c["type"] != "Event" || c["watchEvent"] != want || c["binding"] != "cms" {
+			t.Fatalf("context %d: %v, want %s", i+1, c, want)
+		}
+	}
+	labels := got[2]["filterResult"].(map[string]any)
+	if labels["extra"] != "y" {
+		t.Fatalf("Modified filterResult %v", labels)
+	}
+}
+
+// The older form (onKubernetesEvent) gets its own binding context.
+func TestOlderFormBindingContext(t *testing.T) {
+	ns := kube.Namespace(t)
+	config := `{"onKubernetesEvent":[{"name":"secrets","kind":"secret","event":["add"],` +
+		`"namespaceSelector":{"matchNames":["` + ns + `"]}}]}`
+	s := startAppIn(t, tree(t, map[string]string{"global-hooks/old": hook(config, recordContext("old"))}), ns)
+	s.waitReady(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s1"}, StringData: map[string]string{"a": "b"}}
+	if _, err := client.CoreV1().Secrets(ns).Create(context.Background(), sec, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "the add event", func(b *board.Board) bool { return contexts(b, "global:old") >= 1 })
+	line := strings.Split(strings.TrimSpace(s.record(t, "old")), "\n")
+	jsonEqual(t, "older-form context", line[len(line)-1],
+		`[{"binding":"secrets","resourceEvent":"add","resourceNamespace":"`+ns+`","resourceKind":"Secret","resourceName":"s1"}]`)
+}
