@@ -62,9 +62,12 @@ type Actor struct {
 	waiting    []deferred
 }
 
-// deferred is a task that arrived before the hooks were configured.
-// (Discovery does not wait: the enabled script is not a hook.)
+// deferred is a request that arrived before the hooks were configured:
+// discovery waits too, so that a module whose hooks fail is never listed
+// as enabled. Modules configure a few at a time in module order, and
+// discovery asks in module order, so it follows closely.
 type deferred struct {
+	check  *messages.CheckEnabled
 	run    *messages.RunTask
 	sender *actor.PID
 }
@@ -91,7 +94,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case messages.CheckEnabled:
-		a.handleCheckEnabled(ctx, msg, ctx.Sender())
+		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
 	case owner.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
@@ -170,6 +173,8 @@ func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
 	switch {
 	case !a.configured:
 		a.waiting = append(a.waiting, d)
+	case d.check != nil:
+		a.handleCheckEnabled(ctx, *d.check, d.sender)
 	case a.startErr != nil:
 		a.log.Error("task dropped: the module failed to start", "task", d.run.Task.Kind, "err", a.startErr)
 		ctx.Send(d.sender, messages.TaskDone{ID: d.run.Task.ID, Queue: d.run.Task.Queue})
