@@ -21,6 +21,7 @@ type Options struct {
 	Schemas values.Schemas
 	Runner  owner.Runner
 	Board   *board.Board
+	Metrics owner.Metrics
 	Log     *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
@@ -84,6 +85,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config = a.peers.Config
+	a.step.Metrics, a.step.Module = a.opts.Metrics, ""
 	a.step.Board, a.step.Owner = a.opts.Board, messages.OwnerGlobal
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }

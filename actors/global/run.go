@@ -58,7 +58,7 @@ func (a *Actor) startHook(ctx actor.Context, t messages.Task) {
 		a.done(ctx, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	a.step.Start(ctx, req, t.Binding)
+	a.step.Start(ctx, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
 }
 
 func (a *Actor) handleHookResult(ctx actor.Context, r owner.HookResult) {

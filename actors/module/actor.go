@@ -20,6 +20,7 @@ type Options struct {
 	Runner     owner.Runner
 	Releaser   owner.Releaser
 	Board      *board.Board
+	Metrics    owner.Metrics
 	Log        *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
@@ -137,6 +138,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config = a.peers.Config
+	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
 	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
 }

@@ -2,6 +2,7 @@ package module
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -39,6 +40,8 @@ type run struct {
 	phases        []phase
 	at            int
 	valuesChanged bool
+	started       time.Time
+	helmStarted   time.Time
 }
 
 func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask, queue *actor.PID) {
@@ -53,7 +56,7 @@ func (a *Actor) start(ctx actor.Context, t messages.Task) {
 		a.done(ctx, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	a.run = &run{task: t, phases: phases}
+	a.run = &run{task: t, phases: phases, started: a.now()}
 	a.state.Phase = string(t.Kind)
 	a.publish()
 	a.next(ctx)
@@ -127,7 +130,7 @@ func (a *Actor) startHook(ctx actor.Context, p phase) {
 		a.finish(ctx, err)
 		return
 	}
-	a.step.Start(ctx, req, p.binding)
+	a.step.Start(ctx, req, owner.RunInfoOf(p.binding, a.run.task.Queue, a.run.task.AllowFailure))
 }
 
 // startHelm sends the upgrade to the worker; false when there is no chart.
@@ -139,6 +142,7 @@ func (a *Actor) startHelm(ctx actor.Context) bool {
 		a.finish(ctx, fmt.Errorf("values for helm: %w", err))
 		return true
 	}
+	a.run.helmStarted = a.now()
 	ctx.Request(a.step.Worker, owner.HelmJob{Module: a.opts.Definition.Names.Name, ChartDir: a.opts.Definition.Dir,
 		Values: values.HelmValues(a.opts.Board.Global(), a.scope.Snapshot())})
 	return true
@@ -167,6 +171,9 @@ func (a *Actor) stepDone(ctx actor.Context, res owner.StepResult) {
 }
 
 func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
+	if a.opts.Metrics != nil && a.run != nil {
+		a.opts.Metrics.Helm(a.opts.Definition.Names.Name, a.now().Sub(a.run.helmStarted), r.Err)
+	}
 	if r.Err != nil {
 		a.finish(ctx, fmt.Errorf("helm upgrade: %w", r.Err))
 		return
@@ -196,6 +203,9 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 	a.state.Phase, a.state.LastError = "idle", ""
 	if a.run != nil {
 		a.state.LastRun = string(a.run.task.Kind)
+		if a.run.task.Kind == messages.TaskModuleRun && a.opts.Metrics != nil {
+			a.opts.Metrics.ModuleRun(a.opts.Definition.Names.Name, a.now().Sub(a.run.started), err)
+		}
 		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
 			a.state.Enabled, a.state.StartupDone = true, true
 			a.scheduleCheck(ctx)
@@ -220,4 +230,12 @@ func (a *Actor) done(ctx actor.Context, d messages.TaskDone) {
 	if next, ok := a.tasks.Finish(ctx, d); ok {
 		a.start(ctx, next.Task)
 	}
+}
+
+// now reads the injected clock (none in some tests: durations are then 0).
+func (a *Actor) now() time.Time {
+	if a.opts.Clock == nil {
+		return time.Time{}
+	}
+	return a.opts.Clock.Now()
 }

@@ -22,10 +22,14 @@ import (
 type HookStep struct {
 	Worker *actor.PID
 	Config *actor.PID
-	// Board, when set, counts every run of the step's hooks.
-	Board *board.Board
-	Owner string
-	hook  string
+	// Board, when set, counts every run of the step's hooks; Metrics, when
+	// set, observes them.
+	Board   *board.Board
+	Metrics Metrics
+	Owner   string
+	Module  string
+	hook    string
+	run     RunInfo
 	// contexts is how many binding contexts the running hook got.
 	contexts int
 	// applied waits for its config patch to be written.
@@ -40,15 +44,15 @@ type StepResult struct {
 }
 
 // Start sends the hook run to the worker.
-func (s *HookStep) Start(ctx actor.Context, req hookexec.Request, binding string) {
-	s.hook, s.applied, s.contexts = req.Hook.Name, nil, countContexts(req.BindingContext)
-	ctx.Request(s.Worker, HookJob{Request: req, Binding: binding})
+func (s *HookStep) Start(ctx actor.Context, req hookexec.Request, run RunInfo) {
+	s.hook, s.applied, s.contexts, s.run = req.Hook.Name, nil, countContexts(req.BindingContext), run
+	ctx.Request(s.Worker, HookJob{Request: req, Binding: run.Binding})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a
 // config patch is being written; ConfigPatchDone then finishes the step.
 func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r HookResult) (StepResult, bool) {
-	s.record(r.Err)
+	s.record(r.Result, r.Err)
 	if r.Err != nil {
 		return StepResult{Result: r.Result, Err: fmt.Errorf("hook %s: %w", r.Hook, r.Err)}, true
 	}
@@ -77,9 +81,12 @@ func (s *HookStep) OnConfigPatchDone(done messages.ConfigPatchDone) StepResult {
 	return StepResult{Applied: applied}
 }
 
-func (s *HookStep) record(err error) {
+func (s *HookStep) record(res hookexec.Result, err error) {
 	if s.Board != nil {
 		s.Board.RecordHookRun(s.Owner, s.hook, s.contexts, err)
+	}
+	if s.Metrics != nil {
+		s.Metrics.HookRun(HookRun{Module: s.Module, Hook: s.hook, Info: s.run, Result: res, Err: err})
 	}
 }
 

@@ -77,8 +77,15 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 	if code, _ := op.get(t, "/readyz"); code != 200 {
 		t.Fatalf("/readyz %d after the first converge", code)
 	}
-	if _, metrics := op.get(t, "/metrics"); !strings.Contains(metrics, `addon_operator_actor_mailbox_length{actor="operator/module/greeter"}`) {
-		t.Fatalf("/metrics lacks the inspector's gauge")
+	_, metrics := op.get(t, "/metrics")
+	for _, want := range []string{`addon_operator_actor_mailbox_length{actor="operator/module/greeter"}`,
+		`addon_operator_module_hook_run_seconds_count{binding="beforeHelm",hook="compute.sh",module="echo-server",queue="main"} 1`,
+		`addon_operator_global_hook_run_seconds_count{binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
+		`addon_operator_module_run_seconds_count{module="greeter"} 2`, `addon_operator_module_helm_seconds_count{module="optional"} 1`,
+		`addon_operator_tasks_queue_length{queue="main"} 0`, `addon_operator_convergence_seconds_count 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("/metrics lacks %s", want)
+		}
 	}
 	op.stop(t)
 	if code := op.cmd.ProcessState.ExitCode(); code != 0 {

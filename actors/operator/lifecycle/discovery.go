@@ -124,8 +124,12 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []mes
 	return append(append(runs, deletes...), purges...)
 }
 
-// holdSchedules holds schedules back while discovery is failing.
+// holdSchedules holds schedules back while discovery is failing (and
+// counts the failure).
 func (b *brain) holdSchedules(ctx actor.Context, hold bool) {
+	if hold && b.opts.DiscoverErrors != nil {
+		b.opts.DiscoverErrors.Inc()
+	}
 	if pid := b.children[ChildSchedule]; pid != nil {
 		ctx.Send(pid, messages.HoldSchedules{Hold: hold})
 	}

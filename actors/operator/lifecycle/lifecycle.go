@@ -40,6 +40,8 @@ type Options struct {
 	Fatal func(error)
 	// ConfigErrors counts rejected configuration (config_values_errors_total).
 	ConfigErrors Counter
+	// DiscoverErrors counts failed discoveries (modules_discover_errors_total).
+	DiscoverErrors Counter
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,6 +67,8 @@ type App struct {
 	// shutdown grace period is over.
 	cancelWork context.CancelFunc
 	clock      supervision.Clock
+	stopped    chan struct{}
+	stopOnce   sync.Once
 }
 
 // Start reads the directories and starts the actor tree.
@@ -91,7 +94,7 @@ func Start(cfg Config) (*App, error) {
 	}
 	work, cancelWork := context.WithCancel(context.Background())
 	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
-		cancelWork: cancelWork, clock: cfg.Clock}
+		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist)})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
@@ -101,11 +104,29 @@ func Start(cfg Config) (*App, error) {
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
-		ConfigErrors: m.configErrors, Converged: m.converged})
+		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged})
 	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
 		return nil, err
 	}
+	a.tick(m.liveTicks)
 	return a, nil
+}
+
+// liveTickPeriod is how often live_ticks grows: a flat line means a stuck
+// process.
+const liveTickPeriod = 10 * time.Second
+
+// tick increments live_ticks every period until the app stops.
+func (a *App) tick(c prometheus.Counter) {
+	a.clock.AfterFunc(liveTickPeriod, func() {
+		select {
+		case <-a.stopped:
+			return
+		default:
+		}
+		c.Inc()
+		a.tick(c)
+	})
 }
 
 func (a *App) onFatal(err error) {
@@ -132,6 +153,7 @@ const stopSlack = 10 * time.Second
 // Stop stops the actor tree: no new task starts, a running hook or helm
 // call may finish within grace and is cancelled after it.
 func (a *App) Stop(grace time.Duration) error {
+	a.stopOnce.Do(func() { close(a.stopped) })
 	timer := a.clock.AfterFunc(grace, a.cancelWork)
 	defer timer.Stop()
 	err := a.System.Stop(grace + stopSlack)

@@ -53,14 +53,15 @@ func (p parts) children() []operator.Child {
 			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube")}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
-			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work}))},
+			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
+			Metrics: p.metrics}))},
 	}
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
-				ConfigureSlots: slots}))})
+				ConfigureSlots: slots, Metrics: p.metrics}))})
 	}
 	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),

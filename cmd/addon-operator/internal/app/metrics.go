@@ -6,19 +6,27 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// metrics are the operator's own metrics of this issue; the hook and
-// module figures arrive with the metrics issue.
+// metrics are the operator's own metrics, with the names of the original
+// flant/addon-operator where they exist.
 type metrics struct {
-	reg          *prometheus.Registry
-	prefix       string
-	configErrors prometheus.Counter
-	queueLength  *prometheus.GaugeVec
-	dropped      *prometheus.CounterVec
-	convergence  prometheus.Histogram
-	convergences prometheus.Counter
+	reg            *prometheus.Registry
+	prefix         string
+	configErrors   prometheus.Counter
+	discoverErrors prometheus.Counter
+	liveTicks      prometheus.Counter
+	hooks          hookMetrics
+	moduleRun      *prometheus.HistogramVec
+	moduleRunErrs  *prometheus.CounterVec
+	helm           *prometheus.HistogramVec
+	helmErrs       *prometheus.CounterVec
+	queueLength    *prometheus.GaugeVec
+	dropped        *prometheus.CounterVec
+	convergence    prometheus.Histogram
+	convergences   prometheus.Counter
 }
 
 func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
@@ -35,8 +43,45 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 			Help: "Finished converges."}),
 	}
 	reg.MustRegister(m.configErrors, m.queueLength, m.dropped, m.convergence, m.convergences)
+	m.registerModuleMetrics(reg, prefix)
+	m.hooks = newHookMetrics(reg, prefix)
 	return m
 }
+
+func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string) {
+	m.discoverErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "modules_discover_errors_total",
+		Help: "Failed module discoveries."})
+	m.liveTicks = prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "live_ticks",
+		Help: "Incremented every 10 seconds while the operator runs."})
+	m.moduleRun = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "module_run_seconds",
+		Help: "Duration of module runs.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"module"})
+	m.moduleRunErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_run_errors_total",
+		Help: "Failed module runs."}, []string{"module"})
+	m.helm = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "module_helm_seconds",
+		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}, []string{"module"})
+	m.helmErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_helm_errors_total",
+		Help: "Failed helm upgrades."}, []string{"module"})
+	reg.MustRegister(m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs)
+}
+
+// ModuleRun implements owner.Metrics.
+func (m *metrics) ModuleRun(module string, took time.Duration, err error) {
+	m.moduleRun.WithLabelValues(module).Observe(took.Seconds())
+	if err != nil {
+		m.moduleRunErrs.WithLabelValues(module).Inc()
+	}
+}
+
+// Helm implements owner.Metrics.
+func (m *metrics) Helm(module string, took time.Duration, err error) {
+	m.helm.WithLabelValues(module).Observe(took.Seconds())
+	if err != nil {
+		m.helmErrs.WithLabelValues(module).Inc()
+	}
+}
+
+// HookRun implements owner.Metrics.
+func (m *metrics) HookRun(r owner.HookRun) { m.hooks.observe(r) }
 
 func (m *metrics) registerInspector(r *inspect.Registry) {
 	m.reg.MustRegister(inspect.NewCollector(r, m.prefix))

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+)
+
+// hookMetrics are the hook run figures of the global and the module hooks.
+type hookMetrics struct {
+	global, module scopeHookMetrics
+}
+
+// scopeHookMetrics are one scope's: run duration, CPU and memory, errors
+// and allowed errors.
+type scopeHookMetrics struct {
+	seconds, userCPU, sysCPU *prometheus.HistogramVec
+	maxRSS                   *prometheus.GaugeVec
+	errors, allowedErrors    *prometheus.CounterVec
+}
+
+func newHookMetrics(reg *prometheus.Registry, prefix string) hookMetrics {
+	return hookMetrics{
+		global: newScopeHookMetrics(reg, prefix+"global_hook_", []string{"hook", "binding", "queue"}),
+		module: newScopeHookMetrics(reg, prefix+"module_hook_", []string{"module", "hook", "binding", "queue"}),
+	}
+}
+
+func newScopeHookMetrics(reg *prometheus.Registry, prefix string, labels []string) scopeHookMetrics {
+	buckets := prometheus.ExponentialBuckets(0.001, 2, 16)
+	m := scopeHookMetrics{
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "run_seconds",
+			Help: "Duration of hook runs.", Buckets: buckets}, labels),
+		userCPU: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "run_user_cpu_seconds",
+			Help: "User CPU time of hook runs.", Buckets: buckets}, labels),
+		sysCPU: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "run_sys_cpu_seconds",
+			Help: "System CPU time of hook runs.", Buckets: buckets}, labels),
+		maxRSS: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "run_max_rss_bytes",
+			Help: "Peak resident memory of the last run of the hook."}, labels),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "errors_total",
+			Help: "Failed hook runs that will be retried."}, labels),
+		allowedErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "allowed_errors_total",
+			Help: "Failed hook runs of bindings with allowFailure (dropped)."}, labels),
+	}
+	reg.MustRegister(m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.errors, m.allowedErrors)
+	return m
+}
+
+func (h hookMetrics) observe(r owner.HookRun) {
+	m, labels := h.global, []string{r.Hook, r.Info.Binding, r.Info.Queue}
+	if r.Module != "" {
+		m, labels = h.module, append([]string{r.Module}, labels...)
+	}
+	m.seconds.WithLabelValues(labels...).Observe(r.Result.Duration.Seconds())
+	m.userCPU.WithLabelValues(labels...).Observe(r.Result.UserCPU.Seconds())
+	m.sysCPU.WithLabelValues(labels...).Observe(r.Result.SysCPU.Seconds())
+	m.maxRSS.WithLabelValues(labels...).Set(float64(r.Result.MaxRSSBytes))
+	switch {
+	case r.Err != nil && r.Info.AllowFailure:
+		m.allowedErrors.WithLabelValues(labels...).Inc()
+	case r.Err != nil:
+		m.errors.WithLabelValues(labels...).Inc()
+	}
+}
