@@ -21,6 +21,7 @@ type Board struct {
 	queues         atomic.Pointer[messages.QueueSnapshot]
 	modules        atomic.Pointer[map[string]ModuleState]
 	hooks          atomic.Pointer[map[string]HookStats]
+	moduleValues   atomic.Pointer[map[string]values.Snapshot]
 	ready          atomic.Bool
 	readyCh        chan struct{}
 
@@ -181,6 +182,32 @@ func (b *Board) Hooks() map[string]HookStats {
 		return *m
 	}
 	return nil
+}
+
+// SetModuleValues publishes a module's values (its module actor only).
+func (b *Board) SetModuleValues(module string, s values.Snapshot) {
+	for {
+		old := b.moduleValues.Load()
+		next := map[string]values.Snapshot{}
+		if old != nil {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		next[module] = s
+		if b.moduleValues.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+// ModuleValues returns a module's published values.
+func (b *Board) ModuleValues(module string) (values.Snapshot, bool) {
+	if m := b.moduleValues.Load(); m != nil {
+		s, ok := (*m)[module]
+		return s, ok
+	}
+	return values.Snapshot{}, false
 }
 
 // Modules returns every module's published state.

@@ -194,6 +194,7 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 	} else {
 		reply.Changed = next.Checksum() != a.scope.Checksum()
 		a.scope = next
+		a.publish()
 	}
 	ctx.Respond(reply)
 }
@@ -217,5 +218,6 @@ func (a *Actor) watch(ctx actor.Context, on bool) {
 func (a *Actor) publish() {
 	if a.opts.Board != nil {
 		a.opts.Board.SetModule(a.state)
+		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
 	}
 }

@@ -16,8 +16,16 @@ var version = "dev"
 const usage = `usage: addon-operator <command> [flags]
 
 commands:
-  start     run the operator (settings from flags or environment; start --help lists them)
-  version   print the version
+  start                      run the operator (settings from flags or environment; start --help lists them)
+  queue list                 the queues of the running operator
+  module list                modules with their state
+  module values NAME         a module's config values and values (--global: the global ones)
+  module render NAME         a module's manifests rendered with its current values
+  actors [--watch]           every actor: mailbox, messages, what it handles now, restarts
+  hooks                      hook runs and failures
+  version                    print the version
+
+The debug commands read the operator's socket ($DEBUG_UNIX_SOCKET); -o text|json|yaml.
 `
 
 func main() {
@@ -36,6 +44,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "start":
 		err = start(ctx, args[1:], os.LookupEnv, stderr)
+	case "queue", "module", "actors", "hooks":
+		err = debugCLI(ctx, args, os.LookupEnv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, version)
 	case "help", "-h", "--help":
@@ -45,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if errors.Is(err, errUsage) {
+		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	if err != nil {

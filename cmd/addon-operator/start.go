@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -81,6 +82,13 @@ func serve(ctx context.Context, s settings.Settings, a *app.App, log *slog.Logge
 			cancel() // the operator cannot run without its port
 		}
 		httpDone <- err
+	}()
+	debug := debugapi.NewHandler(debugapi.Options{Board: a.Board, Inspector: a.System.Inspector, Render: a.Render})
+	go func() {
+		// The debug socket is a convenience: the operator runs without it.
+		if err := debugapi.Serve(httpCtx, s.DebugSocket, debug, log); err != nil {
+			log.Warn("debug API not available", "err", err)
+		}
 	}()
 	runErr := a.Wait(waitCtx)
 	log.Info("stopping", "grace", s.ShutdownGrace)

@@ -87,6 +87,7 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 			t.Fatalf("/metrics lacks %s", want)
 		}
 	}
+	checkDebugCLI(t, op)
 	op.stop(t)
 	if code := op.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Fatalf("exit code %d after SIGTERM\n%s", code, op.logText())
@@ -117,5 +118,33 @@ func TestInvalidConfigAtStartupExitsNonZero(t *testing.T) {
 	}
 	if !strings.Contains(op.logText(), "minLength") {
 		t.Fatalf("the error does not say what is wrong\n%s", op.logText())
+	}
+}
+
+// checkDebugCLI reads the running operator through the debug socket.
+func checkDebugCLI(t *testing.T, op *operator) {
+	t.Helper()
+	if out := op.cli(t, "module", "list"); !strings.Contains(out, "greeter") || !strings.Contains(out, "ENABLED") {
+		t.Fatalf("module list:\n%s", out)
+	}
+	if out := op.cli(t, "module", "values", "greeter", "-o", "json"); !strings.Contains(out, `"message": "hello from the ConfigMap"`) {
+		t.Fatalf("module values greeter:\n%s", out)
+	}
+	if out := op.cli(t, "module", "values", "--global"); !strings.Contains(out, "clusterDomain: cluster.local") ||
+		!strings.Contains(out, "enabledModules") {
+		t.Fatalf("module values --global:\n%s", out)
+	}
+	if out := op.cli(t, "module", "render", "echo-server"); !strings.Contains(out, `computedBy: "hooks/compute.sh"`) {
+		t.Fatalf("module render:\n%s", out)
+	}
+	if out := op.cli(t, "queue", "list"); !strings.Contains(out, "Queue 'main': length 0") {
+		t.Fatalf("queue list:\n%s", out)
+	}
+	if out := op.cli(t, "actors"); !strings.Contains(out, "operator/module/greeter") || !strings.Contains(out, "MAILBOX") {
+		t.Fatalf("actors:\n%s", out)
+	}
+	info, err := os.Stat(op.socket)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("debug socket mode: %v %v", info.Mode(), err)
 	}
 }

@@ -20,8 +20,9 @@ import (
 
 // operator is one run of the binary.
 type operator struct {
-	cmd  *exec.Cmd
-	port int
+	cmd    *exec.Cmd
+	port   int
+	socket string
 	mu   sync.Mutex
 	logs []map[string]any
 	// lines gets every log line; ready is closed at "first converge done".
@@ -43,13 +44,14 @@ func freePort(t *testing.T) int {
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
-	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{})}
+	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{}),
+		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
 	op.cmd = exec.Command(binary, "start")
 	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
 		"GLOBAL_HOOKS_DIR="+filepath.Join(root, "global-hooks"), "ADDON_OPERATOR_NAMESPACE="+ns,
 		"KUBE_CONFIG="+kube.Kubeconfig(), "LOG_TYPE=json", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
 		fmt.Sprintf("ADDON_OPERATOR_LISTEN_PORT=%d", op.port), "ADDON_OPERATOR_TMP_DIR="+t.TempDir(),
-		"RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s")
+		"RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket)
 	op.cmd.Env = append(op.cmd.Env, env...)
 	stderr, err := op.cmd.StderrPipe()
 	if err != nil {
@@ -199,4 +201,16 @@ func emptyQueues(qs []struct{ Tasks []json.RawMessage }) bool {
 		}
 	}
 	return true
+}
+
+// cli runs a debug sub-command of the binary against the operator.
+func (op *operator) cli(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "DEBUG_UNIX_SOCKET="+op.socket)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("addon-operator %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }

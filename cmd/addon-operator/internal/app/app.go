@@ -32,6 +32,7 @@ import (
 type Helm interface {
 	owner.Releaser
 	lifecycle.Releases
+	Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error)
 }
 
 // Config is everything the operator is built from.
@@ -69,6 +70,8 @@ type App struct {
 	clock      supervision.Clock
 	stopped    chan struct{}
 	stopOnce   sync.Once
+	helm       Helm
+	defs       []module.Definition
 }
 
 // Start reads the directories and starts the actor tree.
@@ -109,7 +112,24 @@ func Start(cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.tick(m.liveTicks)
+	a.helm, a.defs = cfg.Helm, defs
 	return a, nil
+}
+
+// Render renders a module's chart with its current values (the debug
+// API's module render).
+func (a *App) Render(ctx context.Context, module string) (string, error) {
+	for _, d := range a.defs {
+		if d.Names.Name != module {
+			continue
+		}
+		if !d.HasChart {
+			return "", fmt.Errorf("module %s has no chart", module)
+		}
+		own, _ := a.Board.ModuleValues(module)
+		return a.helm.Render(ctx, module, d.Dir, values.HelmValues(a.Board.Global(), own))
+	}
+	return "", fmt.Errorf("no module %q", module)
 }
 
 // liveTickPeriod is how often live_ticks grows: a flat line means a stuck

@@ -31,3 +31,8 @@ func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) 
 	}
 	return names, err
 }
+
+// Render implements Helm.
+func (h ChartHelm) Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error) {
+	return h.R.Render(ctx, release, chartDir, values)
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
+)
+
+// debugCommand is one sub-command of the debug CLI: the path it reads and
+// how it prints text.
+type debugCommand struct {
+	path  string
+	text  func(w io.Writer, body []byte) error
+	watch bool
+}
+
+// debugCLI runs `queue list`, `module list|values|render`, `actors`,
+// `hooks` against the running operator's socket.
+func debugCLI(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	output := fs.String("o", "text", "output: text, json or yaml")
+	global := fs.Bool("global", false, "module values: the global values")
+	watch := fs.Bool("watch", false, "actors: refresh every 2 seconds")
+	socket := fs.String("debug-unix-socket", socketPath(lookup), "the operator's debug socket")
+	cmd, rest, err := parseCLI(fs, args)
+	if err != nil {
+		return err
+	}
+	c, err := command(cmd, rest, *global)
+	if err != nil {
+		return err
+	}
+	c.watch = *watch && cmd == "actors"
+	client := debugapi.NewClient(*socket)
+	for {
+		if err := show(ctx, client, c, *output, stdout); err != nil || !c.watch {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(2 * time.Second):
+			fmt.Fprint(stdout, "\033[H\033[2J")
+		}
+	}
+}
+
+func socketPath(lookup func(string) (string, bool)) string {
+	if v, ok := lookup("DEBUG_UNIX_SOCKET"); ok && v != "" {
+		return v
+	}
+	return "/var/run/addon-operator/debug.socket"
+}
+
+// parseCLI splits "module values NAME -o json" into the command, its
+// arguments and the flags, which may come anywhere.
+func parseCLI(fs *flag.FlagSet, args []string) (string, []string, error) {
+	var words []string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return "", nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		words = append(words, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(words) == 0 {
+		return "", nil, errUsage
+	}
+	cmd := words[0]
+	if len(words) > 1 && (cmd == "queue" || cmd == "module") {
+		cmd += " " + words[1]
+		words = words[1:]
+	}
+	return cmd, words[1:], nil
+}
+
+func command(cmd string, args []string, global bool) (debugCommand, error) {
+	name := ""
+	if len(args) > 0 {
+		name = args[0]
+	}
+	switch {
+	case cmd == "queue list":
+		return debugCommand{path: "/queue", text: textQueues}, nil
+	case cmd == "module list":
+		return debugCommand{path: "/modules", text: textModules}, nil
+	case cmd == "module values" && global:
+		return debugCommand{path: "/global/values", text: textYAML}, nil
+	case cmd == "module values" && name != "":
+		return debugCommand{path: "/modules/" + name + "/values", text: textYAML}, nil
+	case cmd == "module render" && name != "":
+		return debugCommand{path: "/modules/" + name + "/render", text: textRaw}, nil
+	case cmd == "actors":
+		return debugCommand{path: "/actors", text: textActors}, nil
+	case cmd == "hooks":
+		return debugCommand{path: "/hooks", text: textYAML}, nil
+	}
+	return debugCommand{}, fmt.Errorf("unknown command %q%s", cmd, cliUsage)
+}
+
+const cliUsage = `; debug commands: queue list | module list | module values NAME (or --global) | module render NAME | actors [--watch] | hooks; -o text|json|yaml`
+
+func show(ctx context.Context, client *debugapi.Client, c debugCommand, output string, w io.Writer) error {
+	body, err := client.Get(ctx, c.path)
+	if err != nil {
+		return err
+	}
+	switch output {
+	case "json":
+		_, err = w.Write(body)
+		return err
+	case "yaml":
+		return textYAML(w, body)
+	case "text":
+		return c.text(w, body)
+	}
+	return fmt.Errorf("-o %q: want text, json or yaml", output)
+}
+
+func textYAML(w io.Writer, body []byte) error {
+	if !json.Valid(body) {
+		_, err := w.Write(body)
+		return err
+	}
+	out, err := yaml.JSONToYAML(body)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+func textRaw(w io.Writer, body []byte) error {
+	_, err := w.Write(body)
+	return err
+}

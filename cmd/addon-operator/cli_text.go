@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+func textQueues(w io.Writer, body []byte) error {
+	var snap messages.QueueSnapshot
+	if err := json.Unmarshal(body, &snap); err != nil {
+		return err
+	}
+	httpapi.WriteQueues(w, snap, snap.At)
+	return nil
+}
+
+func textModules(w io.Writer, body []byte) error {
+	var mods []board.ModuleState
+	if err := json.Unmarshal(body, &mods); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODULE\tENABLED\tPHASE\tLAST TASK\tTASKS\tREVISION\tLAST ERROR")
+	for _, m := range mods {
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, m.Phase, orDash(m.LastRun), m.Tasks,
+			m.Revision, orDash(short(m.LastError)))
+	}
+	return tw.Flush()
+}
+
+// textActors prints the inspector's table, the fullest mailboxes first.
+func textActors(w io.Writer, body []byte) error {
+	var actors []inspect.ActorInfo
+	if err := json.Unmarshal(body, &actors); err != nil {
+		return err
+	}
+	sort.SliceStable(actors, func(i, j int) bool { return actors[i].MailboxLength > actors[j].MailboxLength })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ACTOR\tKIND\tMAILBOX\tHIGH\tPROCESSED\tHANDLING\tFOR\tRESTARTS\tLAST ERROR")
+	for _, a := range actors {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\n", a.Path, a.Kind, a.MailboxLength, a.HighWater,
+			a.Processed, orDash(a.Current), forText(a.CurrentFor), a.Restarts, orDash(short(a.LastError)))
+	}
+	return tw.Flush()
+}
+
+func forText(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func short(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 100 {
+		return s[:97] + "..."
+	}
+	return s
+}

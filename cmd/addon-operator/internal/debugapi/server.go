@@ -1,0 +1,113 @@
+package debugapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/actors/values"
+)
+
+// Renderer renders a module's chart with its current values.
+type Renderer func(ctx context.Context, module string) (string, error)
+
+// Options are what the debug API reads.
+type Options struct {
+	Board     *board.Board
+	Inspector *inspect.Registry
+	Render    Renderer
+}
+
+// ModuleValues is the answer of /modules/NAME/values and /global/values.
+type ModuleValues struct {
+	Config map[string]any `json:"config"`
+	Values map[string]any `json:"values"`
+}
+
+// NewHandler returns the debug API.
+func NewHandler(o Options) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Queues()) })
+	mux.HandleFunc("GET /modules", func(w http.ResponseWriter, _ *http.Request) { write(w, modules(o.Board)) })
+	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
+	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
+	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
+		g := o.Board.Global()
+		write(w, ModuleValues{Config: g.Config, Values: values.WithEnabledModules(g.Values, o.Board.EnabledModules())})
+	})
+	mux.HandleFunc("GET /modules/{name}/values", func(w http.ResponseWriter, r *http.Request) {
+		s, ok := o.Board.ModuleValues(r.PathValue("name"))
+		if !ok {
+			http.Error(w, fmt.Sprintf("no module %q", r.PathValue("name")), http.StatusNotFound)
+			return
+		}
+		write(w, ModuleValues{Config: s.Config, Values: s.Values})
+	})
+	mux.HandleFunc("GET /modules/{name}/render", func(w http.ResponseWriter, r *http.Request) {
+		out, err := o.Render(r.Context(), r.PathValue("name"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/yaml")
+		fmt.Fprint(w, out)
+	})
+	return mux
+}
+
+func modules(b *board.Board) []board.ModuleState {
+	var out []board.ModuleState
+	for _, m := range b.Modules() {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func write(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// Serve listens on the unix socket path (its directory created, mode 0600,
+// a stale socket replaced) until ctx is done.
+func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("debug socket dir: %w", err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove stale debug socket: %w", err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("debug socket %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("debug socket %s: %w", path, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("debug API listening", "socket", path)
+	select {
+	case err := <-errc:
+		return fmt.Errorf("debug API: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
