@@ -23,8 +23,8 @@ type operator struct {
 	cmd    *exec.Cmd
 	port   int
 	socket string
-	mu   sync.Mutex
-	logs []map[string]any
+	mu     sync.Mutex
+	logs   []map[string]any
 	// lines gets every log line; ready is closed at "first converge done".
 	ready chan struct{}
 	done  chan struct{}
