@@ -1,6 +1,10 @@
 package messages
 
-import "github.com/addon-actors/addon-operator/hookexec/bindings"
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
+)
 
 // HookMonitor is one kubernetes (or onKubernetesEvent) binding of one hook.
 type HookMonitor struct {
@@ -15,6 +19,24 @@ type WatchKube struct {
 	Owner    string
 	Module   string
 	Monitors []HookMonitor
+	// SyncTo, when set, receives the Synchronization runs as KubeSyncRuns
+	// instead of the queue: a module runs them inside its first module run,
+	// between onStartup and beforeHelm (LIFECYCLE-STEPS step 5).
+	SyncTo *actor.PID
+}
+
+// SyncRun is the Synchronization run of one binding.
+type SyncRun struct {
+	Hook    string
+	Binding string
+	Context []byte
+}
+
+// KubeSyncRuns hands an owner its Synchronization runs, in hook order, once
+// all its monitors have listed.
+type KubeSyncRuns struct {
+	Owner string
+	Runs  []SyncRun
 }
 
 // KubeSynced tells the operator that every monitor of an owner has listed

@@ -98,7 +98,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 	}
 	a.hooks = msg.Hooks
 	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
-	a.hooks.Watch(ctx, a.peers, messages.OwnerGlobal, "", true)
+	a.hooks.Watch(ctx, a.peers, messages.OwnerGlobal, "", true, nil)
 	ctx.Send(a.peers.Report, ready)
 }
 

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"log/slog"
+	"sort"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -37,6 +38,10 @@ type Actor struct {
 	opts     Options
 	monitors map[int]*monitor
 	byOwner  map[string][]int
+	// syncTo and syncRuns: owners that run their Synchronization
+	// themselves, and the runs collected for them.
+	syncTo   map[string]*actor.PID
+	syncRuns map[string][]messages.SyncRun
 	next     int
 	post     func(any)
 }
@@ -47,7 +52,8 @@ func New(opts Options) actor.Producer {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return func() actor.Actor {
-		return &Actor{opts: opts, monitors: map[int]*monitor{}, byOwner: map[string][]int{}}
+		return &Actor{opts: opts, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
+			syncTo: map[string]*actor.PID{}, syncRuns: map[string][]messages.SyncRun{}}
 	}
 }
 
@@ -86,6 +92,11 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 		a.stopMonitor(id)
 	}
 	delete(a.byOwner, msg.Owner)
+	delete(a.syncRuns, msg.Owner)
+	delete(a.syncTo, msg.Owner)
+	if msg.SyncTo != nil {
+		a.syncTo[msg.Owner] = msg.SyncTo
+	}
 	for _, h := range msg.Monitors {
 		if err := a.startMonitor(msg, h); err != nil {
 			a.opts.Log.Error("cannot watch", "owner", msg.Owner, "hook", h.Hook, "binding", h.Binding.Name, "err", err)
@@ -101,6 +112,13 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 		if m := a.monitors[id]; m != nil && m.synced < m.informer {
 			return
 		}
+	}
+	if to := a.syncTo[owner]; to != nil {
+		runs := a.syncRuns[owner]
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Hook < runs[j].Hook })
+		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: runs})
+		delete(a.syncTo, owner)
+		delete(a.syncRuns, owner)
 	}
 	if a.opts.Report != nil {
 		ctx.Send(a.opts.Report, messages.KubeSynced{Owner: owner})

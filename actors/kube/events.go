@@ -67,7 +67,12 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 		return
 	}
 	if m.hook.Binding.ExecuteHookOnSynchronization {
-		a.enqueue(ctx, m, a.syncContext(m))
+		if a.syncTo[m.owner] != nil {
+			a.syncRuns[m.owner] = append(a.syncRuns[m.owner],
+				messages.SyncRun{Hook: m.hook.Hook, Binding: m.hook.Binding.Name, Context: a.syncContext(m)})
+		} else {
+			a.enqueue(ctx, m, a.syncContext(m))
+		}
 	}
 	a.reportIfSynced(ctx, m.owner)
 }

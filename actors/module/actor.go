@@ -114,6 +114,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleCheckAbsent(ctx)
 	case owner.AbsentResult:
 		a.handleAbsentResult(ctx, msg)
+	case messages.KubeSyncRuns:
+		a.handleKubeSyncRuns(ctx, msg)
 	case *actor.Stopping:
 		a.stopCheck()
 	case *actor.Stopped:
@@ -201,18 +203,19 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 
 func (a *Actor) handleDisabled(ctx actor.Context) {
 	a.state.Enabled, a.state.StartupDone = false, false
-	a.watch(ctx, false)
+	a.watch(ctx, false, nil)
 	a.publish()
 }
 
-// watch starts the module's schedule and kubernetes bindings once it is
-// enabled and has run, and stops them when it is disabled.
-func (a *Actor) watch(ctx actor.Context, on bool) {
+// watch starts the module's schedule and kubernetes bindings when it is
+// enabled (during its first run, whose Synchronization runs come back to
+// it when syncTo is set), and stops them when it is disabled.
+func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
 	if a.watching == on {
 		return
 	}
 	a.watching = on
-	a.hooks.Watch(ctx, a.peers, a.owner(), a.opts.Definition.Names.Name, on)
+	a.hooks.Watch(ctx, a.peers, a.owner(), a.opts.Definition.Names.Name, on, syncTo)
 }
 
 func (a *Actor) publish() {

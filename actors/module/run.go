@@ -22,6 +22,9 @@ const (
 	phaseHelm
 	phaseDelete
 	phaseDisabled
+	// phaseKubeSync starts the bindings and waits for their
+	// Synchronization runs, which become hook phases.
+	phaseKubeSync
 )
 
 // phase is one step of a task.
@@ -72,6 +75,9 @@ func (a *Actor) plan(t messages.Task) ([]phase, error) {
 		if !a.state.StartupDone {
 			p = a.orderPhases(bindings.OnStartup, false)
 		}
+		if !a.watching {
+			p = append(p, phase{kind: phaseKubeSync})
+		}
 		p = append(p, a.orderPhases(bindings.BeforeHelm, false)...)
 		p = append(p, phase{kind: phaseHelm})
 		return append(p, a.orderPhases(bindings.AfterHelm, true)...), nil
@@ -113,6 +119,12 @@ func (a *Actor) next(ctx actor.Context) {
 			return
 		case phaseDisabled:
 			a.handleDisabled(ctx)
+		case phaseKubeSync:
+			if a.peers.Kube != nil && a.hooks.HasKubernetes() {
+				a.watch(ctx, true, ctx.Self())
+				return // KubeSyncRuns continues
+			}
+			a.watch(ctx, true, nil)
 		}
 	}
 	a.finish(ctx, nil)
@@ -209,7 +221,6 @@ func (a *Actor) finish(ctx actor.Context, err error) {
 		if a.run.task.Kind == messages.TaskModuleRun && err == nil {
 			a.state.Enabled, a.state.StartupDone = true, true
 			a.scheduleCheck(ctx)
-			a.watch(ctx, true)
 		}
 		if err == nil && a.run.valuesChanged {
 			done.Later = []messages.Task{messages.NewModuleRun(a.opts.Definition.Names.Name, "values changed by a hook")}
@@ -238,4 +249,21 @@ func (a *Actor) now() time.Time {
 		return time.Time{}
 	}
 	return a.opts.Clock.Now()
+}
+
+// handleKubeSyncRuns inserts the Synchronization runs as the next phases.
+func (a *Actor) handleKubeSyncRuns(ctx actor.Context, msg messages.KubeSyncRuns) {
+	r := a.run
+	if r == nil || r.at >= len(r.phases) || r.phases[r.at].kind != phaseKubeSync {
+		return
+	}
+	var sync []phase
+	for _, run := range msg.Runs {
+		if h, ok := a.hooks.Find(run.Hook); ok {
+			sync = append(sync, phase{kind: phaseHook, hook: h, binding: run.Binding, context: run.Context})
+		}
+	}
+	r.phases = append(r.phases[:r.at+1], append(sync, r.phases[r.at+1:]...)...)
+	r.at++
+	a.next(ctx)
 }

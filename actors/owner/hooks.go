@@ -47,9 +47,10 @@ func (s HookSet) Find(name string) (Hook, bool) {
 
 // Watch tells the schedule and kube actors about the hooks' schedule and
 // kubernetes bindings (none when on is false: stop them).
-func (s HookSet) Watch(ctx actor.Context, peers Siblings, ownerName, module string, on bool) {
+// With syncTo set, the Synchronization runs come back to syncTo.
+func (s HookSet) Watch(ctx actor.Context, peers Siblings, ownerName, module string, on bool, syncTo *actor.PID) {
 	ws := messages.WatchSchedules{Owner: ownerName, Module: module}
-	wk := messages.WatchKube{Owner: ownerName, Module: module}
+	wk := messages.WatchKube{Owner: ownerName, Module: module, SyncTo: syncTo}
 	for _, h := range s {
 		if !on || h.Config == nil {
 			continue
@@ -67,4 +68,14 @@ func (s HookSet) Watch(ctx actor.Context, peers Siblings, ownerName, module stri
 	if peers.Kube != nil {
 		ctx.Send(peers.Kube, wk)
 	}
+}
+
+// HasKubernetes tells whether any hook has a kubernetes binding.
+func (s HookSet) HasKubernetes() bool {
+	for _, h := range s {
+		if h.Config != nil && len(h.Config.Kubernetes) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -132,3 +132,36 @@ func TestOlderFormBindingContext(t *testing.T) {
 	jsonEqual(t, "older-form context", line[len(line)-1],
 		`[{"binding":"secrets","resourceEvent":"add","resourceNamespace":"`+ns+`","resourceKind":"Secret","resourceName":"s1"}]`)
 }
+
+// A module's kubernetes bindings start with its first run: their
+// Synchronization runs between onStartup and beforeHelm (LIFECYCLE-STEPS
+// step 5); later events run the hook from the queue.
+func TestModuleSynchronizationInsideTheFirstRun(t *testing.T) {
+	ns := kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "seen", Labels: map[string]string{"watch": "me"}}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	watch := `{"configVersion":"v1","kubernetes":[{"name":"labelled","apiVersion":"v1","kind":"ConfigMap",` +
+		`"namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},"labelSelector":{"matchLabels":{"watch":"me"}}}]}`
+	root := tree(t, map[string]string{
+		"modules/values.yaml":         "alphaEnabled: true\n",
+		"modules/001-alpha/hooks/a":   hook(`{"configVersion":"v1","onStartup":1}`, `record onStartup order`),
+		"modules/001-alpha/hooks/b":   hook(`{"configVersion":"v1","beforeHelm":1}`, `record beforeHelm order`),
+		"modules/001-alpha/hooks/k8s": hook(watch, `record "$(jq -r '.[0].type + ":" + (.[0].objects // [] | length | tostring)' $BINDING_CONTEXT_PATH)" order`),
+	})
+	s := startAppIn(t, root, ns)
+	s.waitReady(t)
+	if got, want := s.record(t, "order"), "onStartup\nSynchronization:1\nbeforeHelm\n"; got != want {
+		t.Fatalf("first run\n%s\nwant\n%s", got, want)
+	}
+	other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "later", Labels: map[string]string{"watch": "me"}}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), other, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "the event run", func(b *board.Board) bool { return contexts(b, "module/alpha:k8s") >= 2 })
+	if got := s.record(t, "order"); !strings.HasSuffix(got, "Event:0\n") {
+		t.Fatalf("after the event\n%s", got)
+	}
+}
