@@ -3,6 +3,7 @@ package messages
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 )
 
@@ -44,4 +45,17 @@ type KubeSyncRuns struct {
 // with none). Start-up waits for the global hooks' (LIFECYCLE-STEPS step 2).
 type KubeSynced struct {
 	Owner string
+}
+
+// GetSnapshots asks the kube actor for the current objects of every
+// kubernetes binding of one hook; the reply is HookSnapshots. ORDER hooks
+// (beforeHelm, afterAll, ...) get them in their binding context.
+type GetSnapshots struct {
+	Owner string
+	Hook  string
+}
+
+// HookSnapshots answers GetSnapshots, by binding name.
+type HookSnapshots struct {
+	Snapshots bctx.Snapshots
 }

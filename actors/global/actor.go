@@ -63,6 +63,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRunTask(ctx, msg)
 	case owner.HookResult:
 		a.handleHookResult(ctx, msg)
+	case messages.HookSnapshots:
+		a.step.OnSnapshots(ctx, msg)
 	case messages.ConfigPatchDone:
 		a.finish(ctx, a.step.OnConfigPatchDone(msg))
 	case *actor.Stopped:
@@ -84,7 +86,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.publish()
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config = a.peers.Config
+	a.step.Config, a.step.Kube = a.peers.Config, a.peers.Kube
 	a.step.Metrics, a.step.Module = a.opts.Metrics, ""
 	a.step.Board, a.step.Owner = a.opts.Board, messages.OwnerGlobal
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})

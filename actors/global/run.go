@@ -49,16 +49,12 @@ func (a *Actor) startHook(ctx actor.Context, t messages.Task) {
 		a.done(ctx, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
 		return
 	}
-	bc := t.Context
-	if bc == nil {
-		bc = owner.OrderContext(h, bindings.Type(t.Binding))
-	}
-	req, err := owner.Request(h, bc, values.GlobalHookInput(a.scope.Snapshot()), patchScope, nil)
+	req, err := owner.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, nil)
 	if err != nil {
 		a.done(ctx, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	a.step.Start(ctx, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
+	a.step.Start(ctx, h, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
 }
 
 func (a *Actor) handleHookResult(ctx actor.Context, r owner.HookResult) {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -68,6 +69,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleObject(ctx, msg)
 	case informerSynced:
 		a.handleSynced(ctx, msg)
+	case messages.GetSnapshots:
+		a.handleGetSnapshots(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		for id := range a.monitors {
 			a.stopMonitor(id)
@@ -150,4 +153,15 @@ func (a *Actor) countError(owner, hook, binding string) {
 	if a.opts.Errors != nil {
 		a.opts.Errors(owner, hook, binding)
 	}
+}
+
+// handleGetSnapshots answers with the objects of every binding of the hook.
+func (a *Actor) handleGetSnapshots(ctx actor.Context, msg messages.GetSnapshots) {
+	out := bctx.Snapshots{}
+	for _, id := range a.byOwner[msg.Owner] {
+		if m := a.monitors[id]; m != nil && m.hook.Hook == msg.Hook {
+			out[m.hook.Binding.Name] = m.objects()
+		}
+	}
+	ctx.Respond(messages.HookSnapshots{Snapshots: out})
 }

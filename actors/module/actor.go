@@ -104,6 +104,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case owner.HookResult:
 		a.handleHookResult(ctx, msg)
+	case messages.HookSnapshots:
+		a.step.OnSnapshots(ctx, msg)
 	case messages.ConfigPatchDone:
 		a.stepDone(ctx, a.step.OnConfigPatchDone(msg))
 	case owner.HelmResult:
@@ -139,7 +141,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config = a.peers.Config
+	a.step.Config, a.step.Kube = a.peers.Config, a.peers.Kube
 	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
 	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})

@@ -131,18 +131,14 @@ func (a *Actor) next(ctx actor.Context) {
 }
 
 func (a *Actor) startHook(ctx actor.Context, p phase) {
-	bc := p.context
-	if bc == nil {
-		bc = owner.OrderContext(p.hook, bindings.Type(p.binding))
-	}
 	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), a.opts.Board.EnabledModules())
 	scope := hookexec.PatchScope{RootKey: a.opts.Definition.Names.ValuesKey}
-	req, err := owner.Request(p.hook, bc, in, scope, a.log)
+	req, err := owner.Request(p.hook, p.context, in, scope, a.log)
 	if err != nil {
 		a.finish(ctx, err)
 		return
 	}
-	a.step.Start(ctx, req, owner.RunInfoOf(p.binding, a.run.task.Queue, a.run.task.AllowFailure))
+	a.step.Start(ctx, p.hook, req, owner.RunInfoOf(p.binding, a.run.task.Queue, a.run.task.AllowFailure))
 }
 
 // startHelm sends the upgrade to the worker; false when there is no chart.

@@ -10,6 +10,8 @@ import (
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -22,6 +24,9 @@ import (
 type HookStep struct {
 	Worker *actor.PID
 	Config *actor.PID
+	// Kube answers GetSnapshots for ORDER runs of hooks with kubernetes
+	// bindings; nil leaves their snapshots out.
+	Kube *actor.PID
 	// Board, when set, counts every run of the step's hooks; Metrics, when
 	// set, observes them.
 	Board   *board.Board
@@ -30,6 +35,8 @@ type HookStep struct {
 	Module  string
 	hook    string
 	run     RunInfo
+	// waiting is a run that waits for its hook's snapshots.
+	waiting *hookexec.Request
 	// contexts is how many binding contexts the running hook got.
 	contexts int
 	// applied waits for its config patch to be written.
@@ -43,10 +50,37 @@ type StepResult struct {
 	Err     error
 }
 
-// Start sends the hook run to the worker.
-func (s *HookStep) Start(ctx actor.Context, req hookexec.Request, run RunInfo) {
-	s.hook, s.applied, s.contexts, s.run = req.Hook.Name, nil, countContexts(req.BindingContext), run
-	ctx.Request(s.Worker, HookJob{Request: req, Binding: run.Binding})
+// Start sends the hook run to the worker. A run of an ORDER binding (its
+// request has no binding context yet) gets the snapshots of the hook's
+// kubernetes bindings in its context, which takes a turn through the kube
+// actor when it has any.
+func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run RunInfo) {
+	s.hook, s.applied, s.run, s.waiting = h.Name, nil, run, nil
+	if req.BindingContext == nil && s.Kube != nil && h.Config != nil && h.Config.Version != bindings.V0 && len(h.Config.Kubernetes) > 0 {
+		s.waiting = &req
+		ctx.Request(s.Kube, messages.GetSnapshots{Owner: s.Owner, Hook: h.Name})
+		return
+	}
+	if req.BindingContext == nil {
+		req.BindingContext = OrderContext(h, bindings.Type(run.Binding))
+	}
+	s.send(ctx, req)
+}
+
+// OnSnapshots starts the run that waited for its snapshots.
+func (s *HookStep) OnSnapshots(ctx actor.Context, msg messages.HookSnapshots) {
+	if s.waiting == nil {
+		return
+	}
+	req := *s.waiting
+	s.waiting = nil
+	req.BindingContext = bctx.Marshal([]bctx.Context{bctx.Order(s.run.Binding, msg.Snapshots)})
+	s.send(ctx, req)
+}
+
+func (s *HookStep) send(ctx actor.Context, req hookexec.Request) {
+	s.contexts = countContexts(req.BindingContext)
+	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a

@@ -165,3 +165,28 @@ func TestModuleSynchronizationInsideTheFirstRun(t *testing.T) {
 		t.Fatalf("after the event\n%s", got)
 	}
 }
+
+// An ORDER binding of a hook with kubernetes bindings gets their snapshots.
+func TestBeforeHelmGetsSnapshots(t *testing.T) {
+	ns := kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	for _, name := range []string{"one", "two"} {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"snap": "yes"}}}
+		if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := `{"configVersion":"v1","beforeHelm":1,"kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",` +
+		`"executeHookOnSynchronization":false,"namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},` +
+		`"labelSelector":{"matchLabels":{"snap":"yes"}},"jqFilter":".metadata.name"}]}`
+	root := tree(t, map[string]string{
+		"modules/values.yaml": "alphaEnabled: true\n",
+		"modules/001-alpha/hooks/h": hook(config,
+			`record "$(jq -c '[.[0].binding, [.[0].snapshots.cms[].filterResult]]' $BINDING_CONTEXT_PATH)" seen`),
+	})
+	s := startAppIn(t, root, ns)
+	s.waitReady(t)
+	if got := strings.TrimSpace(s.record(t, "seen")); got != `["beforeHelm",["one","two"]]` {
+		t.Fatalf("beforeHelm saw %s", got)
+	}
+}
