@@ -8,8 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -19,6 +25,7 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -46,11 +53,87 @@ func start(ctx context.Context, args []string, lookup func(string) (string, bool
 	if err != nil {
 		return err
 	}
-	a, err := startApp(s, cfg, log)
+	p := &process{s: s, log: log, cfg: cfg}
+	return p.run(ctx)
+}
+
+// process is one operator process: its HTTP port serves from start to
+// exit, the operator itself runs while this process may (always, or while
+// it holds the leader lease).
+type process struct {
+	s       settings.Settings
+	log     *slog.Logger
+	cfg     *rest.Config
+	current atomic.Pointer[app.App]
+}
+
+func (p *process) run(ctx context.Context) error {
+	httpCtx, stopHTTP := context.WithCancel(context.Background())
+	defer stopHTTP()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	httpDone := make(chan error, 1)
+	go func() {
+		err := httpapi.Serve(httpCtx, net.JoinHostPort(p.s.ListenAddress, strconv.Itoa(p.s.ListenPort)), p.handler(), p.log)
+		if err != nil {
+			cancel() // the operator cannot run without its port
+		}
+		httpDone <- err
+	}()
+	var runErr error
+	if p.s.HA {
+		runErr = p.runWithLease(runCtx)
+	} else {
+		runErr = p.runOperator(runCtx, func() time.Duration { return p.s.ShutdownGrace })
+	}
+	stopHTTP()
+	return errors.Join(runErr, <-httpDone)
+}
+
+// handler serves the running operator, or not-ready while there is none
+// (a follower, or before start).
+func (p *process) handler() http.Handler {
+	return httpapi.NewHandler(httpapi.Options{
+		Ready: func() bool { a := p.current.Load(); return a != nil && a.Board.Ready() },
+		Queue: func() messages.QueueSnapshot {
+			if a := p.current.Load(); a != nil {
+				return a.Board.Queues()
+			}
+			return messages.QueueSnapshot{}
+		},
+		Registry: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+			if a := p.current.Load(); a != nil {
+				return a.Registry.Gather()
+			}
+			return nil, nil
+		}),
+		Now: supervision.RealClock{}.Now,
+	})
+}
+
+// runOperator starts the operator and its debug socket, and stops them
+// when ctx is done, giving running work grace() to finish.
+func (p *process) runOperator(ctx context.Context, grace func() time.Duration) error {
+	a, err := startApp(p.s, p.cfg, p.log)
 	if err != nil {
 		return err
 	}
-	return serve(ctx, s, a, log)
+	p.current.Store(a)
+	debugCtx, stopDebug := context.WithCancel(context.Background())
+	defer stopDebug()
+	debug := debugapi.NewHandler(debugapi.Options{Board: a.Board, Inspector: a.System.Inspector, Render: a.Render})
+	go func() {
+		// The debug socket is a convenience: the operator runs without it.
+		if err := debugapi.Serve(debugCtx, p.s.DebugSocket, debug, p.log); err != nil {
+			p.log.Warn("debug API not available", "err", err)
+		}
+	}()
+	runErr := a.Wait(ctx)
+	g := grace()
+	p.log.Info("stopping", "grace", g)
+	stopErr := a.Stop(g)
+	p.current.Store(nil)
+	return errors.Join(runErr, stopErr)
 }
 
 func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App, error) {
@@ -64,37 +147,6 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval,
 	})
-}
-
-// serve runs the HTTP server beside the operator; on SIGTERM the actors
-// stop (a running hook gets the grace period) and the server last.
-func serve(ctx context.Context, s settings.Settings, a *app.App, log *slog.Logger) error {
-	httpCtx, stopHTTP := context.WithCancel(context.Background())
-	defer stopHTTP()
-	waitCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	handler := httpapi.NewHandler(httpapi.Options{Ready: a.Board.Ready, Queue: a.Board.Queues,
-		Registry: a.Registry, Now: supervision.RealClock{}.Now})
-	httpDone := make(chan error, 1)
-	go func() {
-		err := httpapi.Serve(httpCtx, net.JoinHostPort(s.ListenAddress, strconv.Itoa(s.ListenPort)), handler, log)
-		if err != nil {
-			cancel() // the operator cannot run without its port
-		}
-		httpDone <- err
-	}()
-	debug := debugapi.NewHandler(debugapi.Options{Board: a.Board, Inspector: a.System.Inspector, Render: a.Render})
-	go func() {
-		// The debug socket is a convenience: the operator runs without it.
-		if err := debugapi.Serve(httpCtx, s.DebugSocket, debug, log); err != nil {
-			log.Warn("debug API not available", "err", err)
-		}
-	}()
-	runErr := a.Wait(waitCtx)
-	log.Info("stopping", "grace", s.ShutdownGrace)
-	stopErr := a.Stop(s.ShutdownGrace)
-	stopHTTP()
-	return errors.Join(runErr, stopErr, <-httpDone)
 }
 
 // restConfig is the kubeconfig's (KUBE_CONFIG, KUBE_CONTEXT) or, with none,

@@ -26,9 +26,10 @@ type operator struct {
 	mu     sync.Mutex
 	logs   []map[string]any
 	// lines gets every log line; ready is closed at "first converge done".
-	ready chan struct{}
-	done  chan struct{}
-	err   error
+	ready     chan struct{}
+	listening chan struct{}
+	done      chan struct{}
+	err       error
 }
 
 func freePort(t *testing.T) int {
@@ -44,7 +45,7 @@ func freePort(t *testing.T) int {
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
-	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{}),
+	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
 	op.cmd = exec.Command(binary, "start")
 	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
@@ -68,7 +69,7 @@ func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 func (op *operator) read(t *testing.T, r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	readyOnce := sync.Once{}
+	readyOnce, listenOnce := sync.Once{}, sync.Once{}
 	for sc.Scan() {
 		var rec map[string]any
 		if json.Unmarshal(sc.Bytes(), &rec) != nil {
@@ -77,8 +78,12 @@ func (op *operator) read(t *testing.T, r io.Reader) {
 		op.mu.Lock()
 		op.logs = append(op.logs, rec)
 		op.mu.Unlock()
-		if msg, _ := rec["msg"].(string); strings.HasPrefix(msg, "first converge done") {
+		msg, _ := rec["msg"].(string)
+		if strings.HasPrefix(msg, "first converge done") {
 			readyOnce.Do(func() { close(op.ready) })
+		}
+		if msg == "HTTP server listening" {
+			listenOnce.Do(func() { close(op.listening) })
 		}
 	}
 	op.err = op.cmd.Wait()
@@ -213,4 +218,16 @@ func (op *operator) cli(t *testing.T, args ...string) string {
 		t.Fatalf("addon-operator %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// waitListening waits until the HTTP port is open.
+func (op *operator) waitListening(t *testing.T) {
+	t.Helper()
+	select {
+	case <-op.listening:
+	case <-op.done:
+		t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("HTTP port not open after 30s")
+	}
 }

@@ -23,7 +23,7 @@ import (
 type Options struct {
 	Ready    func() bool
 	Queue    func() messages.QueueSnapshot
-	Registry *prometheus.Registry
+	Registry prometheus.Gatherer
 	// Now is the clock for "retry in" figures.
 	Now func() time.Time
 }
