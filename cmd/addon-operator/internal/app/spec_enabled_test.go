@@ -84,3 +84,23 @@ func TestDisableViaConfigMapUninstallsThenRunsAfterDeleteHelm(t *testing.T) {
 		t.Fatalf("hooks after disable: %q", got)
 	}
 }
+
+// Dynamic enable (spec/MODULES.md): a global hook sets <module>Enabled in
+// memory; discovery follows it, and a kubernetes event that flips it
+// reloads all modules.
+func TestGlobalHookEnablesAModuleDynamically(t *testing.T) {
+	root := tree(t, map[string]string{
+		"global-hooks/enable": hook(`{"configVersion":"v1","beforeAll":1}`,
+			`echo '[{"op":"add","path":"/alphaEnabled","value":true}]' > $VALUES_JSON_PATCH_PATH`),
+		"modules/001-alpha/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, `record alpha order`),
+		"modules/002-beta/hooks/h":  hook(`{"configVersion":"v1","beforeHelm":1}`, `record beta order`),
+	})
+	s := startApp(t, root)
+	s.waitReady(t)
+	if got := s.app.Board.EnabledModules(); !reflect.DeepEqual(got, []string{"alpha"}) {
+		t.Fatalf("enabled %v, want [alpha]", got)
+	}
+	if got := s.record(t, "order"); got != "alpha\n" {
+		t.Fatalf("ran %q", got)
+	}
+}
