@@ -107,6 +107,12 @@ func (p *process) handler() http.Handler {
 			}
 			return nil, nil
 		}),
+		HookRegistry: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+			if a := p.current.Load(); a != nil {
+				return a.HookRegistry.Gather()
+			}
+			return nil, nil
+		}),
 		Now: supervision.RealClock{}.Now,
 	})
 }

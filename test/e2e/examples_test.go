@@ -87,6 +87,10 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 			t.Fatalf("/metrics lacks %s", want)
 		}
 	}
+	if _, hookMetrics := op.get(t, "/metrics/hooks"); !strings.Contains(hookMetrics,
+		`addon_operator_echo_server_computations_total{by="compute",hook="compute.sh",module="echo-server"} 1`) {
+		t.Fatalf("/metrics/hooks:\n%s", hookMetrics)
+	}
 	checkDebugCLI(t, op)
 	op.stop(t)
 	if code := op.cmd.ProcessState.ExitCode(); code != 0 {

@@ -61,9 +61,12 @@ type App struct {
 	System   *operator.System
 	Board    *board.Board
 	Registry *prometheus.Registry
-	Runner   *hookexec.Runner
-	fatal    chan error
-	log      *slog.Logger
+	// HookRegistry holds the metrics hooks write ($METRICS_PATH), for
+	// /metrics/hooks.
+	HookRegistry *prometheus.Registry
+	Runner       *hookexec.Runner
+	fatal        chan error
+	log          *slog.Logger
 	// cancelWork cancels the hooks and helm calls still running when the
 	// shutdown grace period is over.
 	cancelWork context.CancelFunc
@@ -112,7 +115,7 @@ func Start(cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.tick(m.liveTicks)
-	a.helm, a.defs = cfg.Helm, defs
+	a.helm, a.defs, a.HookRegistry = cfg.Helm, defs, m.hookRegistry
 	return a, nil
 }
 

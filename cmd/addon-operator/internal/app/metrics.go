@@ -19,6 +19,8 @@ type metrics struct {
 	discoverErrors prometheus.Counter
 	liveTicks      prometheus.Counter
 	hooks          hookMetrics
+	hookStore      *hookStore
+	hookRegistry   *prometheus.Registry
 	moduleRun      *prometheus.HistogramVec
 	moduleRunErrs  *prometheus.CounterVec
 	helm           *prometheus.HistogramVec
@@ -45,6 +47,8 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	reg.MustRegister(m.configErrors, m.queueLength, m.dropped, m.convergence, m.convergences)
 	m.registerModuleMetrics(reg, prefix)
 	m.hooks = newHookMetrics(reg, prefix)
+	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
+	m.hookRegistry.MustRegister(m.hookStore)
 	return m
 }
 
@@ -81,7 +85,12 @@ func (m *metrics) Helm(module string, took time.Duration, err error) {
 }
 
 // HookRun implements owner.Metrics.
-func (m *metrics) HookRun(r owner.HookRun) { m.hooks.observe(r) }
+func (m *metrics) HookRun(r owner.HookRun) {
+	m.hooks.observe(r)
+	if len(r.Result.Metrics) > 0 {
+		m.hookStore.apply(r.Module, r.Hook, r.Result.Metrics)
+	}
+}
 
 func (m *metrics) registerInspector(r *inspect.Registry) {
 	m.reg.MustRegister(inspect.NewCollector(r, m.prefix))

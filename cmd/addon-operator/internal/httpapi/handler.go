@@ -24,6 +24,8 @@ type Options struct {
 	Ready    func() bool
 	Queue    func() messages.QueueSnapshot
 	Registry prometheus.Gatherer
+	// HookRegistry serves /metrics/hooks: what hooks write to $METRICS_PATH.
+	HookRegistry prometheus.Gatherer
 	// Now is the clock for "retry in" figures.
 	Now func() time.Time
 }
@@ -40,6 +42,9 @@ func NewHandler(opts Options) http.Handler {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{}))
+	if opts.HookRegistry != nil {
+		mux.Handle("GET /metrics/hooks", promhttp.HandlerFor(opts.HookRegistry, promhttp.HandlerOpts{}))
+	}
 	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, r *http.Request) {
 		snap := opts.Queue()
 		if r.URL.Query().Get("format") == "json" {

@@ -8,3 +8,5 @@ if [[ ${1:-} == "--config" ]]; then
 fi
 echo "echo-server: computing values (binding context: $(cat "$BINDING_CONTEXT_PATH"))"
 echo '[{"op":"add","path":"/echoServer/computedBy","value":"hooks/compute.sh"}]' > "$VALUES_JSON_PATCH_PATH"
+# A metric of the hook's own, served on /metrics/hooks.
+echo '{"name":"echo_server_computations_total","action":"add","value":1,"labels":{"by":"compute"}}' >> "$METRICS_PATH"
