@@ -69,6 +69,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleObject(ctx, msg)
 	case informerSynced:
 		a.handleSynced(ctx, msg)
+	case namespaceEvent:
+		a.handleNamespace(msg)
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
@@ -112,7 +114,7 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 // reportIfSynced sends KubeSynced once every monitor of owner has synced.
 func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 	for _, id := range a.byOwner[owner] {
-		if m := a.monitors[id]; m != nil && m.synced < m.informer {
+		if m := a.monitors[id]; m != nil && !m.initialDone {
 			return
 		}
 	}
@@ -164,4 +166,18 @@ func (a *Actor) handleGetSnapshots(ctx actor.Context, msg messages.GetSnapshots)
 		}
 	}
 	ctx.Respond(messages.HookSnapshots{Snapshots: out})
+}
+
+// handleNamespace starts or stops the informer of a namespace that a
+// binding's namespace label selector picks or drops.
+func (a *Actor) handleNamespace(ev namespaceEvent) {
+	m, ok := a.monitors[ev.monitor]
+	if !ok || ev.name == "" {
+		return
+	}
+	if ev.added {
+		m.startNamespace(ev.name)
+		return
+	}
+	m.stopNamespace(ev.name)
 }

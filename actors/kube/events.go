@@ -34,9 +34,9 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 		}
 		m.snapshot[k] = it
 	}
-	if m.synced < m.informer || !a.wants(m, ev.event) {
+	if !m.nsSynced[ev.source] || !a.wants(m, ev.event) {
 		a.opts.Log.Debug("event without a run", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "event", ev.event,
-			"object", k, "synced", m.synced >= m.informer)
+			"object", k, "synced", m.nsSynced[ev.source])
 		return
 	}
 	if ev.event == string(bindings.Modified) && existed && m.hook.Binding.Jq != nil && string(before.filter) == string(it.filter) {
@@ -62,10 +62,10 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	if !ok {
 		return
 	}
-	m.synced++
-	if m.synced < m.informer {
-		return
+	if !m.markSynced(s.source) || m.initialDone || m.synced < m.informer {
+		return // a namespace picked later: its objects join the snapshot
 	}
+	m.initialDone = true
 	if m.hook.Binding.ExecuteHookOnSynchronization {
 		if a.syncTo[m.owner] != nil {
 			a.syncRuns[m.owner] = append(a.syncRuns[m.owner],

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/itchyny/gojq"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
@@ -37,38 +40,138 @@ type monitor struct {
 	synced   int // informers synced
 	informer int // informers started
 	stop     context.CancelFunc
+	// What starting more informers needs (namespace label selectors).
+	ctx      context.Context
+	client   dynamic.Interface
+	gvr      schemaGVR
+	post     func(any)
+	nsStops  map[string]context.CancelFunc
+	nsSynced map[string]bool
+	// initialDone: the first listing of every informer is complete.
+	initialDone bool
 }
 
 // objectEvent and informerSynced carry the informers' callbacks into the
 // actor's mailbox.
 type objectEvent struct {
 	monitor int
+	source  string // the informer: its namespace, "" for all
 	event   string // Added, Modified, Deleted
 	obj     *unstructured.Unstructured
 }
 
-type informerSynced struct{ monitor int }
+// informerSynced reports an informer's first sync; source is its
+// namespace ("" for all), or namespacesSource for the namespace informer.
+type informerSynced struct {
+	monitor int
+	source  string
+}
+
+const namespacesSource = "#namespaces"
 
 // start runs one informer per namespace of the binding; the callbacks post
-// to post.
+// to post. A namespace label selector runs a namespace informer first,
+// whose adds and deletes start and stop the per-namespace informers.
 func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any)) {
 	ctx, cancel := context.WithCancel(context.Background())
-	m.stop = cancel
-	namespaces := m.hook.Binding.Namespace.Names
+	m.ctx, m.stop, m.client, m.gvr, m.post = ctx, cancel, client, gvr, post
+	m.nsStops, m.nsSynced = map[string]context.CancelFunc{}, map[string]bool{}
+	sel := m.hook.Binding.Namespace
+	if sel.LabelSelector != nil && !sel.LabelSelector.Empty() && gvr.namespaced {
+		m.watchNamespaces(sel.LabelSelector.String())
+		return
+	}
+	namespaces := sel.Names
 	if len(namespaces) == 0 || !gvr.namespaced {
 		namespaces = []string{metav1.NamespaceAll}
 	}
-	m.informer = len(namespaces)
 	for _, ns := range namespaces {
-		inf := dynamicinformer.NewFilteredDynamicInformer(client, gvr.gvr, ns, 0, cache.Indexers{}, m.tweak)
-		reg, _ := inf.Informer().AddEventHandler(m.handlers(post))
-		go inf.Informer().Run(ctx.Done())
-		go func() {
-			if cache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
-				post(informerSynced{monitor: m.id})
-			}
-		}()
+		m.startNamespace(ns)
 	}
+}
+
+// startNamespace runs the object informer of one namespace.
+func (m *monitor) startNamespace(ns string) {
+	if _, ok := m.nsStops[ns]; ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.nsStops[ns] = cancel
+	m.informer++
+	m.run(ctx, ns, dynamicinformer.NewFilteredDynamicInformer(m.client, m.gvr.gvr, ns, 0, cache.Indexers{}, m.tweak), m.handlers(ns, m.post))
+}
+
+// stopNamespace stops a namespace's informer and forgets its objects.
+func (m *monitor) stopNamespace(ns string) {
+	if stop, ok := m.nsStops[ns]; ok {
+		stop()
+		delete(m.nsStops, ns)
+		m.informer--
+		if m.nsSynced[ns] {
+			m.synced--
+		}
+		delete(m.nsSynced, ns)
+	}
+	for k := range m.snapshot {
+		if strings.HasPrefix(k, ns+"/") {
+			delete(m.snapshot, k)
+		}
+	}
+}
+
+// watchNamespaces follows the namespaces the label selector picks.
+func (m *monitor) watchNamespaces(selector string) {
+	m.informer++
+	nsGVR := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	tweak := func(o *metav1.ListOptions) { o.LabelSelector = selector }
+	inf := dynamicinformer.NewFilteredDynamicInformer(m.client, nsGVR, metav1.NamespaceAll, 0, cache.Indexers{}, tweak)
+	m.run(m.ctx, namespacesSource, inf, cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { m.post(namespaceEvent{monitor: m.id, name: nameOf(obj), added: true}) },
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			m.post(namespaceEvent{monitor: m.id, name: nameOf(obj)})
+		},
+	})
+}
+
+// namespaceEvent tells that a namespace started or stopped matching.
+type namespaceEvent struct {
+	monitor int
+	name    string
+	added   bool
+}
+
+func nameOf(obj any) string {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u.GetName()
+	}
+	return ""
+}
+
+// run starts an informer and reports its first sync.
+func (m *monitor) run(ctx context.Context, source string, inf informers.GenericInformer, h cache.ResourceEventHandler) {
+	reg, _ := inf.Informer().AddEventHandler(h)
+	go inf.Informer().Run(ctx.Done())
+	go func() {
+		if cache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
+			m.post(informerSynced{monitor: m.id, source: source})
+		}
+	}()
+}
+
+// markSynced records an informer's first sync; false for one stopped
+// meanwhile.
+func (m *monitor) markSynced(source string) bool {
+	if _, running := m.nsStops[source]; !running && source != namespacesSource {
+		return false
+	}
+	if !m.nsSynced[source] {
+		m.nsSynced[source] = true
+		m.synced++
+	}
+	return true
 }
 
 func (m *monitor) tweak(o *metav1.ListOptions) {
@@ -91,10 +194,10 @@ func joinSelectors(a, b string) string {
 	return a + "," + b
 }
 
-func (m *monitor) handlers(post func(any)) cache.ResourceEventHandlerFuncs {
+func (m *monitor) handlers(source string, post func(any)) cache.ResourceEventHandlerFuncs {
 	send := func(event string, obj any) {
 		if u, ok := obj.(*unstructured.Unstructured); ok && m.wanted(u) {
-			post(objectEvent{monitor: m.id, event: event, obj: u})
+			post(objectEvent{monitor: m.id, source: source, event: event, obj: u})
 		}
 	}
 	return cache.ResourceEventHandlerFuncs{

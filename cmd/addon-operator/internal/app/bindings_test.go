@@ -3,8 +3,10 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -188,5 +190,48 @@ func TestBeforeHelmGetsSnapshots(t *testing.T) {
 	s.waitReady(t)
 	if got := strings.TrimSpace(s.record(t, "seen")); got != `["beforeHelm",["one","two"]]` {
 		t.Fatalf("beforeHelm saw %s", got)
+	}
+}
+
+// A namespace label selector follows namespaces being labelled: objects of
+// a namespace that starts to match are watched from then on.
+func TestNamespaceLabelSelectorFollowsNamespaces(t *testing.T) {
+	ns := kube.Namespace(t)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	ctx := context.Background()
+	label := "watch-" + ns
+	config := `{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",` +
+		`"executeHookOnSynchronization":false,"namespace":{"labelSelector":{"matchLabels":{"` + label + `":"yes"}}}}]}`
+	s := startAppIn(t, tree(t, map[string]string{"global-hooks/watch": hook(config, recordContext("ns"))}), ns)
+	s.waitReady(t)
+	other := kube.Namespace(t)
+	nsObj, err := client.CoreV1().Namespaces().Get(ctx, other, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsObj.Labels = map[string]string{label: "yes"}
+	if _, err := client.CoreV1().Namespaces().Update(ctx, nsObj, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The monitor picks the namespace up asynchronously: create objects
+	// until one is reported (each create is an event once it watches).
+	for i := 0; contexts(s.app.Board, "global:watch") == 0; i++ {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%d", i)}}
+		if _, err := client.CoreV1().ConfigMaps(other).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		_ = s.app.Board.WaitFor(waitCtx, func(b *board.Board) bool { return contexts(b, "global:watch") > 0 })
+		cancel()
+		if i > 40 {
+			t.Fatal("no event from the newly labelled namespace")
+		}
+	}
+	line := strings.Split(strings.TrimSpace(s.record(t, "ns")), "\n")[0]
+	if !strings.Contains(line, `"watchEvent":"Added"`) || !strings.Contains(line, other) {
+		t.Fatalf("context %s", line)
+	}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "unlabelled"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }
