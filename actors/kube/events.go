@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
@@ -46,8 +47,20 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	a.enqueue(ctx, m, a.eventContext(m, ev, it))
 }
 
+// objectJSON is the event's object as the hook gets it (a slim object
+// without the operator's own fields).
 func objectJSON(ev objectEvent) []byte {
-	data, _ := ev.obj.MarshalJSON()
+	obj := ev.obj
+	if _, slim := obj.Object[filterField]; slim || obj.Object[filterErrField] != nil {
+		clean := map[string]any{}
+		for k, v := range obj.Object {
+			if k != filterField && k != filterErrField {
+				clean[k] = v
+			}
+		}
+		obj = &unstructured.Unstructured{Object: clean}
+	}
+	data, _ := obj.MarshalJSON()
 	return data
 }
 

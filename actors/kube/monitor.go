@@ -98,7 +98,47 @@ func (m *monitor) startNamespace(ns string) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
 	m.informer++
-	m.run(ctx, ns, dynamicinformer.NewFilteredDynamicInformer(m.client, m.gvr.gvr, ns, 0, cache.Indexers{}, m.tweak), m.handlers(ns, m.post))
+	inf := dynamicinformer.NewFilteredDynamicInformer(m.client, m.gvr.gvr, ns, 0, cache.Indexers{}, m.tweak)
+	if m.slim() {
+		_ = inf.Informer().SetTransform(m.slimObject)
+	}
+	m.run(ctx, ns, inf, m.handlers(ns, m.post))
+}
+
+// slim tells whether only the filter result and the identity of objects
+// are kept (keepFullObjectsInMemory: false with a jqFilter): the informer's
+// cache then holds slim objects, which is what keeps memory flat.
+func (m *monitor) slim() bool {
+	b := m.hook.Binding
+	return !b.KeepFullObjectsInMemory && b.Jq != nil
+}
+
+// filterField and filterErrField carry the filter result (JSON text) or
+// its error on a slim object; strings keep the object JSON-compatible.
+const (
+	filterField    = "__addonOperatorFilterResult"
+	filterErrField = "__addonOperatorFilterError"
+)
+
+// slimObject replaces an object by its identity and its filter result,
+// computed here, in the informer, once per change.
+func (m *monitor) slimObject(obj any) (any, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj, nil
+	}
+	slim := &unstructured.Unstructured{Object: map[string]any{"apiVersion": u.GetAPIVersion(), "kind": u.GetKind()}}
+	slim.SetName(u.GetName())
+	slim.SetNamespace(u.GetNamespace())
+	slim.SetResourceVersion(u.GetResourceVersion())
+	slim.SetUID(u.GetUID())
+	res, err := runJq(m.hook.Binding.Jq, u.Object)
+	if err != nil {
+		slim.Object[filterErrField] = err.Error()
+	} else {
+		slim.Object[filterField] = string(res)
+	}
+	return slim, nil
 }
 
 // stopNamespace stops a namespace's informer and forgets its objects.
@@ -226,6 +266,12 @@ func (m *monitor) wanted(u *unstructured.Unstructured) bool {
 // itemOf computes what the snapshot keeps of an object.
 func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 	var it item
+	if msg, ok := u.Object[filterErrField].(string); ok {
+		return item{}, fmt.Errorf("jqFilter %q on %s/%s: %s", m.hook.Binding.JqFilter, u.GetNamespace(), u.GetName(), msg)
+	}
+	if pre, ok := u.Object[filterField].(string); ok {
+		return item{filter: json.RawMessage(pre)}, nil
+	}
 	if m.hook.Binding.Jq != nil {
 		res, err := runJq(m.hook.Binding.Jq, u.Object)
 		if err != nil {
