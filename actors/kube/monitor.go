@@ -127,6 +127,9 @@ func (m *monitor) slimObject(obj any) (any, error) {
 	if !ok {
 		return obj, nil
 	}
+	if _, done := u.Object[filterField]; done || u.Object[filterErrField] != nil {
+		return u, nil // client-go may transform an object twice
+	}
 	slim := &unstructured.Unstructured{Object: map[string]any{"apiVersion": u.GetAPIVersion(), "kind": u.GetKind()}}
 	slim.SetName(u.GetName())
 	slim.SetNamespace(u.GetNamespace())
