@@ -2,6 +2,7 @@ package module
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -35,6 +36,14 @@ type Options struct {
 	// ConfigureSlots, when set, bounds how many modules run their hooks'
 	// --config at once (shared by all module actors).
 	ConfigureSlots chan struct{}
+	// Inspector, when set, shows the module's phase as its behaviour in
+	// the actor inspector.
+	Inspector Reporter
+}
+
+// Reporter is the inspector's Report (inspect.Registry implements it).
+type Reporter interface {
+	Report(pid *actor.PID, behaviour, summary string)
 }
 
 // Actor is a module actor.
@@ -57,6 +66,7 @@ type Actor struct {
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
 	peers      owner.Siblings
+	self       *actor.PID
 	watching   bool
 	configured bool
 	startErr   error
@@ -134,6 +144,7 @@ func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.N
 // hooks; the ConfigMap section arrives with ApplyConfig.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	def := a.opts.Definition
+	a.self = ctx.Self()
 	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
@@ -221,6 +232,10 @@ func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
 }
 
 func (a *Actor) publish() {
+	if a.opts.Inspector != nil && a.self != nil {
+		a.opts.Inspector.Report(a.self, a.state.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
+			a.state.Enabled, a.state.Tasks, a.state.Revision, a.tasks.Len()))
+	}
 	if a.opts.Board != nil {
 		a.opts.Board.SetModule(a.state)
 		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())

@@ -46,10 +46,11 @@ func textActors(w io.Writer, body []byte) error {
 	}
 	sort.SliceStable(actors, func(i, j int) bool { return actors[i].MailboxLength > actors[j].MailboxLength })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ACTOR\tKIND\tMAILBOX\tHIGH\tPROCESSED\tHANDLING\tFOR\tRESTARTS\tLAST ERROR")
+	fmt.Fprintln(tw, "ACTOR\tKIND\tMAILBOX\tHIGH\tPROCESSED\tHANDLING\tFOR\tRESTARTS\tBEHAVIOUR\tSTATE\tLAST ERROR")
 	for _, a := range actors {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\n", a.Path, a.Kind, a.MailboxLength, a.HighWater,
-			a.Processed, orDash(a.Current), forText(a.CurrentFor), a.Restarts, orDash(short(a.LastError)))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\n", a.Path, a.Kind, a.MailboxLength, a.HighWater,
+			a.Processed, orDash(a.Current), forText(a.CurrentFor), a.Restarts, orDash(a.Behaviour), orDash(a.Summary),
+			orDash(short(a.LastError)))
 	}
 	return tw.Flush()
 }

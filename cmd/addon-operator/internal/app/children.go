@@ -61,7 +61,7 @@ func (p parts) children() []operator.Child {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
-				ConfigureSlots: slots, Metrics: p.metrics}))})
+				ConfigureSlots: slots, Metrics: p.metrics, Inspector: p.app.System.Inspector}))})
 	}
 	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
