@@ -10,6 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // Options configures the global actor.
@@ -22,7 +23,9 @@ type Options struct {
 	Runner  owner.Runner
 	Board   *board.Board
 	Metrics owner.Metrics
-	Log     *slog.Logger
+	// Clock paces hooks with executionMinInterval; nil: no pacing.
+	Clock supervision.Clock
+	Log   *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
 	Siblings owner.Siblings
@@ -52,6 +55,10 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
+	if owner.IsRateLimited(ctx.Message()) {
+		a.step.OnRateLimited(ctx)
+		return
+	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
@@ -86,7 +93,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.publish()
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config, a.step.Kube = a.peers.Config, a.peers.Kube
+	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
 	a.step.Metrics, a.step.Module = a.opts.Metrics, ""
 	a.step.Board, a.step.Owner = a.opts.Board, messages.OwnerGlobal
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})

@@ -97,6 +97,10 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
+	if owner.IsRateLimited(ctx.Message()) {
+		a.step.OnRateLimited(ctx)
+		return
+	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
@@ -152,7 +156,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
 	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config, a.step.Kube = a.peers.Config, a.peers.Kube
+	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
 	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
 	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
 	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})

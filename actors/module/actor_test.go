@@ -1,6 +1,7 @@
 package module_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func spawn(t *testing.T, dir string) *env {
 	e := &env{kit: kit, queue: kit.NewProbe(), record: record}
 	def := module.Definition{Names: names, Dir: dir}
 	operator := kit.NewProbe()
-	e.pid = kit.Spawn("module", module.New(module.Options{Definition: def, Runner: runner, Board: board.New(),
+	e.pid = kit.Spawn("module", module.New(module.Options{Definition: def, Runner: runner, Board: board.New(), Clock: kit.Clock,
 		Siblings: owner.Siblings{Report: operator.PID, Config: e.queue.PID, Queue: e.queue.PID}}))
 	if ready := actortest.Expect[messages.OwnerReady](operator, patience); ready.Err != "" {
 		t.Fatalf("module did not start: %s", ready.Err)
@@ -157,5 +158,31 @@ func TestTasksWaitForEachOther(t *testing.T) {
 	}
 	if got := e.recorded(t); len(got) != 2 {
 		t.Fatalf("hook ran %d times", len(got))
+	}
+}
+
+// settings.executionMinInterval paces a hook's runs: with a burst of 1 the
+// second run waits, on the clock, for the interval.
+func TestExecutionMinIntervalPacesRuns(t *testing.T) {
+	dir := moduleDir(t, map[string]string{
+		"hooks/paced": hook(`{"configVersion":"v1","schedule":[{"name":"s","crontab":"* * * * *"}],`+
+			`"settings":{"executionMinInterval":"10s","executionBurst":1}}`, ""),
+	})
+	e := spawn(t, dir)
+	task := messages.Task{Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "paced", Binding: "s",
+		Context: []byte(`[{"binding":"s","type":"Schedule"}]`)}
+	e.run(t, task)
+	e.queue.Send(e.pid, messages.RunTask{Task: task})
+	if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	e.queue.ExpectNoMessage(50 * time.Millisecond)
+	if got := e.kit.Clock.Pending(); len(got) != 1 || got[0] != 10*time.Second {
+		t.Fatalf("pending timers %v, want the run held for 10s", got)
+	}
+	e.kit.Clock.Advance(10 * time.Second)
+	actortest.Expect[messages.TaskDone](e.queue, patience)
+	if got := e.recorded(t); len(got) != 2 {
+		t.Fatalf("ran %d times", len(got))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // HookStep runs one hook for an owner actor, in three message turns: the
@@ -37,6 +38,12 @@ type HookStep struct {
 	run     RunInfo
 	// waiting is a run that waits for its hook's snapshots.
 	waiting *hookexec.Request
+	// Clock paces hooks with executionMinInterval/executionBurst (nil: no
+	// pacing); held is a run waiting for its token.
+	Clock   supervision.Clock
+	buckets map[string]*bucket
+	held    *hookexec.Request
+	current Hook
 	// contexts is how many binding contexts the running hook got.
 	contexts int
 	// applied waits for its config patch to be written.
@@ -55,7 +62,7 @@ type StepResult struct {
 // kubernetes bindings in its context, which takes a turn through the kube
 // actor when it has any.
 func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run RunInfo) {
-	s.hook, s.applied, s.run, s.waiting = h.Name, nil, run, nil
+	s.hook, s.applied, s.run, s.waiting, s.current = h.Name, nil, run, nil, h
 	if req.BindingContext == nil && s.Kube != nil && h.Config != nil && h.Config.Version != bindings.V0 && len(h.Config.Kubernetes) > 0 {
 		s.waiting = &req
 		ctx.Request(s.Kube, messages.GetSnapshots{Owner: s.Owner, Hook: h.Name})
@@ -78,7 +85,18 @@ func (s *HookStep) OnSnapshots(ctx actor.Context, msg messages.HookSnapshots) {
 	s.send(ctx, req)
 }
 
+// send runs the request now, or holds it for the hook's rate limit.
 func (s *HookStep) send(ctx actor.Context, req hookexec.Request) {
+	if s.Clock != nil {
+		if wait := s.rateDelay(s.current, s.Clock.Now()); wait > 0 {
+			s.hold(ctx, req, wait)
+			return
+		}
+	}
+	s.dispatch(ctx, req)
+}
+
+func (s *HookStep) dispatch(ctx actor.Context, req hookexec.Request) {
 	s.contexts = countContexts(req.BindingContext)
 	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding})
 }

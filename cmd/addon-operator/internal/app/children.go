@@ -54,7 +54,7 @@ func (p parts) children() []operator.Child {
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
-			Metrics: p.metrics}))},
+			Metrics: p.metrics, Clock: p.cfg.Clock}))},
 	}
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, d := range p.defs {
