@@ -1,8 +1,13 @@
 package e2e_test
 
 import (
+	"context"
+	"strconv"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // Two replicas with ADDON_OPERATOR_HA: one leads and converges, the other
@@ -31,4 +36,53 @@ func TestLeaderElection(t *testing.T) {
 	if n := b.count("leading", map[string]any{"identity": "replica-b"}); n != 1 {
 		t.Fatalf("replica-b led %d times\n%s", n, b.logText())
 	}
+}
+
+// SIGKILL the leader: the other replica takes over within the lease
+// duration, converges, and no release gets more than one extra revision.
+func TestLeaderKilledOtherTakesOver(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	applyExampleConfigMap(t, root, ns)
+	a := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-a")
+	a.waitReady(t)
+	a.waitIdle(t)
+	b := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-b")
+	b.waitListening(t)
+	revisions := releaseRevisions(t, ns)
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	a.waitExit(t, 10*time.Second)
+	start := time.Now()
+	b.waitReady(t)
+	b.waitIdle(t)
+	took := time.Since(start)
+	t.Logf("takeover after SIGKILL: ready in %s (lease 15 s)", took)
+	if took > 20*time.Second {
+		t.Fatalf("takeover took %s, more than the lease duration", took)
+	}
+	for name, rev := range releaseRevisions(t, ns) {
+		if rev > revisions[name]+1 {
+			t.Fatalf("release %s went from revision %d to %d", name, revisions[name], rev)
+		}
+	}
+}
+
+// releaseRevisions reads the deployed revision of every release.
+func releaseRevisions(t *testing.T, ns string) map[string]int {
+	t.Helper()
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	secrets, err := client.CoreV1().Secrets(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "owner=helm,status=deployed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, s := range secrets.Items {
+		rev, _ := strconv.Atoi(s.Labels["version"])
+		out[s.Labels["name"]] = rev
+	}
+	if len(out) == 0 {
+		t.Fatal("no deployed releases")
+	}
+	return out
 }
