@@ -19,14 +19,14 @@ type scopeHookMetrics struct {
 	errors, allowedErrors    *prometheus.CounterVec
 }
 
-func newHookMetrics(reg *prometheus.Registry, prefix string) hookMetrics {
+func newHookMetrics(m *metrics, prefix string) hookMetrics {
 	return hookMetrics{
-		global: newScopeHookMetrics(reg, prefix+"global_hook_", []string{"hook", "binding", "queue"}),
-		module: newScopeHookMetrics(reg, prefix+"module_hook_", []string{"module", "hook", "binding", "queue"}),
+		global: newScopeHookMetrics(m, prefix+"global_hook_", []string{"hook", "binding", "queue"}),
+		module: newScopeHookMetrics(m, prefix+"module_hook_", []string{"module", "hook", "binding", "queue"}),
 	}
 }
 
-func newScopeHookMetrics(reg *prometheus.Registry, prefix string, labels []string) scopeHookMetrics {
+func newScopeHookMetrics(reg *metrics, prefix string, labels []string) scopeHookMetrics {
 	buckets := prometheus.ExponentialBuckets(0.001, 2, 16)
 	m := scopeHookMetrics{
 		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "run_seconds",
@@ -42,7 +42,7 @@ func newScopeHookMetrics(reg *prometheus.Registry, prefix string, labels []strin
 		allowedErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "allowed_errors_total",
 			Help: "Failed hook runs of bindings with allowFailure (dropped)."}, labels),
 	}
-	reg.MustRegister(m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.errors, m.allowedErrors)
+	reg.register(reg.reg, m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.errors, m.allowedErrors)
 	return m
 }
 

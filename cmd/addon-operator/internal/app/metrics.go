@@ -1,6 +1,7 @@
 package app
 
 import (
+	"regexp"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,10 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
+	headAttempts   *prometheus.GaugeVec
+	headSince      *prometheus.GaugeVec
+	heads          map[string]uint64 // queue -> head task id
+	collectors     []prometheus.Collector
 	dropped        *prometheus.CounterVec
 	convergence    prometheus.Histogram
 	convergences   prometheus.Counter
@@ -44,9 +49,14 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 		convergences: prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "convergence_total",
 			Help: "Finished converges."}),
 	}
-	reg.MustRegister(m.configErrors, m.queueLength, m.dropped, m.convergence, m.convergences)
+	m.headAttempts = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_head_attempts",
+		Help: "Failed attempts of the task at the head of each queue."}, []string{"queue"})
+	m.headSince = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_head_since_seconds",
+		Help: "Unix time since which the head task of each queue has been at its head (0: empty queue)."}, []string{"queue"})
+	m.heads = map[string]uint64{}
+	m.register(reg, m.configErrors, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince)
 	m.registerModuleMetrics(reg, prefix)
-	m.hooks = newHookMetrics(reg, prefix)
+	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
 	m.hookRegistry.MustRegister(m.hookStore)
 	return m
@@ -65,7 +75,7 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}, []string{"module"})
 	m.helmErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_helm_errors_total",
 		Help: "Failed helm upgrades."}, []string{"module"})
-	reg.MustRegister(m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs)
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs)
 }
 
 // ModuleRun implements owner.Metrics.
@@ -93,12 +103,49 @@ func (m *metrics) HookRun(r owner.HookRun) {
 }
 
 func (m *metrics) registerInspector(r *inspect.Registry) {
-	m.reg.MustRegister(inspect.NewCollector(r, m.prefix))
+	m.register(m.reg, inspect.NewCollector(r, m.prefix))
+}
+
+func (m *metrics) register(reg *prometheus.Registry, cs ...prometheus.Collector) {
+	reg.MustRegister(cs...)
+	m.collectors = append(m.collectors, cs...)
+}
+
+var fqName = regexp.MustCompile(`fqName: "([^"]+)"`)
+
+// names lists every metric name the operator exports on /metrics.
+func (m *metrics) names() []string {
+	ch := make(chan *prometheus.Desc, 64)
+	go func() {
+		for _, c := range m.collectors {
+			c.Describe(ch)
+		}
+		close(ch)
+	}()
+	var out []string
+	for d := range ch {
+		if sub := fqName.FindStringSubmatch(d.String()); sub != nil {
+			out = append(out, sub[1])
+		}
+	}
+	return out
 }
 
 func (m *metrics) queues(s messages.QueueSnapshot) {
 	for _, q := range s.Queues {
 		m.queueLength.WithLabelValues(q.Name).Set(float64(len(q.Tasks)))
+		if len(q.Tasks) == 0 {
+			m.headAttempts.WithLabelValues(q.Name).Set(0)
+			m.headSince.WithLabelValues(q.Name).Set(0)
+			delete(m.heads, q.Name)
+			continue
+		}
+		head := q.Tasks[0]
+		m.headAttempts.WithLabelValues(q.Name).Set(float64(head.Attempts))
+		if m.heads[q.Name] != head.ID {
+			m.heads[q.Name] = head.ID
+			m.headSince.WithLabelValues(q.Name).Set(float64(s.At.Unix()))
+		}
 	}
 }
 
