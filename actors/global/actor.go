@@ -55,8 +55,10 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if owner.IsRateLimited(ctx.Message()) {
-		a.step.OnRateLimited(ctx)
+	if res, done, ok := a.step.Handle(ctx, a.scope, ctx.Message()); ok {
+		if done {
+			a.finish(ctx, res)
+		}
 		return
 	}
 	switch msg := ctx.Message().(type) {
@@ -68,12 +70,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleApplyConfig(ctx, msg)
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
-	case owner.HookResult:
-		a.handleHookResult(ctx, msg)
-	case messages.HookSnapshots:
-		a.step.OnSnapshots(ctx, msg)
-	case messages.ConfigPatchDone:
-		a.finish(ctx, a.step.OnConfigPatchDone(msg))
 	case *actor.Stopped:
 		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {

@@ -57,12 +57,6 @@ func (a *Actor) startHook(ctx actor.Context, t messages.Task) {
 	a.step.Start(ctx, h, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
 }
 
-func (a *Actor) handleHookResult(ctx actor.Context, r owner.HookResult) {
-	if res, done := a.step.OnHookResult(ctx, a.scope, r); done {
-		a.finish(ctx, res)
-	}
-}
-
 // finish commits a successful step and reports the task; afterAll and
 // event hooks that changed global values queue "reload all modules".
 func (a *Actor) finish(ctx actor.Context, res owner.StepResult) {

@@ -97,8 +97,10 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if owner.IsRateLimited(ctx.Message()) {
-		a.step.OnRateLimited(ctx)
+	if res, done, ok := a.step.Handle(ctx, a.scope, ctx.Message()); ok {
+		if done {
+			a.stepDone(ctx, res)
+		}
 		return
 	}
 	switch msg := ctx.Message().(type) {
@@ -116,12 +118,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleDisabled(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
-	case owner.HookResult:
-		a.handleHookResult(ctx, msg)
-	case messages.HookSnapshots:
-		a.step.OnSnapshots(ctx, msg)
-	case messages.ConfigPatchDone:
-		a.stepDone(ctx, a.step.OnConfigPatchDone(msg))
 	case owner.HelmResult:
 		a.handleHelmResult(ctx, msg)
 	case owner.DeleteResult:

@@ -156,12 +156,6 @@ func (a *Actor) startHelm(ctx actor.Context) bool {
 	return true
 }
 
-func (a *Actor) handleHookResult(ctx actor.Context, r owner.HookResult) {
-	if res, done := a.step.OnHookResult(ctx, a.scope, r); done {
-		a.stepDone(ctx, res)
-	}
-}
-
 func (a *Actor) stepDone(ctx actor.Context, res owner.StepResult) {
 	if a.run == nil {
 		return

@@ -59,9 +59,3 @@ func (s *HookStep) OnRateLimited(ctx actor.Context) {
 	s.held = nil
 	s.dispatch(ctx, req)
 }
-
-// IsRateLimited tells an owner's Receive that msg is the step's wake-up.
-func IsRateLimited(msg any) bool {
-	_, ok := msg.(rateLimited)
-	return ok
-}

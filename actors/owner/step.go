@@ -150,3 +150,23 @@ func countContexts(data []byte) int {
 	}
 	return len(list)
 }
+
+// Handle takes the step's own messages (the hook's result, its snapshots,
+// its config patch written, its rate-limit wake-up). handled is false for
+// any other message; done reports a finished step and its result.
+func (s *HookStep) Handle(ctx actor.Context, scope values.Scope, msg any) (res StepResult, done, handled bool) {
+	switch m := msg.(type) {
+	case HookResult:
+		res, done = s.OnHookResult(ctx, scope, m)
+		return res, done, true
+	case messages.HookSnapshots:
+		s.OnSnapshots(ctx, m)
+		return StepResult{}, false, true
+	case messages.ConfigPatchDone:
+		return s.OnConfigPatchDone(m), true, true
+	case rateLimited:
+		s.OnRateLimited(ctx)
+		return StepResult{}, false, true
+	}
+	return StepResult{}, false, false
+}
