@@ -86,3 +86,35 @@ func releaseRevisions(t *testing.T, ns string) map[string]int {
 	}
 	return out
 }
+
+// Two replicas started at the same instant: exactly one leads and runs the
+// hooks; the other stays not ready.
+func TestTwoReplicasStartedTogether(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	applyExampleConfigMap(t, root, ns)
+	a := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-a")
+	b := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-b")
+	var leader, follower *operator
+	select {
+	case <-a.ready:
+		leader, follower = a, b
+	case <-b.ready:
+		leader, follower = b, a
+	case <-time.After(90 * time.Second):
+		t.Fatal("neither replica became ready")
+	}
+	leader.waitIdle(t)
+	follower.waitListening(t)
+	if code, _ := follower.get(t, "/readyz"); code != 503 {
+		t.Fatalf("the follower is ready too (%d)", code)
+	}
+	if n := follower.countWith("output", "stdout"); n != 0 {
+		t.Fatalf("the follower ran hooks (%d output lines)", n)
+	}
+	if n := leader.countWith("output", "stdout"); n == 0 {
+		t.Fatalf("the leader's hooks printed nothing")
+	}
+	if n := follower.count("leading", nil); n != 0 {
+		t.Fatalf("both replicas lead\n%s", follower.logText())
+	}
+}

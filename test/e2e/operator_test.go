@@ -231,3 +231,16 @@ func (op *operator) waitListening(t *testing.T) {
 		t.Fatalf("HTTP port not open after 30s")
 	}
 }
+
+// countWith counts log records whose field key has value.
+func (op *operator) countWith(key string, value any) int {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	n := 0
+	for _, rec := range op.logs {
+		if rec[key] == value {
+			n++
+		}
+	}
+	return n
+}
