@@ -6,6 +6,7 @@ package board
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 
@@ -22,6 +23,7 @@ type Board struct {
 	modules        atomic.Pointer[map[string]ModuleState]
 	hooks          atomic.Pointer[map[string]HookStats]
 	moduleValues   atomic.Pointer[map[string]values.Snapshot]
+	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}
 
@@ -199,6 +201,18 @@ func (b *Board) SetModuleValues(module string, s values.Snapshot) {
 			return
 		}
 	}
+}
+
+// SetPatches publishes an owner's in-memory values patches ("global" or a
+// module name), as a JSON patch.
+func (b *Board) SetPatches(owner string, patch json.RawMessage) { b.patches.Store(owner, patch) }
+
+// Patches returns an owner's published patches ([] when none).
+func (b *Board) Patches(owner string) json.RawMessage {
+	if p, ok := b.patches.Load(owner); ok {
+		return p.(json.RawMessage)
+	}
+	return json.RawMessage("[]")
 }
 
 // ModuleValues returns a module's published values.

@@ -25,7 +25,9 @@ type Options struct {
 	Metrics owner.Metrics
 	// Clock paces hooks with executionMinInterval; nil: no pacing.
 	Clock supervision.Clock
-	Log   *slog.Logger
+	// WorkerMailbox, when set, is the worker child's mailbox.
+	WorkerMailbox actor.MailboxProducer
+	Log           *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
 	Siblings owner.Siblings
@@ -87,7 +89,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
-	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, nil)))
+	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, nil), a.opts.WorkerMailbox), "worker")
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
 	a.step.Metrics, a.step.Module = a.opts.Metrics, ""
@@ -123,4 +125,5 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 
 func (a *Actor) publish() {
 	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
+	a.opts.Board.SetPatches(messages.OwnerGlobal, owner.PatchesJSON(a.scope))
 }

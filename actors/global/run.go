@@ -49,7 +49,12 @@ func (a *Actor) startHook(ctx actor.Context, t messages.Task) {
 		a.done(ctx, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
 		return
 	}
-	req, err := owner.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, nil)
+	queue := t.Queue
+	if queue == "" {
+		queue = messages.MainQueue
+	}
+	log := a.opts.Log.With("binding", t.Binding, "queue", queue, "task", t.ID, "attempt", t.Attempts+1)
+	req, err := owner.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, log)
 	if err != nil {
 		a.done(ctx, messages.TaskDone{Err: err.Error()})
 		return

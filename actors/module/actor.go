@@ -39,6 +39,9 @@ type Options struct {
 	// Inspector, when set, shows the module's phase as its behaviour in
 	// the actor inspector.
 	Inspector Reporter
+	// WorkerMailbox, when set, is the worker child's mailbox (the
+	// inspector's, so that the running hook shows with its age).
+	WorkerMailbox actor.MailboxProducer
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -150,7 +153,8 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	a.step.Worker = ctx.Spawn(actor.PropsFromProducer(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser)))
+	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser),
+		a.opts.WorkerMailbox), "worker")
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
 	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
@@ -239,5 +243,6 @@ func (a *Actor) publish() {
 	if a.opts.Board != nil {
 		a.opts.Board.SetModule(a.state)
 		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
+		a.opts.Board.SetPatches(a.opts.Definition.Names.Name, owner.PatchesJSON(a.scope))
 	}
 }

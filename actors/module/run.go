@@ -133,7 +133,9 @@ func (a *Actor) next(ctx actor.Context) {
 func (a *Actor) startHook(ctx actor.Context, p phase) {
 	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), a.opts.Board.EnabledModules())
 	scope := hookexec.PatchScope{RootKey: a.opts.Definition.Names.ValuesKey}
-	req, err := owner.Request(p.hook, p.context, in, scope, a.log)
+	t := a.run.task
+	log := a.log.With("binding", p.binding, "queue", queueName(t.Queue), "task", t.ID, "attempt", t.Attempts+1)
+	req, err := owner.Request(p.hook, p.context, in, scope, log)
 	if err != nil {
 		a.finish(ctx, err)
 		return
@@ -256,4 +258,11 @@ func (a *Actor) handleKubeSyncRuns(ctx actor.Context, msg messages.KubeSyncRuns)
 	r.phases = append(r.phases[:r.at+1], append(sync, r.phases[r.at+1:]...)...)
 	r.at++
 	a.next(ctx)
+}
+
+func queueName(q string) string {
+	if q == "" {
+		return messages.MainQueue
+	}
+	return q
 }

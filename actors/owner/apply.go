@@ -72,3 +72,16 @@ func Apply(scope values.Scope, hook string, res hookexec.Result) (Applied, error
 	out.ValuesChanged = out.ValuesChanged || out.Scope.Checksum() != scope.Checksum()
 	return out, nil
 }
+
+// PatchesJSON is a scope's in-memory patch layer as a JSON patch.
+func PatchesJSON(scope values.Scope) json.RawMessage {
+	ops := scope.Patches().Operations()
+	if len(ops) == 0 {
+		return json.RawMessage("[]")
+	}
+	data, err := json.Marshal(ops)
+	if err != nil {
+		return json.RawMessage("[]")
+	}
+	return data
+}

@@ -180,3 +180,12 @@ func OrBackground(ctx context.Context) context.Context {
 	}
 	return ctx
 }
+
+// WorkerProps are the props of an owner's worker; with mailbox set (the
+// inspector's) the worker, and the job it is running, show in the inspector.
+func WorkerProps(producer actor.Producer, mailbox actor.MailboxProducer) *actor.Props {
+	if mailbox == nil {
+		return actor.PropsFromProducer(producer)
+	}
+	return actor.PropsFromProducer(producer, actor.WithMailbox(mailbox))
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -28,13 +29,14 @@ func debugCLI(ctx context.Context, args []string, lookup func(string) (string, b
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output: text, json or yaml")
 	global := fs.Bool("global", false, "module values: the global values")
+	module := fs.String("module", "", "hook snapshots: the module whose hook it is (global hooks without)")
 	watch := fs.Bool("watch", false, "actors: refresh every 2 seconds")
 	socket := fs.String("debug-unix-socket", socketPath(lookup), "the operator's debug socket")
 	cmd, rest, err := parseCLI(fs, args)
 	if err != nil {
 		return err
 	}
-	c, err := command(cmd, rest, *global)
+	c, err := command(cmd, rest, *global, *module)
 	if err != nil {
 		return err
 	}
@@ -79,14 +81,14 @@ func parseCLI(fs *flag.FlagSet, args []string) (string, []string, error) {
 		return "", nil, errUsage
 	}
 	cmd := words[0]
-	if len(words) > 1 && (cmd == "queue" || cmd == "module") {
+	if len(words) > 1 && (cmd == "queue" || cmd == "module" || cmd == "hook") {
 		cmd += " " + words[1]
 		words = words[1:]
 	}
 	return cmd, words[1:], nil
 }
 
-func command(cmd string, args []string, global bool) (debugCommand, error) {
+func command(cmd string, args []string, global bool, module string) (debugCommand, error) {
 	name := ""
 	if len(args) > 0 {
 		name = args[0]
@@ -104,13 +106,19 @@ func command(cmd string, args []string, global bool) (debugCommand, error) {
 		return debugCommand{path: "/modules/" + name + "/render", text: textRaw}, nil
 	case cmd == "actors":
 		return debugCommand{path: "/actors", text: textActors}, nil
+	case cmd == "hook snapshots" && name != "":
+		owner := "global"
+		if module != "" {
+			owner = "module/" + module
+		}
+		return debugCommand{path: "/snapshots?owner=" + url.QueryEscape(owner) + "&hook=" + url.QueryEscape(name), text: textYAML}, nil
 	case cmd == "hooks":
 		return debugCommand{path: "/hooks", text: textYAML}, nil
 	}
 	return debugCommand{}, fmt.Errorf("unknown command %q%s", cmd, cliUsage)
 }
 
-const cliUsage = `; debug commands: queue list | module list | module values NAME (or --global) | module render NAME | actors [--watch] | hooks; -o text|json|yaml`
+const cliUsage = `; debug commands: queue list | module list | module values NAME (or --global) | module render NAME | hook snapshots HOOK [--module NAME] | actors [--watch] | hooks; -o text|json|yaml`
 
 func show(ctx context.Context, client *debugapi.Client, c debugCommand, output string, w io.Writer) error {
 	body, err := client.Get(ctx, c.path)

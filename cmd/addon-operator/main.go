@@ -21,6 +21,7 @@ commands:
   module list                modules with their state
   module values NAME         a module's config values and values (--global: the global ones)
   module render NAME         a module's manifests rendered with its current values
+  hook snapshots HOOK        a hook's kubernetes snapshots (--module NAME for a module's hook)
   actors [--watch]           every actor: mailbox, messages, what it handles now, restarts
   hooks                      hook runs and failures
   version                    print the version
@@ -44,7 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "start":
 		err = start(ctx, args[1:], os.LookupEnv, stderr)
-	case "queue", "module", "actors", "hooks":
+	case "queue", "module", "hook", "actors", "hooks":
 		err = debugCLI(ctx, args, os.LookupEnv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, version)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -24,6 +26,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/actors/values/schema"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -209,4 +212,36 @@ func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, er
 	}
 	cfg.Log.Info("modules found", "modules", names)
 	return common, defs, globalSchemas, nil
+}
+
+// snapshotTimeout bounds a debug request for snapshots.
+const snapshotTimeout = 5 * time.Second
+
+// Snapshots returns the current objects of a hook's kubernetes bindings
+// (owner "global" or "module/NAME"), asked of the kube actor.
+func (a *App) Snapshots(owner, hook string) (map[string][]json.RawMessage, error) {
+	kubePID := actor.NewPID(a.System.Actors.Address(), operator.RootName+"/"+lifecycle.ChildKube)
+	res, err := a.System.Actors.Root.RequestFuture(kubePID, messages.GetSnapshots{Owner: owner, Hook: hook}, snapshotTimeout).Result()
+	if err != nil {
+		return nil, fmt.Errorf("snapshots of %s %s: %w", owner, hook, err)
+	}
+	snaps, ok := res.(messages.HookSnapshots)
+	if !ok {
+		return nil, fmt.Errorf("snapshots of %s %s: unexpected answer %T", owner, hook, res)
+	}
+	out := map[string][]json.RawMessage{}
+	for binding, items := range snaps.Snapshots {
+		for _, it := range items {
+			obj, _ := json.Marshal(map[string]json.RawMessage{"object": orNull(it.Object), "filterResult": orNull(it.FilterResult)})
+			out[binding] = append(out[binding], obj)
+		}
+	}
+	return out, nil
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
 }

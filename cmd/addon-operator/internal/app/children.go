@@ -54,14 +54,15 @@ func (p parts) children() []operator.Child {
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
-			Metrics: p.metrics, Clock: p.cfg.Clock}))},
+			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker")}))},
 	}
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
 			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
-				ConfigureSlots: slots, Metrics: p.metrics, Inspector: p.app.System.Inspector}))})
+				ConfigureSlots: slots, Metrics: p.metrics, Inspector: p.app.System.Inspector,
+				WorkerMailbox: sys.Inspector.Mailbox("worker")}))})
 	}
 	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),

@@ -26,12 +26,16 @@ type Options struct {
 	Board     *board.Board
 	Inspector *inspect.Registry
 	Render    Renderer
+	// Snapshots returns a hook's kubernetes snapshots by binding.
+	Snapshots func(owner, hook string) (map[string][]json.RawMessage, error)
 }
 
 // ModuleValues is the answer of /modules/NAME/values and /global/values.
 type ModuleValues struct {
 	Config map[string]any `json:"config"`
 	Values map[string]any `json:"values"`
+	// Patches are the in-memory values patches of the owner's hooks.
+	Patches json.RawMessage `json:"patches"`
 }
 
 // NewHandler returns the debug API.
@@ -43,7 +47,8 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
 	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
 		g := o.Board.Global()
-		write(w, ModuleValues{Config: g.Config, Values: values.WithEnabledModules(g.Values, o.Board.EnabledModules())})
+		write(w, ModuleValues{Config: g.Config, Values: values.WithEnabledModules(g.Values, o.Board.EnabledModules()),
+			Patches: o.Board.Patches("global")})
 	})
 	mux.HandleFunc("GET /modules/{name}/values", func(w http.ResponseWriter, r *http.Request) {
 		s, ok := o.Board.ModuleValues(r.PathValue("name"))
@@ -51,7 +56,19 @@ func NewHandler(o Options) http.Handler {
 			http.Error(w, fmt.Sprintf("no module %q", r.PathValue("name")), http.StatusNotFound)
 			return
 		}
-		write(w, ModuleValues{Config: s.Config, Values: s.Values})
+		write(w, ModuleValues{Config: s.Config, Values: s.Values, Patches: o.Board.Patches(r.PathValue("name"))})
+	})
+	mux.HandleFunc("GET /snapshots", func(w http.ResponseWriter, r *http.Request) {
+		owner := r.URL.Query().Get("owner")
+		if owner == "" {
+			owner = "global"
+		}
+		snaps, err := o.Snapshots(owner, r.URL.Query().Get("hook"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		write(w, snaps)
 	})
 	mux.HandleFunc("GET /modules/{name}/render", func(w http.ResponseWriter, r *http.Request) {
 		out, err := o.Render(r.Context(), r.PathValue("name"))
@@ -98,7 +115,7 @@ func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) e
 		ln.Close()
 		return fmt.Errorf("debug socket %s: %w", path, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute, IdleTimeout: time.Minute}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("debug API listening", "socket", path)

@@ -1,0 +1,99 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A hook failing over and over shows in /queue, in the hook error metric,
+// in `queue list`; a hook blocked on purpose shows in `actors` as the job
+// its worker is handling, with its age; the TCP port serves no values.
+func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"modules/values.yaml":         "failingEnabled: true\n",
+		"modules/001-failing/hooks/h": "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0; fi\necho broken >&2; exit 1\n",
+		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"schedule\":[{\"crontab\":\"*/1 * * * * *\",\"queue\":\"slow\"}]}'; exit 0; fi\nsleep 300\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	op := startOperator(t, root, kube.Namespace(t), "ADDON_OPERATOR_SHUTDOWN_GRACE=1s", "RETRY_INITIAL_DELAY=1s")
+	op.waitListening(t)
+	waitQueue(t, op, func(q map[string][]queuedTask) bool {
+		return len(q["main"]) > 0 && q["main"][0].Attempts >= 2 && len(q["slow"]) > 0 && q["slow"][0].Running
+	})
+	if _, m := op.get(t, "/metrics"); !strings.Contains(m, `addon_operator_module_hook_errors_total{binding="beforeHelm",hook="h",module="failing",queue="main"}`) {
+		t.Fatalf("/metrics lacks the hook error counter")
+	}
+	if out := op.cli(t, "queue", "list"); !strings.Contains(out, "retrying") || !strings.Contains(out, "exit") {
+		t.Fatalf("queue list:\n%s", out)
+	}
+	var actors []struct {
+		Path, Current string
+		CurrentFor    time.Duration `json:"currentFor"`
+		MailboxLength int           `json:"mailboxLength"`
+	}
+	if err := json.Unmarshal([]byte(op.cli(t, "actors", "-o", "json")), &actors); err != nil {
+		t.Fatal(err)
+	}
+	var blocked, module bool
+	for _, a := range actors {
+		blocked = blocked || strings.HasPrefix(a.Path, "operator/global/worker") && strings.Contains(a.Current, "HookJob") && a.CurrentFor > 0
+		module = module || a.Path == "operator/module/failing"
+	}
+	if !blocked || !module {
+		t.Fatalf("actors: blocked worker shown %t, module shown %t\n%v", blocked, module, actors)
+	}
+	if code, _ := op.get(t, "/modules/failing/values"); code != 404 {
+		t.Fatalf("the TCP port answered a values request with %d", code)
+	}
+	if out := op.cli(t, "module", "values", "failing", "-o", "json"); !strings.Contains(out, `"patches"`) {
+		t.Fatalf("module values:\n%s", out)
+	}
+}
+
+type queuedTask struct {
+	Attempts int  `json:"attempts"`
+	Running  bool `json:"running"`
+}
+
+// waitQueue polls /queue?format=json until cond holds.
+func waitQueue(t *testing.T, op *operator, cond func(map[string][]queuedTask) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		_, body := op.get(t, "/queue?format=json")
+		var snap struct {
+			Queues []struct {
+				Name  string       `json:"name"`
+				Tasks []queuedTask `json:"tasks"`
+			} `json:"queues"`
+		}
+		if json.Unmarshal([]byte(body), &snap) == nil {
+			q := map[string][]queuedTask{}
+			for _, s := range snap.Queues {
+				q[s.Name] = s.Tasks
+			}
+			if cond(q) {
+				return
+			}
+		}
+		select {
+		case <-op.done:
+			t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("queues never reached the expected state\n%s", op.logText())
+}
