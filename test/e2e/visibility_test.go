@@ -1,23 +1,33 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // A hook failing over and over shows in /queue, in the hook error metric,
 // in `queue list`; a hook blocked on purpose shows in `actors` as the job
 // its worker is handling, with its age; the TCP port serves no values.
 func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
-	root := t.TempDir()
+	root, ns := t.TempDir(), kube.Namespace(t)
+	// The slow hook runs on a ConfigMap the test creates once main is stuck
+	// on the failing module (a global hook's runs wait for each other).
+	slowConfig := `{"configVersion":"v1","kubernetes":[{"name":"trigger","apiVersion":"v1","kind":"ConfigMap",` +
+		`"executeHookOnSynchronization":false,"queue":"slow","namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},` +
+		`"nameSelector":{"matchNames":["trigger"]}}]}`
 	files := map[string]string{
 		"modules/values.yaml":         "failingEnabled: true\n",
 		"modules/001-failing/hooks/h": "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0; fi\necho broken >&2; exit 1\n",
-		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"schedule\":[{\"crontab\":\"*/1 * * * * *\",\"queue\":\"slow\"}]}'; exit 0; fi\nsleep 300\n",
+		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '" + slowConfig + "'; exit 0; fi\nsleep 300\n",
 	}
 	for name, content := range files {
 		path := filepath.Join(root, name)
@@ -28,11 +38,15 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	op := startOperator(t, root, kube.Namespace(t), "ADDON_OPERATOR_SHUTDOWN_GRACE=1s", "RETRY_INITIAL_DELAY=1s")
+	op := startOperator(t, root, ns, "ADDON_OPERATOR_SHUTDOWN_GRACE=1s")
 	op.waitListening(t)
-	waitQueue(t, op, func(q map[string][]queuedTask) bool {
-		return len(q["main"]) > 0 && q["main"][0].Attempts >= 2 && len(q["slow"]) > 0 && q["slow"][0].Running
-	})
+	waitQueue(t, op, func(q map[string][]queuedTask) bool { return len(q["main"]) > 0 && q["main"][0].Attempts >= 2 })
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	trigger := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "trigger"}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), trigger, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitQueue(t, op, func(q map[string][]queuedTask) bool { return len(q["slow"]) > 0 && q["slow"][0].Running })
 	if _, m := op.get(t, "/metrics"); !strings.Contains(m, `addon_operator_module_hook_errors_total{binding="beforeHelm",hook="h",module="failing",queue="main"}`) {
 		t.Fatalf("/metrics lacks the hook error counter")
 	}
