@@ -38,6 +38,9 @@ type SyncRun struct {
 type KubeSyncRuns struct {
 	Owner string
 	Runs  []SyncRun
+	// Err names the bindings that could not be watched; the module run
+	// fails with it (and is retried).
+	Err string
 }
 
 // KubeSynced tells the operator that every monitor of an owner has listed
@@ -45,6 +48,9 @@ type KubeSyncRuns struct {
 // with none). Start-up waits for the global hooks' (LIFECYCLE-STEPS step 2).
 type KubeSynced struct {
 	Owner string
+	// Err names the bindings that could not be watched (an unknown kind):
+	// fatal for the global hooks at start-up.
+	Err string
 }
 
 // GetSnapshots asks the kube actor for the current objects of every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -43,8 +44,10 @@ type Actor struct {
 	// themselves, and the runs collected for them.
 	syncTo   map[string]*actor.PID
 	syncRuns map[string][]messages.SyncRun
-	next     int
-	post     func(any)
+	// failed holds, by owner, the bindings that could not be watched.
+	failed map[string][]string
+	next   int
+	post   func(any)
 }
 
 // New returns the producer of a kube actor.
@@ -54,7 +57,7 @@ func New(opts Options) actor.Producer {
 	}
 	return func() actor.Actor {
 		return &Actor{opts: opts, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
-			syncTo: map[string]*actor.PID{}, syncRuns: map[string][]messages.SyncRun{}}
+			syncTo: map[string]*actor.PID{}, syncRuns: map[string][]messages.SyncRun{}, failed: map[string][]string{}}
 	}
 }
 
@@ -99,6 +102,7 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 	delete(a.byOwner, msg.Owner)
 	delete(a.syncRuns, msg.Owner)
 	delete(a.syncTo, msg.Owner)
+	delete(a.failed, msg.Owner)
 	if msg.SyncTo != nil {
 		a.syncTo[msg.Owner] = msg.SyncTo
 	}
@@ -106,6 +110,7 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 		if err := a.startMonitor(msg, h); err != nil {
 			a.opts.Log.Error("cannot watch", "owner", msg.Owner, "hook", h.Hook, "binding", h.Binding.Name, "err", err)
 			a.countError(msg.Owner, h.Hook, h.Binding.Name)
+			a.failed[msg.Owner] = append(a.failed[msg.Owner], err.Error())
 		}
 	}
 	a.reportIfSynced(ctx, msg.Owner)
@@ -121,12 +126,12 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 	if to := a.syncTo[owner]; to != nil {
 		runs := a.syncRuns[owner]
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Hook < runs[j].Hook })
-		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: runs})
+		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: runs, Err: strings.Join(a.failed[owner], "; ")})
 		delete(a.syncTo, owner)
 		delete(a.syncRuns, owner)
 	}
 	if a.opts.Report != nil {
-		ctx.Send(a.opts.Report, messages.KubeSynced{Owner: owner})
+		ctx.Send(a.opts.Report, messages.KubeSynced{Owner: owner, Err: strings.Join(a.failed[owner], "; ")})
 	}
 }
 

@@ -249,6 +249,11 @@ func (a *Actor) handleKubeSyncRuns(ctx actor.Context, msg messages.KubeSyncRuns)
 	if r == nil || r.at >= len(r.phases) || r.phases[r.at].kind != phaseKubeSync {
 		return
 	}
+	if msg.Err != "" {
+		a.watch(ctx, false, nil) // watch again on the retry
+		a.finish(ctx, fmt.Errorf("kubernetes bindings: %s", msg.Err))
+		return
+	}
 	var sync []phase
 	for _, run := range msg.Runs {
 		if h, ok := a.hooks.Find(run.Hook); ok {

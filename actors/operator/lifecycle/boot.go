@@ -104,6 +104,10 @@ func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 // (their Synchronization runs are queued).
 func (b *brain) handleKubeSynced(ctx actor.Context, msg messages.KubeSynced) {
 	if msg.Owner == messages.OwnerGlobal && !b.boot.done {
+		if msg.Err != "" {
+			b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
+			return
+		}
 		b.boot.kubeSynced = true
 		b.maybeQueueStartup(ctx)
 	}

@@ -86,3 +86,13 @@ func TestCrashingEnabledScriptRetriesDiscovery(t *testing.T) {
 	s.waitReady(t)
 	s.waitFor(t, "flaky enabled", func(b *board.Board) bool { return reflect.DeepEqual(b.EnabledModules(), []string{"flaky"}) })
 }
+
+// A global hook bound to a kind the apiserver does not serve stops start-up
+// with an error naming the hook.
+func TestGlobalHookWithUnknownKindIsFatal(t *testing.T) {
+	config := `{"configVersion":"v1","kubernetes":[{"name":"x","apiVersion":"example.com/v1","kind":"NoSuchThing"}]}`
+	err := waitFatal(t, startApp(t, tree(t, map[string]string{"global-hooks/watcher": hook(config, "")})))
+	if !strings.Contains(err.Error(), "watcher") || !strings.Contains(err.Error(), "NoSuchThing") {
+		t.Fatalf("error does not name the hook and kind: %v", err)
+	}
+}
