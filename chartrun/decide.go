@@ -2,54 +2,88 @@ package chartrun
 
 import (
 	"fmt"
+	"strings"
 
 	"helm.sh/helm/v3/pkg/release"
 )
 
-// action is what Upgrade does with a release.
+// plan is what Upgrade does with a release.
 type plan int
 
 const (
 	planInstall plan = iota
 	planUpgrade
 	planSkip
-	// planReinstall clears a first release that never deployed.
+	// planReinstall clears a first release that never deployed (failed or
+	// left pending-install): uninstall, then install.
 	planReinstall
-	// planRollback brings a release left pending by a killed operator back
-	// to its last deployed revision before the upgrade.
+	// planRollback brings a release left pending-upgrade or
+	// pending-rollback by a killed operator back to its last deployed
+	// revision before the upgrade.
 	planRollback
 )
 
+func (p plan) String() string {
+	return [...]string{"install", "upgrade", "skip", "uninstall and install", "roll back and upgrade"}[p]
+}
+
+// checkOurs refuses a release whose latest revision does not carry the
+// heritage label: someone else installed it, or took it over.
+func checkOurs(history []*release.Release) error {
+	if len(history) == 0 {
+		return nil
+	}
+	if last := latest(history); last.Labels[LabelHeritage] != HeritageValue {
+		return fmt.Errorf("%w: %s (revision %d)", ErrForeignRelease, last.Name, last.Version)
+	}
+	return nil
+}
+
 // decide picks what to do from the release's history (any order), the
-// checksum wanted and the number of absent resources. It never returns a
-// plan for a foreign release: that is an error.
-func decide(history []*release.Release, checksum string, absent int) (plan, string, error) {
+// checksum wanted and the objects of the deployed revision that are absent.
+// It never returns a plan for a foreign release: that is an error.
+func decide(history []*release.Release, checksum string, absent []Object) (plan, string, error) {
 	if len(history) == 0 {
 		return planInstall, "not installed", nil
 	}
-	last, deployed := latest(history), lastDeployed(history)
-	if last.Labels[LabelHeritage] != HeritageValue {
-		return 0, "", fmt.Errorf("%w: %s (revision %d)", ErrForeignRelease, last.Name, last.Version)
+	if err := checkOurs(history); err != nil {
+		return 0, "", err
 	}
-	switch last.Info.Status {
-	case release.StatusPendingInstall, release.StatusPendingUpgrade, release.StatusPendingRollback:
-		if deployed == nil {
-			return planReinstall, fmt.Sprintf("stuck in %s with no deployed revision", last.Info.Status), nil
-		}
-		return planRollback, fmt.Sprintf("stuck in %s", last.Info.Status), nil
-	case release.StatusFailed, release.StatusUninstalled, release.StatusUninstalling, release.StatusSuperseded, release.StatusUnknown:
-		if deployed == nil {
-			return planReinstall, fmt.Sprintf("last revision %s and none deployed", last.Info.Status), nil
-		}
-		return planUpgrade, fmt.Sprintf("last revision %s", last.Info.Status), nil
+	last, deployed := latest(history), lastDeployed(history)
+	status := release.StatusUnknown
+	if last.Info != nil {
+		status = last.Info.Status
+	}
+	switch {
+	case status == release.StatusDeployed:
+	case deployed == nil:
+		return planReinstall, fmt.Sprintf("revision %d is %s and none deployed", last.Version, status), nil
+	case status.IsPending():
+		return planRollback, fmt.Sprintf("revision %d left %s", last.Version, status), nil
+	default:
+		return planUpgrade, fmt.Sprintf("revision %d is %s", last.Version, status), nil
 	}
 	switch {
 	case last.Labels[LabelChecksum] != checksum:
-		return planUpgrade, "chart or values changed", nil
-	case absent > 0:
-		return planUpgrade, fmt.Sprintf("%d resources absent", absent), nil
+		return planUpgrade, "manifests or values changed", nil
+	case len(absent) > 0:
+		return planUpgrade, "absent: " + objectList(absent), nil
 	}
 	return planSkip, "up to date", nil
+}
+
+// objectList names the first few objects.
+func objectList(objects []Object) string {
+	const most = 5
+	names := make([]string, 0, most)
+	for i, o := range objects {
+		if i == most {
+			names = append(names, fmt.Sprintf("and %d more", len(objects)-most))
+			break
+		}
+		names = append(names, o.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 func latest(history []*release.Release) *release.Release {

@@ -7,38 +7,58 @@ import (
 	"time"
 
 	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 )
 
-// Labels on every release this operator installs.
+// Labels on every release this operator installs (helm stores them on the
+// release's Secret).
 const (
 	// LabelHeritage marks a release as ours: only such releases are
-	// upgraded, deleted or purged.
+	// upgraded, deleted, listed or purged.
 	LabelHeritage = "heritage"
 	// HeritageValue is LabelHeritage's value.
 	HeritageValue = "addon-operator"
-	// LabelChecksum holds the checksum of the chart and values a release
-	// was made from.
+	// LabelChecksum holds the checksum (see Checksum) of the manifests and
+	// values a release was made from.
 	LabelChecksum = "addon-operator-checksum"
 )
 
-// ErrForeignRelease is returned for a release with the module's name that
-// this operator did not install: it is never adopted, changed or deleted.
-var ErrForeignRelease = errors.New("release exists but was not installed by addon-operator")
+var (
+	// ErrForeignRelease is returned for a release with the module's name
+	// that this operator did not install (no heritage label): it is never
+	// adopted, changed or deleted.
+	ErrForeignRelease = errors.New("release exists but was not installed by addon-operator")
+	// ErrIgnoredRelease is returned for the release named by
+	// Options.IgnoreRelease (HELM_IGNORE_RELEASE).
+	ErrIgnoredRelease = errors.New("release is ignored (HELM_IGNORE_RELEASE)")
+	// ErrNotDeployed is returned by AbsentResources when the release has no
+	// deployed revision.
+	ErrNotDeployed = errors.New("release has no deployed revision")
+)
 
 // Options configures a Releaser.
 type Options struct {
+	// Log receives what the releaser does; nil discards.
 	Log *slog.Logger
 	// Timeout bounds one install, upgrade, rollback or uninstall (default 5m).
 	Timeout time.Duration
 	// MaxHistory is how many revisions helm keeps per release (default 10).
 	MaxHistory int
+	// IgnoreRelease names a release (HELM_IGNORE_RELEASE, typically the
+	// operator's own) that is never listed, upgraded or deleted.
+	IgnoreRelease string
 }
 
 // Releaser installs, upgrades and deletes the modules' releases in one
-// namespace, through the helm library with the operator's rest config.
+// namespace, through the helm library with the operator's rest config (its
+// credentials, QPS and burst). It is safe for concurrent use by different
+// modules; runs for one release must not overlap (the module actor runs
+// them one at a time).
 type Releaser struct {
 	getter    *RESTGetter
+	meta      metadata.Interface
 	namespace string
 	opts      Options
 }
@@ -57,23 +77,34 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 	if opts.MaxHistory <= 0 {
 		opts.MaxHistory = 10
 	}
-	return &Releaser{getter: NewRESTGetter(config, namespace), namespace: namespace, opts: opts}, nil
+	meta, err := metadata.NewForConfig(config)
+	if err != nil {
+		return nil, fmt.Errorf("chartrun: metadata client: %w", err)
+	}
+	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, namespace: namespace, opts: opts}, nil
 }
 
 // config builds a fresh helm configuration: helm's actions write to it, so
 // concurrent runs for different modules must not share one.
 func (r *Releaser) config() (*action.Configuration, error) {
 	cfg := &action.Configuration{}
-	logf := func(format string, v ...interface{}) { r.opts.Log.Debug(fmt.Sprintf(format, v...)) }
+	logf := func(format string, v ...any) { r.opts.Log.Debug(fmt.Sprintf(format, v...)) }
 	if err := cfg.Init(r.getter, r.namespace, "secret", logf); err != nil {
 		return nil, fmt.Errorf("helm configuration: %w", err)
 	}
 	return cfg, nil
 }
 
-func checkName(name string) error {
+// checkName refuses an empty or invalid release name and the ignored one.
+func (r *Releaser) checkName(name string) error {
 	if name == "" {
 		return errors.New("chartrun: empty release name")
+	}
+	if err := chartutil.ValidateReleaseName(name); err != nil {
+		return fmt.Errorf("chartrun: release name %q: %w", name, err)
+	}
+	if name == r.opts.IgnoreRelease {
+		return fmt.Errorf("%s: %w", name, ErrIgnoredRelease)
 	}
 	return nil
 }

@@ -138,7 +138,7 @@ func TestAbsentResourceIsReportedAndRestored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []chartrun.Object{{Kind: "ConfigMap", Namespace: f.ns, Name: "demo-1"}}; !reflect.DeepEqual(absent, want) {
+	if want := []chartrun.Object{{APIVersion: "v1", Kind: "ConfigMap", Namespace: f.ns, Name: "demo-1"}}; !reflect.DeepEqual(absent, want) {
 		t.Fatalf("absent %v, want %v", absent, want)
 	}
 	if res := f.upgrade(t, "a"); !res.Upgraded {

@@ -3,35 +3,97 @@ package chartrun
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"helm.sh/helm/v3/pkg/action"
-	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
 )
 
 // Render returns the manifests the chart in chartDir renders with values
 // for the release, without installing anything (the debug CLI's `module
-// render`). The apiserver is asked for its version and APIs, as for a real
-// install.
+// render`). They are the manifests whose checksum Upgrade compares. A module
+// dir without a chart gives ErrNoChart.
 func (r *Releaser) Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error) {
-	if err := checkName(release); err != nil {
+	if err := r.checkName(release); err != nil {
 		return "", err
 	}
-	chrt, err := loader.Load(chartDir)
-	if err != nil {
-		return "", fmt.Errorf("load chart %s: %w", chartDir, err)
-	}
-	cfg, err := r.config()
+	chrt, err := loadChart(chartDir, release)
 	if err != nil {
 		return "", err
 	}
-	in := action.NewInstall(cfg)
-	in.ReleaseName, in.Namespace = release, r.namespace
-	in.DryRun, in.DryRunOption, in.Replace, in.DisableHooks = true, "client", true, true
-	in.ClientOnly = false
-	in.DisableOpenAPIValidation = true
-	rel, err := in.RunWithContext(ctx, chrt, values)
+	caps, err := r.capabilities(ctx)
+	if err != nil {
+		return "", err
+	}
+	return r.render(chrt, release, values, caps)
+}
+
+// render runs the chart's templates as helm does for an install, with the
+// cluster's capabilities and `lookup` answered by the cluster. The release
+// options are fixed (revision 1, install), so that templates printing
+// .Release.Revision do not make every run an upgrade.
+func (r *Releaser) render(chrt *chart.Chart, release string, values map[string]any, caps *chartutil.Capabilities) (string, error) {
+	opts := chartutil.ReleaseOptions{Name: release, Namespace: r.namespace, Revision: 1, IsInstall: true}
+	vals, err := chartutil.ToRenderValues(chrt, values, opts, caps)
+	if err != nil {
+		return "", fmt.Errorf("render %s: values: %w", release, err)
+	}
+	files, err := engine.New(r.getter.config).Render(chrt, vals)
 	if err != nil {
 		return "", fmt.Errorf("render %s: %w", release, err)
 	}
-	return rel.Manifest, nil
+	return joinManifests(files), nil
+}
+
+// joinManifests puts the rendered templates in one text in the order of
+// their names, each under a "# Source:" line as `helm template` prints them;
+// NOTES.txt and templates that render to nothing are left out.
+func joinManifests(files map[string]string) string {
+	names := make([]string, 0, len(files))
+	for name, text := range files {
+		if strings.HasSuffix(name, "NOTES.txt") || strings.TrimSpace(text) == "" {
+			continue
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", name, strings.TrimSpace(files[name]))
+	}
+	return b.String()
+}
+
+// capabilities reads what the cluster serves, as helm does before each
+// action: the discovery cache is dropped first, so that a template testing
+// .Capabilities.APIVersions sees a CRD another module has just installed.
+// The result is handed to helm's actions too, so that an upgrade renders
+// exactly what the checksum was computed from.
+func (r *Releaser) capabilities(ctx context.Context) (*chartutil.Capabilities, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dc, err := r.getter.ToDiscoveryClient()
+	if err != nil {
+		return nil, err
+	}
+	dc.Invalidate()
+	version, err := dc.ServerVersion()
+	if err != nil {
+		return nil, fmt.Errorf("server version: %w", err)
+	}
+	// A group that fails discovery (an orphaned APIService) is left out,
+	// not an error: helm does the same.
+	apis, err := action.GetVersionSet(dc)
+	if err != nil {
+		return nil, fmt.Errorf("server APIs: %w", err)
+	}
+	return &chartutil.Capabilities{
+		APIVersions: apis,
+		KubeVersion: chartutil.KubeVersion{Version: version.GitVersion, Major: version.Major, Minor: version.Minor},
+		HelmVersion: chartutil.DefaultCapabilities.HelmVersion,
+	}, nil
 }

@@ -1,0 +1,53 @@
+package chartrun
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/releaseutil"
+	"sigs.k8s.io/yaml"
+)
+
+// objectHead is the part of a manifest document that identifies it.
+type objectHead struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+}
+
+// manifestObjects lists the objects of a release manifest in its order. A
+// namespaced object without a namespace is in the release's (isAbsent fills
+// it in once the kind's scope is known).
+func manifestObjects(manifest string) ([]Object, error) {
+	docs := releaseutil.SplitManifests(manifest)
+	keys := make([]string, 0, len(docs))
+	for k := range docs {
+		keys = append(keys, k)
+	}
+	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
+	objects := make([]Object, 0, len(keys))
+	for _, k := range keys {
+		var head objectHead
+		if err := yaml.Unmarshal([]byte(docs[k]), &head); err != nil {
+			return nil, fmt.Errorf("read manifest: %s: %w", firstLine(docs[k]), err)
+		}
+		if head.Kind == "" || head.Metadata.Name == "" {
+			continue // an empty document or a comment
+		}
+		objects = append(objects, Object{APIVersion: head.APIVersion, Kind: head.Kind,
+			Namespace: head.Metadata.Namespace, Name: head.Metadata.Name})
+	}
+	return objects, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
