@@ -27,9 +27,9 @@ type Action string
 const (
 	// Skipped: the deployed release has the same checksum and all its
 	// objects exist.
-	Skipped Action = "skipped"
+	Skipped   Action = "skipped"
 	Installed Action = "installed"
-	Upgraded Action = "upgraded"
+	Upgraded  Action = "upgraded"
 	// NoChart: the module dir has no Chart.yaml and no templates/, so the
 	// module has no helm phase. Not a failure.
 	NoChart Action = "no-chart"
