@@ -59,9 +59,11 @@ type KubeSynced struct {
 type GetSnapshots struct {
 	Owner string
 	Hook  string
+	Tag   string // echoed in the reply
 }
 
 // HookSnapshots answers GetSnapshots, by binding name.
 type HookSnapshots struct {
 	Snapshots bctx.Snapshots
+	Tag       string
 }

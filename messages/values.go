@@ -29,12 +29,16 @@ type ConfigPatch struct {
 	Patch []byte
 	// Hook names the hook whose patch this is, for logs.
 	Hook string
+	// Tag is echoed in the reply, so that an owner running several hooks
+	// at once (one per queue) knows whose patch was written.
+	Tag string
 }
 
 // ConfigPatchDone replies to ConfigPatch.
 type ConfigPatchDone struct {
 	Changed bool
 	Err     string
+	Tag     string
 }
 
 // ApplyConfig gives an owner (global or module actor) its ConfigMap section;

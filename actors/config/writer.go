@@ -35,7 +35,9 @@ func newWriter(w Writer, log *slog.Logger) actor.Producer {
 // Receive implements actor.Actor.
 func (w *writer) Receive(ctx actor.Context) {
 	if msg, ok := ctx.Message().(messages.ConfigPatch); ok {
-		ctx.Respond(w.write(msg))
+		done := w.write(msg)
+		done.Tag = msg.Tag
+		ctx.Respond(done)
 	}
 }
 

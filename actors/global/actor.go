@@ -36,15 +36,24 @@ type Options struct {
 	Work context.Context
 }
 
-// Actor is the global actor.
+// Actor is the global actor. Global hooks run one task per queue at a
+// time, queues concurrently (each queue's runs have their own step and
+// worker); their results apply to the one global scope, in the order they
+// arrive.
 type Actor struct {
-	opts   Options
-	hooks  owner.HookSet
-	scope  values.Scope
-	tasks  owner.Tasks
-	step   owner.HookStep
-	peers  owner.Siblings
-	cancel context.CancelFunc
+	opts    Options
+	hooks   owner.HookSet
+	scope   values.Scope
+	runs    map[string]*run // by queue
+	peers   owner.Siblings
+	workCtx context.Context
+	cancel  context.CancelFunc
+}
+
+// run is the task a queue has given the global actor, and its step.
+type run struct {
+	step owner.HookStep
+	task *owner.Assigned
 }
 
 // New returns the producer of the global actor.
@@ -57,11 +66,13 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if res, done, ok := a.step.Handle(ctx, a.scope, ctx.Message()); ok {
-		if done {
-			a.finish(ctx, res)
+	for _, r := range a.runs {
+		if res, done, ok := r.step.Handle(ctx, a.scope, ctx.Message()); ok {
+			if done {
+				a.finish(ctx, r, res)
+			}
+			return
 		}
-		return
 	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
@@ -89,12 +100,11 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
-	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, nil), a.opts.WorkerMailbox), "worker")
+	a.workCtx = workCtx
 	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
-	a.step.Metrics, a.step.Module = a.opts.Metrics, ""
-	a.step.Board, a.step.Owner = a.opts.Board, messages.OwnerGlobal
-	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+	a.runs = map[string]*run{}
+	main := a.runFor(ctx, messages.MainQueue)
+	ctx.Request(main.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }
 
 func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
@@ -126,4 +136,18 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 func (a *Actor) publish() {
 	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
 	a.opts.Board.SetPatches(messages.OwnerGlobal, owner.PatchesJSON(a.scope))
+}
+
+// runFor returns the run of a queue, with its own worker.
+func (a *Actor) runFor(ctx actor.Context, queue string) *run {
+	if r, ok := a.runs[queue]; ok {
+		return r
+	}
+	r := &run{step: owner.HookStep{
+		Worker: ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(a.workCtx, a.opts.Runner, nil), a.opts.WorkerMailbox), "worker"),
+		Config: a.peers.Config, Kube: a.peers.Kube, Clock: a.opts.Clock, Board: a.opts.Board, Metrics: a.opts.Metrics,
+		Owner: messages.OwnerGlobal, Tag: queue,
+	}}
+	a.runs[queue] = r
+	return r
 }

@@ -16,21 +16,32 @@ const scopeGlobal = bindings.ScopeGlobal
 
 var patchScope = hookexec.PatchScope{RootKey: values.GlobalKey, AllowEnabledKeys: true}
 
+// handleRunTask starts a task on its queue's run. A queue gives one task
+// at a time, so a busy run means a confused queue: the task fails and is
+// retried.
 func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	if a.tasks.Offer(owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}) {
-		a.start(ctx, msg.Task)
+	t := msg.Task
+	r := a.runFor(ctx, queueOf(t))
+	if r.task != nil {
+		ctx.Respond(messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the global actor is still running a task of this queue"})
+		return
+	}
+	r.task = &owner.Assigned{Task: t, Queue: ctx.Sender()}
+	switch t.Kind {
+	case messages.TaskGlobalBinding:
+		a.done(ctx, r, messages.TaskDone{Next: a.expand(t)})
+	case messages.TaskGlobalHook:
+		a.startHook(ctx, r, t)
+	default:
+		a.done(ctx, r, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)})
 	}
 }
 
-func (a *Actor) start(ctx actor.Context, t messages.Task) {
-	switch t.Kind {
-	case messages.TaskGlobalBinding:
-		a.done(ctx, messages.TaskDone{Next: a.expand(t)})
-	case messages.TaskGlobalHook:
-		a.startHook(ctx, t)
-	default:
-		a.done(ctx, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)})
+func queueOf(t messages.Task) string {
+	if t.Queue == "" {
+		return messages.MainQueue
 	}
+	return t.Queue
 }
 
 // expand turns a binding run into one task per hook, by ORDER.
@@ -43,40 +54,35 @@ func (a *Actor) expand(t messages.Task) []messages.Task {
 	return out
 }
 
-func (a *Actor) startHook(ctx actor.Context, t messages.Task) {
+func (a *Actor) startHook(ctx actor.Context, r *run, t messages.Task) {
 	h, ok := a.hooks.Find(t.Hook)
 	if !ok {
-		a.done(ctx, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
+		a.done(ctx, r, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
 		return
 	}
-	queue := t.Queue
-	if queue == "" {
-		queue = messages.MainQueue
-	}
-	log := a.opts.Log.With("binding", t.Binding, "queue", queue, "task", t.ID, "attempt", t.Attempts+1)
+	log := a.opts.Log.With("binding", t.Binding, "queue", queueOf(t), "task", t.ID, "attempt", t.Attempts+1)
 	req, err := owner.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, log)
 	if err != nil {
-		a.done(ctx, messages.TaskDone{Err: err.Error()})
+		a.done(ctx, r, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	a.step.Start(ctx, h, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
+	r.step.Start(ctx, h, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
 }
 
 // finish commits a successful step and reports the task; afterAll and
 // event hooks that changed global values queue "reload all modules".
-func (a *Actor) finish(ctx actor.Context, res owner.StepResult) {
+func (a *Actor) finish(ctx actor.Context, r *run, res owner.StepResult) {
 	if res.Err != nil {
-		a.done(ctx, messages.TaskDone{Err: res.Err.Error()})
+		a.done(ctx, r, messages.TaskDone{Err: res.Err.Error()})
 		return
 	}
 	a.scope = res.Applied.Scope
 	a.publish()
 	var later []messages.Task
-	cur, _ := a.tasks.Current()
-	if res.Applied.ValuesChanged && reloadsOnChange(cur.Task.Binding) {
+	if cur := r.task; cur != nil && res.Applied.ValuesChanged && reloadsOnChange(cur.Task.Binding) {
 		later = append(later, messages.NewReloadAll("global values changed by "+cur.Task.Hook))
 	}
-	a.done(ctx, messages.TaskDone{Later: later})
+	a.done(ctx, r, messages.TaskDone{Later: later})
 }
 
 // reloadsOnChange tells whether a values change by a hook of this binding
@@ -89,8 +95,11 @@ func reloadsOnChange(binding string) bool {
 	return true
 }
 
-func (a *Actor) done(ctx actor.Context, d messages.TaskDone) {
-	if next, ok := a.tasks.Finish(ctx, d); ok {
-		a.start(ctx, next.Task)
+func (a *Actor) done(ctx actor.Context, r *run, d messages.TaskDone) {
+	if r.task == nil {
+		return
 	}
+	d.ID, d.Queue = r.task.Task.ID, r.task.Task.Queue
+	ctx.Send(r.task.Queue, d)
+	r.task = nil
 }

@@ -170,7 +170,7 @@ func (a *Actor) handleGetSnapshots(ctx actor.Context, msg messages.GetSnapshots)
 			out[m.hook.Binding.Name] = m.objects()
 		}
 	}
-	ctx.Respond(messages.HookSnapshots{Snapshots: out})
+	ctx.Respond(messages.HookSnapshots{Snapshots: out, Tag: msg.Tag})
 }
 
 // handleNamespace starts or stops the informer of a namespace that a

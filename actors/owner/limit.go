@@ -42,12 +42,12 @@ func (s *HookStep) rateDelay(h Hook, now time.Time) time.Duration {
 }
 
 // rateLimited is delivered by the clock when a held run may go.
-type rateLimited struct{}
+type rateLimited struct{ tag string }
 
 // hold keeps a run until its token arrives, through the clock.
 func (s *HookStep) hold(ctx actor.Context, req hookexec.Request, wait time.Duration) {
 	s.held = &req
-	supervision.Deliver(s.Clock, ctx.ActorSystem().Root, ctx.Self(), rateLimited{}, wait)
+	supervision.Deliver(s.Clock, ctx.ActorSystem().Root, ctx.Self(), rateLimited{tag: s.Tag}, wait)
 }
 
 // OnRateLimited starts the run that waited for its token.

@@ -34,8 +34,11 @@ type HookStep struct {
 	Metrics Metrics
 	Owner   string
 	Module  string
-	hook    string
-	run     RunInfo
+	// Tag marks this step's requests and replies (the queue it runs for,
+	// when an owner runs one step per queue).
+	Tag  string
+	hook string
+	run  RunInfo
 	// waiting is a run that waits for its hook's snapshots.
 	waiting *hookexec.Request
 	// Clock paces hooks with executionMinInterval/executionBurst (nil: no
@@ -46,8 +49,10 @@ type HookStep struct {
 	current Hook
 	// contexts is how many binding contexts the running hook got.
 	contexts int
-	// applied waits for its config patch to be written.
+	// applied waits for its config patch to be written; result is the
+	// hook's, applied again when it is.
 	applied *Applied
+	result  hookexec.Result
 }
 
 // StepResult is a finished step.
@@ -65,7 +70,7 @@ func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run Ru
 	s.hook, s.applied, s.run, s.waiting, s.current = h.Name, nil, run, nil, h
 	if req.BindingContext == nil && s.Kube != nil && h.Config != nil && h.Config.Version != bindings.V0 && len(h.Config.Kubernetes) > 0 {
 		s.waiting = &req
-		ctx.Request(s.Kube, messages.GetSnapshots{Owner: s.Owner, Hook: h.Name})
+		ctx.Request(s.Kube, messages.GetSnapshots{Owner: s.Owner, Hook: h.Name, Tag: s.Tag})
 		return
 	}
 	if req.BindingContext == nil {
@@ -98,7 +103,7 @@ func (s *HookStep) send(ctx actor.Context, req hookexec.Request) {
 
 func (s *HookStep) dispatch(ctx actor.Context, req hookexec.Request) {
 	s.contexts = countContexts(req.BindingContext)
-	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding})
+	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding, Tag: s.Tag})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a
@@ -115,20 +120,25 @@ func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r HookRes
 	if applied.ConfigPatch == nil {
 		return StepResult{Applied: applied, Result: r.Result}, true
 	}
-	s.applied = &applied
-	ctx.Request(s.Config, messages.ConfigPatch{Patch: applied.ConfigPatch, Hook: r.Hook})
+	s.applied, s.result = &applied, r.Result
+	ctx.Request(s.Config, messages.ConfigPatch{Patch: applied.ConfigPatch, Hook: r.Hook, Tag: s.Tag})
 	return StepResult{}, false
 }
 
-// OnConfigPatchDone finishes a step that waited for its config patch.
-func (s *HookStep) OnConfigPatchDone(done messages.ConfigPatchDone) StepResult {
+// OnConfigPatchDone finishes a step that waited for its config patch. The
+// result is applied again to the owner's scope as it is now: another step
+// of the same owner may have changed it meanwhile.
+func (s *HookStep) OnConfigPatchDone(scope values.Scope, done messages.ConfigPatchDone) StepResult {
 	if s.applied == nil {
 		return StepResult{Err: errors.New("config patch reply without a running hook step")}
 	}
-	applied := *s.applied
 	s.applied = nil
 	if done.Err != "" {
 		return StepResult{Err: fmt.Errorf("hook %s: %s", s.hook, done.Err)}
+	}
+	applied, err := Apply(scope, s.hook, s.result)
+	if err != nil {
+		return StepResult{Err: err}
 	}
 	return StepResult{Applied: applied}
 }
@@ -154,17 +164,30 @@ func countContexts(data []byte) int {
 // Handle takes the step's own messages (the hook's result, its snapshots,
 // its config patch written, its rate-limit wake-up). handled is false for
 // any other message; done reports a finished step and its result.
+// Messages with another step's tag are not handled.
 func (s *HookStep) Handle(ctx actor.Context, scope values.Scope, msg any) (res StepResult, done, handled bool) {
 	switch m := msg.(type) {
 	case HookResult:
+		if m.Tag != s.Tag {
+			return StepResult{}, false, false
+		}
 		res, done = s.OnHookResult(ctx, scope, m)
 		return res, done, true
 	case messages.HookSnapshots:
+		if m.Tag != s.Tag {
+			return StepResult{}, false, false
+		}
 		s.OnSnapshots(ctx, m)
 		return StepResult{}, false, true
 	case messages.ConfigPatchDone:
-		return s.OnConfigPatchDone(m), true, true
+		if m.Tag != s.Tag {
+			return StepResult{}, false, false
+		}
+		return s.OnConfigPatchDone(scope, m), true, true
 	case rateLimited:
+		if m.tag != s.Tag {
+			return StepResult{}, false, false
+		}
 		s.OnRateLimited(ctx)
 		return StepResult{}, false, true
 	}

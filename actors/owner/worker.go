@@ -54,10 +54,12 @@ type (
 	HookJob struct {
 		Request hookexec.Request
 		Binding string
+		Tag     string
 	}
 	HookResult struct {
 		Hook    string
 		Binding string
+		Tag     string
 		Result  hookexec.Result
 		Err     error
 	}
@@ -112,7 +114,7 @@ func (w *Worker) Receive(ctx actor.Context) {
 		ctx.Respond(w.configure(job))
 	case HookJob:
 		res, err := w.runner.Run(w.ctx, job.Request)
-		ctx.Respond(HookResult{Hook: job.Request.Hook.Name, Binding: job.Binding, Result: res, Err: err})
+		ctx.Respond(HookResult{Hook: job.Request.Hook.Name, Binding: job.Binding, Tag: job.Tag, Result: res, Err: err})
 	case EnabledJob:
 		ctx.Respond(w.enabled(job))
 	case HelmJob:

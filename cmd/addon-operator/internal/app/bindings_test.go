@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +235,34 @@ func TestNamespaceLabelSelectorFollowsNamespaces(t *testing.T) {
 	}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "unlabelled"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A long global hook in a named queue does not hold the global hooks of
+// the main queue: the converge finishes while it runs.
+func TestLongGlobalHookInNamedQueueDoesNotBlockMain(t *testing.T) {
+	root := tree(t, map[string]string{
+		"global-hooks/slow": hook(`{"configVersion":"v1","schedule":[{"crontab":"*/1 * * * * *","queue":"slow"}]}`,
+			`touch $RECORD_DIR/slow-started; sleep 5`),
+		"global-hooks/all": hook(`{"configVersion":"v1","beforeAll":1,"afterAll":1}`, `record all order`),
+	})
+	if err := os.MkdirAll(filepath.Join(root, "record"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := startApp(t, root)
+	s.waitFor(t, "the slow hook running in its queue", func(b *board.Board) bool {
+		for _, q := range b.Queues().Queues {
+			if q.Name == "slow" && len(q.Tasks) > 0 && q.Tasks[0].Running {
+				return true
+			}
+		}
+		return false
+	})
+	s.waitReady(t)
+	if got := s.record(t, "order"); got != "all\nall\n" {
+		t.Fatalf("beforeAll and afterAll ran %q", got)
+	}
+	if runs := s.app.Board.Hooks()["global:slow"].Runs; runs != 0 {
+		t.Fatalf("the slow hook finished %d runs: the test did not overlap", runs)
 	}
 }
