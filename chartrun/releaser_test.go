@@ -2,7 +2,6 @@ package chartrun_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"helm.sh/helm/v3/pkg/action"
-	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/release"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,7 +30,6 @@ data:
 // file that must not count in the checksum.
 func writeChart(t testing.TB, n int) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"Chart.yaml":  "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
 		"values.yaml": "demo:\n  value: default\n",
@@ -41,6 +38,13 @@ func writeChart(t testing.TB, n int) string {
 	for i := range n {
 		files[fmt.Sprintf("templates/cm%d.yaml", i)] = fmt.Sprintf(cmTemplate, i)
 	}
+	return writeModule(t, files)
+}
+
+// writeModule writes files into a new module dir.
+func writeModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
 	for name, content := range files {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -93,20 +97,20 @@ func (f fixture) value(t *testing.T, name string) (string, bool) {
 
 func TestInstallSkipUpgradeDelete(t *testing.T) {
 	f := newFixture(t, 2)
-	if res := f.upgrade(t, "a"); !res.Upgraded || res.Revision != 1 {
+	if res := f.upgrade(t, "a"); res.Action != chartrun.Installed || !res.Upgraded || res.Revision != 1 {
 		t.Fatalf("install: %+v", res)
 	}
-	if res := f.upgrade(t, "a"); res.Upgraded || res.Revision != 1 {
+	if res := f.upgrade(t, "a"); res.Action != chartrun.Skipped || res.Upgraded || res.Revision != 1 {
 		t.Fatalf("same values again: %+v, want skipped at revision 1", res)
 	}
 	if err := os.WriteFile(filepath.Join(f.dir, "hooks/hook"), []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if res := f.upgrade(t, "a"); res.Upgraded {
+	if res := f.upgrade(t, "a"); res.Action != chartrun.Skipped {
 		t.Fatalf("a hook change upgraded the release: %+v", res)
 	}
-	if res := f.upgrade(t, "b"); !res.Upgraded || res.Revision != 2 {
-		t.Fatalf("changed values: %+v, want revision 2", res)
+	if res := f.upgrade(t, "b"); res.Action != chartrun.Upgraded || res.Revision != 2 {
+		t.Fatalf("changed values: %+v, want upgraded to revision 2", res)
 	}
 	if v, _ := f.value(t, "demo-1"); v != "b" {
 		t.Fatalf("demo-1 has %q after upgrade", v)
@@ -120,11 +124,16 @@ func TestInstallSkipUpgradeDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, ok := f.value(t, "demo-0"); ok {
-		t.Fatal("demo-0 still exists after delete")
+	for _, name := range []string{"demo-0", "demo-1"} {
+		if _, ok := f.value(t, name); ok {
+			t.Fatalf("%s still exists after delete", name)
+		}
 	}
 	if names, _ := f.r.List(context.Background()); len(names) != 0 {
 		t.Fatalf("List after delete = %v", names)
+	}
+	if h, err := helmConfig(t, f.ns).Releases.History("demo"); len(h) != 0 {
+		t.Fatalf("history after delete: %d revisions, %v", len(h), err)
 	}
 }
 
@@ -196,31 +205,6 @@ func TestStuckReleasesAreRecovered(t *testing.T) {
 	}
 }
 
-func TestForeignReleaseIsNeverTouched(t *testing.T) {
-	f := newFixture(t, 1)
-	cfg := helmConfig(t, f.ns)
-	in := action.NewInstall(cfg)
-	in.ReleaseName, in.Namespace = "demo", f.ns
-	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "other", Version: "1.0.0"},
-		Templates: []*chart.File{{Name: "templates/cm.yaml", Data: []byte(fmt.Sprintf(cmTemplate, 0))}}}
-	if _, err := in.Run(ch, map[string]any{"demo": map[string]any{"value": "theirs"}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir, Values: map[string]any{}})
-	if !errors.Is(err, chartrun.ErrForeignRelease) {
-		t.Fatalf("upgrade of a foreign release: %v", err)
-	}
-	if err := f.r.Delete(context.Background(), "demo"); !errors.Is(err, chartrun.ErrForeignRelease) {
-		t.Fatalf("delete of a foreign release: %v", err)
-	}
-	if names, _ := f.r.List(context.Background()); len(names) != 0 {
-		t.Fatalf("List includes a foreign release: %v", names)
-	}
-	if v, _ := f.value(t, "demo-0"); v != "theirs" {
-		t.Fatalf("foreign release changed: %q", v)
-	}
-}
-
 func TestBadInput(t *testing.T) {
 	f := newFixture(t, 1)
 	if _, err := f.r.Upgrade(context.Background(), chartrun.Request{ChartDir: f.dir}); err == nil {
@@ -230,8 +214,8 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := f.r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir, Values: map[string]any{}})
-	if err == nil || !contains(err.Error(), "templates/bad.yaml") {
-		t.Fatalf("template error does not name the file: %v", err)
+	if err == nil || !contains(err.Error(), "templates/bad.yaml:1:") {
+		t.Fatalf("template error does not name the file and line: %v", err)
 	}
 	if _, err := chartrun.NewReleaser(kube.Config(t), "", chartrun.Options{}); err == nil {
 		t.Fatal("empty namespace accepted")
