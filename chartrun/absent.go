@@ -53,72 +53,142 @@ func (r *Releaser) AbsentResources(ctx context.Context, name string) ([]Object, 
 	return r.absentIn(ctx, deployed.Manifest)
 }
 
-// getConcurrency bounds the GETs in flight for one release.
+// getConcurrency bounds the requests in flight for one release.
 const getConcurrency = 8
 
-// absentIn checks the objects of a release manifest.
+// kindIn is the objects of one resource in one namespace ("" when cluster
+// scoped): one request tells which of them exist.
+type kindIn struct {
+	resource  schema.GroupVersionResource
+	namespace string
+}
+
+// absentIn checks the objects of a release manifest with one request per
+// kind and namespace rather than per object: the client's QPS is shared
+// with everything the operator does (see presentIn).
 func (r *Releaser) absentIn(ctx context.Context, manifest string) ([]Object, error) {
 	objects, err := manifestObjects(manifest)
 	if err != nil {
 		return nil, err
 	}
-	mapper, err := r.getter.ToRESTMapper()
+	groups, unserved, err := r.groupByKind(objects)
 	if err != nil {
 		return nil, err
 	}
-	missing := make([]bool, len(objects))
-	errs := make([]error, len(objects))
-	sem := make(chan struct{}, getConcurrency)
-	var wg sync.WaitGroup
-	for i := range objects {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			missing[i], errs[i] = r.isAbsent(ctx, mapper, &objects[i])
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	present, err := r.presentAll(ctx, groups)
+	if err != nil {
 		return nil, err
 	}
 	var absent []Object
 	for i, o := range objects {
-		if missing[i] {
+		if unserved[i] || !present[o.Namespace+"/"+o.Kind+"/"+o.Name] {
 			absent = append(absent, o)
 		}
 	}
 	return absent, nil
 }
 
-// isAbsent GETs the object's metadata, and fills in the namespace of a
-// namespaced object that the manifest left to the release's. An object
-// whose kind the cluster no longer serves (its CRD is gone) is absent too.
-func (r *Releaser) isAbsent(ctx context.Context, mapper meta.RESTMapper, o *Object) (bool, error) {
-	gv, err := schema.ParseGroupVersion(o.APIVersion)
+// groupByKind maps each object to its resource, fills in the namespace of a
+// namespaced object that the manifest left to the release's, and marks the
+// objects whose kind the cluster no longer serves (its CRD is gone): they
+// are absent.
+func (r *Releaser) groupByKind(objects []Object) (map[kindIn][]*Object, map[int]bool, error) {
+	mapper, err := r.getter.ToRESTMapper()
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", o, err)
+		return nil, nil, err
 	}
-	mapping, err := mapper.RESTMapping(gv.WithKind(o.Kind).GroupKind(), gv.Version)
-	if meta.IsNoMatchError(err) {
-		return true, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", o, err)
-	}
-	var res metadata.ResourceInterface = r.meta.Resource(mapping.Resource)
-	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
-		if o.Namespace == "" {
-			o.Namespace = r.namespace
+	groups, unserved := map[kindIn][]*Object{}, map[int]bool{}
+	for i := range objects {
+		o := &objects[i]
+		gv, err := schema.ParseGroupVersion(o.APIVersion)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", o, err)
 		}
-		res = r.meta.Resource(mapping.Resource).Namespace(o.Namespace)
+		mapping, err := mapper.RESTMapping(gv.WithKind(o.Kind).GroupKind(), gv.Version)
+		if meta.IsNoMatchError(err) {
+			unserved[i] = true
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", o, err)
+		}
+		key := kindIn{resource: mapping.Resource}
+		if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+			if o.Namespace == "" {
+				o.Namespace = r.namespace
+			}
+			key.namespace = o.Namespace
+		}
+		groups[key] = append(groups[key], o)
 	}
-	got, err := res.Get(ctx, o.Name, metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		return true, nil
-	case err != nil:
-		return false, fmt.Errorf("get %s: %w", o, err)
+	return groups, unserved, nil
+}
+
+// presentAll asks for every kind at once, a few at a time, and returns the
+// objects that exist as "namespace/kind/name".
+func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) (map[string]bool, error) {
+	var (
+		mu      sync.Mutex
+		present = map[string]bool{}
+		errs    []error
+		wg      sync.WaitGroup
+		sem     = make(chan struct{}, getConcurrency)
+	)
+	for key, objects := range groups {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			names, err := r.presentIn(ctx, key, objects)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for _, o := range objects {
+				if names[o.Name] {
+					present[o.Namespace+"/"+o.Kind+"/"+o.Name] = true
+				}
+			}
+		}()
 	}
-	return got.DeletionTimestamp != nil, nil
+	wg.Wait()
+	return present, errors.Join(errs...)
+}
+
+// helmManaged selects what helm applied: it labels every object it creates
+// or updates so. An object someone took the label off counts as absent, and
+// the upgrade that follows puts the label back.
+const helmManaged = "app.kubernetes.io/managed-by=Helm"
+
+// presentIn returns the names of the objects of one kind that exist and are
+// not being deleted: a GET of metadata for one object, else a LIST of the
+// metadata of helm's objects of that kind.
+func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, error) {
+	var res metadata.ResourceInterface = r.meta.Resource(key.resource)
+	if key.namespace != "" {
+		res = r.meta.Resource(key.resource).Namespace(key.namespace)
+	}
+	names := map[string]bool{}
+	if len(objects) == 1 {
+		got, err := res.Get(ctx, objects[0].Name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			return nil, fmt.Errorf("get %s: %w", objects[0], err)
+		case got.DeletionTimestamp == nil:
+			names[got.Name] = true
+		}
+		return names, nil
+	}
+	list, err := res.List(ctx, metav1.ListOptions{LabelSelector: helmManaged})
+	if err != nil {
+		return nil, fmt.Errorf("list %s in %q: %w", key.resource, key.namespace, err)
+	}
+	for _, item := range list.Items {
+		if item.DeletionTimestamp == nil {
+			names[item.Name] = true
+		}
+	}
+	return names, nil
 }

@@ -4,43 +4,107 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
 
+// The benchmarks run against the real apiserver of test/cluster and print
+// their figures; none fails on a time.
+
 // BenchmarkSkipPath is the cost of a module run whose release is up to
-// date: load the chart, checksum, read the history and GET every object of
-// the manifest (target: at most 30 ms for 20 templates).
+// date: read the chart, ask the cluster's capabilities, render, checksum,
+// read the history and GET every object of the manifest (target: at most
+// 30 ms for 20 templates).
 func BenchmarkSkipPath(b *testing.B) {
 	for _, n := range []int{2, 20} {
 		b.Run(fmt.Sprintf("templates=%d", n), func(b *testing.B) {
 			r, dir := benchReleaser(b, n)
-			req := chartrun.Request{Release: "demo", ChartDir: dir, Values: map[string]any{"demo": map[string]any{"value": "a"}}}
+			req := chartrun.Request{Release: "demo", ChartDir: dir, Values: benchValues("a")}
 			if _, err := r.Upgrade(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for range b.N {
 				res, err := r.Upgrade(context.Background(), req)
-				if err != nil || res.Upgraded {
-					b.Fatalf("skip path upgraded: %+v %v", res, err)
+				if err != nil || res.Action != chartrun.Skipped {
+					b.Fatalf("skip path did not skip: %+v %v", res, err)
 				}
 			}
+			reportMillis(b)
 		})
 	}
 }
 
-// BenchmarkUpgrade is one real upgrade of a 2-object chart (values change
+// BenchmarkRender is the render part of the skip path (with the
+// capabilities read), without the history and the GETs.
+func BenchmarkRender(b *testing.B) {
+	r, dir := benchReleaser(b, 20)
+	for range b.N {
+		if _, err := r.Render(context.Background(), "demo", dir, benchValues("a")); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportMillis(b)
+}
+
+// BenchmarkInstall is one install of a 2-object chart (a new release each
+// time).
+func BenchmarkInstall(b *testing.B) {
+	r, dir := benchReleaser(b, 2)
+	for i := range b.N {
+		req := chartrun.Request{Release: fmt.Sprintf("demo-%d", i), ChartDir: dir, Values: benchValues("a")}
+		if res, err := r.Upgrade(context.Background(), req); err != nil || res.Action != chartrun.Installed {
+			b.Fatalf("install %d: %+v %v", i, res, err)
+		}
+	}
+	reportMillis(b)
+}
+
+// BenchmarkUpgrade is one upgrade of a 2-object chart (the values change
 // every time).
 func BenchmarkUpgrade(b *testing.B) {
 	r, dir := benchReleaser(b, 2)
+	if _, err := r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: dir, Values: benchValues("first")}); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for i := range b.N {
-		req := chartrun.Request{Release: "demo", ChartDir: dir, Values: map[string]any{"demo": map[string]any{"value": fmt.Sprint(i)}}}
-		if res, err := r.Upgrade(context.Background(), req); err != nil || !res.Upgraded {
+		req := chartrun.Request{Release: "demo", ChartDir: dir, Values: benchValues(fmt.Sprint(i))}
+		if res, err := r.Upgrade(context.Background(), req); err != nil || res.Action != chartrun.Upgraded {
 			b.Fatalf("upgrade %d: %+v %v", i, res, err)
 		}
 	}
+	reportMillis(b)
+}
+
+// BenchmarkAbsentCheck is AbsentResources of a release of n objects (the
+// periodic drift check); it reports the time per object too.
+func BenchmarkAbsentCheck(b *testing.B) {
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
+			r, dir := benchReleaser(b, n)
+			if _, err := r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: dir, Values: benchValues("a")}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if absent, err := r.AbsentResources(context.Background(), "demo"); err != nil || len(absent) != 0 {
+					b.Fatalf("absent %v %v", absent, err)
+				}
+			}
+			reportMillis(b)
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/object")
+		})
+	}
+}
+
+func benchValues(v string) map[string]any {
+	return map[string]any{"demo": map[string]any{"value": v}}
+}
+
+func reportMillis(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(time.Millisecond), "ms/op")
 }
 
 func benchReleaser(b *testing.B, templates int) (*chartrun.Releaser, string) {

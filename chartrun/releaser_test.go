@@ -138,23 +138,35 @@ func TestInstallSkipUpgradeDelete(t *testing.T) {
 }
 
 func TestAbsentResourceIsReportedAndRestored(t *testing.T) {
-	f := newFixture(t, 2)
-	f.upgrade(t, "a")
-	if err := f.client.CoreV1().ConfigMaps(f.ns).Delete(context.Background(), "demo-1", metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	absent, err := f.r.AbsentResources(context.Background(), "demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []chartrun.Object{{APIVersion: "v1", Kind: "ConfigMap", Namespace: f.ns, Name: "demo-1"}}; !reflect.DeepEqual(absent, want) {
-		t.Fatalf("absent %v, want %v", absent, want)
-	}
-	if res := f.upgrade(t, "a"); !res.Upgraded {
-		t.Fatalf("absent resource did not upgrade: %+v", res)
-	}
-	if v, ok := f.value(t, "demo-1"); !ok || v != "a" {
-		t.Fatalf("demo-1 not restored: %q %v", v, ok)
+	// One object of its kind is checked with a GET, several with a LIST.
+	for _, objects := range []int{1, 3} {
+		t.Run(fmt.Sprintf("objects=%d", objects), func(t *testing.T) {
+			f := newFixture(t, objects)
+			f.upgrade(t, "a")
+			if absent, err := f.r.AbsentResources(context.Background(), "demo"); err != nil || len(absent) != 0 {
+				t.Fatalf("absent right after install: %v %v", absent, err)
+			}
+			if err := f.client.CoreV1().ConfigMaps(f.ns).Delete(context.Background(), "demo-0", metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			absent, err := f.r.AbsentResources(context.Background(), "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []chartrun.Object{{APIVersion: "v1", Kind: "ConfigMap", Namespace: f.ns, Name: "demo-0"}}; !reflect.DeepEqual(absent, want) {
+				t.Fatalf("absent %v, want %v", absent, want)
+			}
+			res := f.upgrade(t, "a")
+			if res.Action != chartrun.Upgraded || !strings.Contains(res.Reason, "demo-0") {
+				t.Fatalf("absent resource did not upgrade: %+v", res)
+			}
+			if v, ok := f.value(t, "demo-0"); !ok || v != "a" {
+				t.Fatalf("demo-0 not restored: %q %v", v, ok)
+			}
+			if res := f.upgrade(t, "a"); res.Action != chartrun.Skipped {
+				t.Fatalf("run after the restore: %+v, want skipped", res)
+			}
+		})
 	}
 }
 
