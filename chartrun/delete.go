@@ -23,5 +23,6 @@ func (r *Releaser) Delete(ctx context.Context, name string) error {
 		return fmt.Errorf("delete %s: %w", name, err)
 	}
 	r.opts.Log.Info("helm release", "release", name, "plan", "uninstall")
+	defer r.forgetCapabilities()
 	return r.uninstall(ctx, cfg, name)
 }

@@ -49,6 +49,11 @@ type Options struct {
 	// IgnoreRelease names a release (HELM_IGNORE_RELEASE, typically the
 	// operator's own) that is never listed, upgraded or deleted.
 	IgnoreRelease string
+	// CapabilitiesTTL is how long the cluster's version and APIs are kept
+	// between runs that write nothing (default 1m).
+	CapabilitiesTTL time.Duration
+	// Clock times CapabilitiesTTL (default: the real clock).
+	Clock Clock
 }
 
 // Releaser installs, upgrades and deletes the modules' releases in one
@@ -61,6 +66,7 @@ type Releaser struct {
 	meta      metadata.Interface
 	namespace string
 	opts      Options
+	caps      capsCache
 }
 
 // NewReleaser returns a releaser for the releases in namespace.
@@ -76,6 +82,12 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 	}
 	if opts.MaxHistory <= 0 {
 		opts.MaxHistory = 10
+	}
+	if opts.CapabilitiesTTL <= 0 {
+		opts.CapabilitiesTTL = time.Minute
+	}
+	if opts.Clock == nil {
+		opts.Clock = realClock{}
 	}
 	meta, err := metadata.NewForConfig(config)
 	if err != nil {

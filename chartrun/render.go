@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
@@ -65,35 +64,4 @@ func joinManifests(files map[string]string) string {
 		fmt.Fprintf(&b, "---\n# Source: %s\n%s\n", name, strings.TrimSpace(files[name]))
 	}
 	return b.String()
-}
-
-// capabilities reads what the cluster serves, as helm does before each
-// action: the discovery cache is dropped first, so that a template testing
-// .Capabilities.APIVersions sees a CRD another module has just installed.
-// The result is handed to helm's actions too, so that an upgrade renders
-// exactly what the checksum was computed from.
-func (r *Releaser) capabilities(ctx context.Context) (*chartutil.Capabilities, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	dc, err := r.getter.ToDiscoveryClient()
-	if err != nil {
-		return nil, err
-	}
-	dc.Invalidate()
-	version, err := dc.ServerVersion()
-	if err != nil {
-		return nil, fmt.Errorf("server version: %w", err)
-	}
-	// A group that fails discovery (an orphaned APIService) is left out,
-	// not an error: helm does the same.
-	apis, err := action.GetVersionSet(dc)
-	if err != nil {
-		return nil, fmt.Errorf("server APIs: %w", err)
-	}
-	return &chartutil.Capabilities{
-		APIVersions: apis,
-		KubeVersion: chartutil.KubeVersion{Version: version.GitVersion, Major: version.Major, Minor: version.Minor},
-		HelmVersion: chartutil.DefaultCapabilities.HelmVersion,
-	}, nil
 }

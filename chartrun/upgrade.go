@@ -100,6 +100,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 		return Result{Action: Skipped, Revision: latest(history).Version, Checksum: sum, Reason: reason}, nil
 	}
 	r.opts.Log.Info("helm release", "release", req.Release, "plan", p.String(), "reason", reason)
+	defer r.forgetCapabilities()
 	if p == planRollback {
 		if err := r.rollback(ctx, cfg, req.Release, lastDeployed(history).Version); err != nil {
 			return Result{}, err
