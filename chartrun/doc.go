@@ -1,5 +1,43 @@
 // Package chartrun runs a module's Helm chart through the helm.sh/helm/v3
-// library with no actors inside: upgrade-or-install skipped when nothing
-// changed, delete, listing of the releases this operator owns, finding the
-// absent resources of a deployed release, and clearing a stuck first release.
+// library, with no actors inside. It is the helm phase of a module run
+// (spec/LIFECYCLE-STEPS.md step 5, spec/MODULES.md).
+//
+// A Releaser works in one namespace with the operator's own rest config
+// (its credentials, QPS and burst; never a kubeconfig of helm's own):
+//
+//   - Upgrade installs or upgrades a module's release (release name = module
+//     name) unless it is up to date: the chart is rendered, the checksum of
+//     the rendered manifests plus the values is compared with the one on the
+//     deployed revision's labels, and the deployed objects are checked to
+//     exist. A release left failed or pending-install with no deployed
+//     revision is uninstalled first; one left pending-upgrade or
+//     pending-rollback by a killed operator is rolled back to its last
+//     deployed revision, then upgraded. A module dir with neither Chart.yaml
+//     nor templates/ has no helm phase: Upgrade reports NoChart.
+//   - AbsentResources lists the objects of the deployed revision that are gone
+//     (auto-healing, and the periodic drift check).
+//   - Delete uninstalls a release; one that is gone is not an error.
+//   - List names the releases this operator installed, for the purge of
+//     releases whose module is gone.
+//   - Render returns the manifests for given values without installing.
+//
+// Every release it installs carries the label heritage=addon-operator. A
+// release without it is someone else's: it is never listed, changed,
+// adopted or deleted (ErrForeignRelease), nor is Options.IgnoreRelease.
+//
+// Choices worth knowing:
+//   - The checksum is of what the chart renders, so a change to a hook, a
+//     comment in a template or an unused default does not upgrade, and a
+//     template whose output changes on every render (randAlphaNum, now)
+//     upgrades on every run, as in the original addon-operator. Templates are
+//     rendered with fixed release options (revision 1), so .Release.Revision
+//     does not count.
+//   - The module's own files (hooks/, enabled) are not part of the chart:
+//     helm would store them in every revision's Secret.
+//   - The absent check makes one request per kind and namespace: a GET of
+//     metadata for a single object, else a LIST of the metadata of the
+//     objects helm labelled app.kubernetes.io/managed-by=Helm.
+//   - The cluster's capabilities are discovered once and kept until this
+//     releaser writes or Options.CapabilitiesTTL passes; helm's actions get
+//     the same capabilities, so an upgrade renders what was checksummed.
 package chartrun
