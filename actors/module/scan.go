@@ -134,7 +134,9 @@ func load(dir string, common values.Sections) (Definition, error) {
 	if def.Schemas, err = schema.Load(os.DirFS(abs), "openapi", names.ValuesKey); err != nil {
 		return Definition{}, fmt.Errorf("module %s: %w", names.Name, err)
 	}
-	def.HasChart = fileExists(filepath.Join(abs, "Chart.yaml"))
+	// A module dir with templates/ but no Chart.yaml is a chart too
+	// (chartrun gives it a minimal Chart.yaml in memory).
+	def.HasChart = fileExists(filepath.Join(abs, "Chart.yaml")) || dirExists(filepath.Join(abs, "templates"))
 	def.HasEnabledScript = fileExists(filepath.Join(abs, "enabled"))
 	return def, nil
 }
@@ -151,6 +153,11 @@ func readOwnValues(dir string) (values.Sections, error) {
 		return values.Sections{}, fmt.Errorf("read %s: %w", file, err)
 	}
 	return values.ParseValuesFile(file, data)
+}
+
+func dirExists(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
 
 func fileExists(path string) bool {

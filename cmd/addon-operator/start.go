@@ -144,7 +144,8 @@ func (p *process) runOperator(ctx context.Context, grace func() time.Duration) e
 }
 
 func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App, error) {
-	releaser, err := chartrun.NewReleaser(cfg, s.Namespace, chartrun.Options{Log: log.With("component", "helm")})
+	releaser, err := chartrun.NewReleaser(cfg, s.Namespace, chartrun.Options{Log: log.With("component", "helm"),
+		IgnoreRelease: s.HelmIgnore, Clock: supervision.RealClock{}})
 	if err != nil {
 		return nil, err
 	}

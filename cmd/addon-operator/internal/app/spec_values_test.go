@@ -173,3 +173,16 @@ func TestDeletedReleaseObjectIsRestored(t *testing.T) {
 		t.Fatalf("object not restored: %q", got)
 	}
 }
+
+// A module with templates/ but no Chart.yaml is still installed.
+func TestModuleWithTemplatesButNoChartYaml(t *testing.T) {
+	root := tree(t, map[string]string{
+		"modules/values.yaml":                "bareEnabled: true\n",
+		"modules/001-bare/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bare\ndata:\n  a: b\n",
+	})
+	s := startApp(t, root)
+	s.waitReady(t)
+	if got := configMapData(t, s.ns, "bare")["a"]; got != "b" {
+		t.Fatalf("bare module not installed: %q", got)
+	}
+}
