@@ -33,6 +33,8 @@ type Actor struct {
 	// owners maps a running owner's PID id to the queues it runs tasks of.
 	owners map[string][]string
 	sub    *eventSub
+	// busy is set while some queue holds a task; its fall is logged.
+	busy bool
 }
 
 // New returns the producer of a queue actor.
@@ -130,9 +132,9 @@ func (a *Actor) fail(ctx actor.Context, t messages.Task, err string) {
 	}
 	retry := a.retrier.Plan(t.Attempts + 1)
 	a.queues.Fail(t.Queue, t.ID, err, retry.At)
+	a.publish() // before the log, so that a reader of the log finds /queue updated
 	a.opts.Log.Error("task failed; retrying", "task", describe(t), "attempt", retry.Attempt,
 		"retryIn", retry.Delay, "err", err)
-	a.publish()
 	a.retrier.Arm(retry, ctx.Self(), retryDue{Queue: t.Queue, ID: t.ID})
 }
 
@@ -200,10 +202,17 @@ func (a *Actor) dropped(t messages.Task, err string) {
 	}
 }
 
+// publish hands the snapshot out after every change, and logs "queues
+// idle" when the last task of all queues is gone.
 func (a *Actor) publish() {
 	if a.opts.Publish != nil {
 		a.opts.Publish(a.queues.Snapshot(a.opts.Clock.Now()))
 	}
+	busy := !a.queues.Empty()
+	if a.busy && !busy {
+		a.opts.Log.Info("queues idle")
+	}
+	a.busy = busy
 }
 
 func describe(t messages.Task) string {

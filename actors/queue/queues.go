@@ -178,6 +178,17 @@ func (q *Queues) RetryDue(name string, id uint64) bool {
 	return true
 }
 
+// Empty reports whether no queue holds a task (running, waiting or
+// retrying).
+func (q *Queues) Empty() bool {
+	for _, l := range q.lines {
+		if len(l.tasks) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Names lists the queues, main first, then by name.
 func (q *Queues) Names() []string {
 	names := make([]string, 0, len(q.lines))

@@ -25,6 +25,8 @@ type operator struct {
 	socket string
 	mu     sync.Mutex
 	logs   []map[string]any
+	// grew is closed (and replaced) whenever a log record arrives.
+	grew chan struct{}
 	// lines gets every log line; ready is closed at "first converge done".
 	ready     chan struct{}
 	listening chan struct{}
@@ -45,7 +47,7 @@ func freePort(t *testing.T) int {
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
-	op := &operator{port: freePort(t), ready: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
+	op := &operator{port: freePort(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
 	op.cmd = exec.Command(binary, "start")
 	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
@@ -77,6 +79,8 @@ func (op *operator) read(t *testing.T, r io.Reader) {
 		}
 		op.mu.Lock()
 		op.logs = append(op.logs, rec)
+		close(op.grew)
+		op.grew = make(chan struct{})
 		op.mu.Unlock()
 		msg, _ := rec["msg"].(string)
 		if strings.HasPrefix(msg, "first converge done") {
@@ -148,14 +152,7 @@ func (op *operator) count(msg string, fields map[string]any) int {
 	defer op.mu.Unlock()
 	n := 0
 	for _, rec := range op.logs {
-		if rec["msg"] != msg {
-			continue
-		}
-		match := true
-		for k, v := range fields {
-			match = match && rec[k] == v
-		}
-		if match {
+		if matches(rec, msg, fields) {
 			n++
 		}
 	}
@@ -176,32 +173,99 @@ func (op *operator) get(t *testing.T, path string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// waitIdle polls /queue until every queue is empty: after the first
-// converge, reactions (a module run after afterHelm changed values) may
-// still be queued.
+// waitIdle waits until every queue is empty after the first converge:
+// reactions (a module run after afterHelm changed values) may still be
+// queued then. The queue actor logs "queues idle" each time the last task
+// ends; at each such record /queue is asked whether it is still so.
 func (op *operator) waitIdle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	from := op.indexOf(t, "first converge done; ready")
+	for {
+		from = op.indexOf(t, "queues idle", from) + 1
 		_, body := op.get(t, "/queue?format=json")
 		var snap struct {
 			Queues []struct{ Tasks []json.RawMessage }
 		}
-		if json.Unmarshal([]byte(body), &snap) == nil && emptyQueues(snap.Queues) {
+		if err := json.Unmarshal([]byte(body), &snap); err != nil {
+			t.Fatalf("/queue: %v", err)
+		}
+		if emptyQueues(snap.Queues) {
+			return
+		}
+	}
+}
+
+// indexOf waits for a record with message msg at an index of at least
+// from (default 0) and returns its index.
+func (op *operator) indexOf(t *testing.T, msg string, from ...int) int {
+	t.Helper()
+	at := -1
+	op.waitLog(t, 60*time.Second, fmt.Sprintf("record %q", msg), func(recs []map[string]any) bool {
+		start := 0
+		if len(from) > 0 {
+			start = from[0]
+		}
+		for i := start; i < len(recs); i++ {
+			if recs[i]["msg"] == msg {
+				at = i
+				return true
+			}
+		}
+		return false
+	})
+	return at
+}
+
+// waitLog waits until cond holds for the log records so far, checking at
+// every new record; what names the wait in a failure.
+func (op *operator) waitLog(t *testing.T, within time.Duration, what string, cond func([]map[string]any) bool) {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		op.mu.Lock()
+		ok, grew := cond(op.logs), op.grew
+		op.mu.Unlock()
+		if ok {
 			return
 		}
 		select {
+		case <-grew:
 		case <-op.done:
-			t.Fatalf("operator exited: %v", op.err)
-		case <-time.After(20 * time.Millisecond):
+			op.mu.Lock()
+			ok = cond(op.logs)
+			op.mu.Unlock()
+			if !ok {
+				t.Fatalf("operator exited while waiting for %s: %v\n%s", what, op.err, op.logText())
+			}
+			return
+		case <-deadline:
+			t.Fatalf("no %s within %s\n%s", what, within, op.logText())
 		}
 	}
-	t.Fatalf("queues not empty after 60s")
 }
 
-func emptyQueues(qs []struct{ Tasks []json.RawMessage }) bool {
-	for _, q := range qs {
-		if len(q.Tasks) > 0 {
+// waitRecord waits for a record with message msg whose fields match.
+func (op *operator) waitRecord(t *testing.T, msg string, fields map[string]any) map[string]any {
+	t.Helper()
+	var found map[string]any
+	op.waitLog(t, 60*time.Second, fmt.Sprintf("record %q %v", msg, fields), func(recs []map[string]any) bool {
+		for _, rec := range recs {
+			if matches(rec, msg, fields) {
+				found = rec
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+func matches(rec map[string]any, msg string, fields map[string]any) bool {
+	if msg != "" && rec["msg"] != msg {
+		return false
+	}
+	for k, v := range fields {
+		if rec[k] != v {
 			return false
 		}
 	}
@@ -234,13 +298,14 @@ func (op *operator) waitListening(t *testing.T) {
 
 // countWith counts log records whose field key has value.
 func (op *operator) countWith(key string, value any) int {
-	op.mu.Lock()
-	defer op.mu.Unlock()
-	n := 0
-	for _, rec := range op.logs {
-		if rec[key] == value {
-			n++
+	return op.count("", map[string]any{key: value})
+}
+
+func emptyQueues(qs []struct{ Tasks []json.RawMessage }) bool {
+	for _, q := range qs {
+		if len(q.Tasks) > 0 {
+			return false
 		}
 	}
-	return n
+	return true
 }

@@ -14,7 +14,7 @@ func TestSigtermDuringALongHook(t *testing.T) {
 	root := t.TempDir()
 	marker := "long-hook-" + filepath.Base(root)
 	hook := "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"onStartup\":1}'; exit 0; fi\n" +
-		"touch " + filepath.Join(root, "started") + "\nexec -a " + marker + " sleep 300\n"
+		"echo started\nexec -a " + marker + " sleep 300\n"
 	if err := os.MkdirAll(filepath.Join(root, "global-hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestSigtermDuringALongHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := startOperator(t, root, kube.Namespace(t), "ADDON_OPERATOR_SHUTDOWN_GRACE=2s")
-	waitFile(t, op, filepath.Join(root, "started"))
+	op.waitRecord(t, "started", map[string]any{"output": "stdout"})
 	start := time.Now()
 	op.stop(t)
 	took := time.Since(start)
@@ -36,23 +36,6 @@ func TestSigtermDuringALongHook(t *testing.T) {
 	if pids := processesNamed(marker); len(pids) > 0 {
 		t.Fatalf("hook processes left: %v", pids)
 	}
-}
-
-// waitFile waits for a hook to create path (watching the operator too).
-func waitFile(t *testing.T, op *operator, path string) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		select {
-		case <-op.done:
-			t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	t.Fatalf("%s not created within 60s", path)
 }
 
 // processesNamed lists the pids whose command line starts with name.

@@ -27,7 +27,7 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 	files := map[string]string{
 		"modules/values.yaml":         "failingEnabled: true\n",
 		"modules/001-failing/hooks/h": "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0; fi\necho broken >&2; exit 1\n",
-		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '" + slowConfig + "'; exit 0; fi\nsleep 300\n",
+		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '" + slowConfig + "'; exit 0; fi\necho slow-started\nsleep 300\n",
 	}
 	for name, content := range files {
 		path := filepath.Join(root, name)
@@ -40,13 +40,13 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 	}
 	op := startOperator(t, root, ns, "ADDON_OPERATOR_SHUTDOWN_GRACE=1s")
 	op.waitListening(t)
-	waitQueue(t, op, func(q map[string][]queuedTask) bool { return len(q["main"]) > 0 && q["main"][0].Attempts >= 2 })
+	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
 	client := kubernetes.NewForConfigOrDie(kube.Config(t))
 	trigger := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "trigger"}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), trigger, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitQueue(t, op, func(q map[string][]queuedTask) bool { return len(q["slow"]) > 0 && q["slow"][0].Running })
+	op.waitRecord(t, "slow-started", map[string]any{"output": "stdout"})
 	if _, m := op.get(t, "/metrics"); !strings.Contains(m, `addon_operator_module_hook_errors_total{binding="beforeHelm",hook="h",module="failing",queue="main"}`) {
 		t.Fatalf("/metrics lacks the hook error counter")
 	}
@@ -75,39 +75,4 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 	if out := op.cli(t, "module", "values", "failing", "-o", "json"); !strings.Contains(out, `"patches"`) {
 		t.Fatalf("module values:\n%s", out)
 	}
-}
-
-type queuedTask struct {
-	Attempts int  `json:"attempts"`
-	Running  bool `json:"running"`
-}
-
-// waitQueue polls /queue?format=json until cond holds.
-func waitQueue(t *testing.T, op *operator, cond func(map[string][]queuedTask) bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		_, body := op.get(t, "/queue?format=json")
-		var snap struct {
-			Queues []struct {
-				Name  string       `json:"name"`
-				Tasks []queuedTask `json:"tasks"`
-			} `json:"queues"`
-		}
-		if json.Unmarshal([]byte(body), &snap) == nil {
-			q := map[string][]queuedTask{}
-			for _, s := range snap.Queues {
-				q[s.Name] = s.Tasks
-			}
-			if cond(q) {
-				return
-			}
-		}
-		select {
-		case <-op.done:
-			t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	t.Fatalf("queues never reached the expected state\n%s", op.logText())
 }
