@@ -11,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
 	"github.com/addon-actors/addon-operator/actors/inspect"
 	"github.com/addon-actors/addon-operator/actors/values"
 )
@@ -115,16 +115,5 @@ func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) e
 		ln.Close()
 		return fmt.Errorf("debug socket %s: %w", path, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute, IdleTimeout: time.Minute}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	log.Info("debug API listening", "socket", path)
-	select {
-	case err := <-errc:
-		return fmt.Errorf("debug API: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return srv.Shutdown(shutdown)
+	return serve.Server{Name: "debug API", Handler: h, Limits: serve.DefaultLimits(), Log: log}.Run(ctx, ln)
 }

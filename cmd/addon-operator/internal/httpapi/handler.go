@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -120,19 +120,5 @@ func Serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) e
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute, IdleTimeout: time.Minute}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	log.Info("HTTP server listening", "address", ln.Addr().String())
-	select {
-	case err := <-errc:
-		return fmt.Errorf("HTTP server: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("HTTP server shutdown: %w", err)
-	}
-	return nil
+	return serve.Server{Name: "HTTP server", Handler: h, Limits: serve.DefaultLimits(), Log: log}.Run(ctx, ln)
 }
