@@ -53,6 +53,7 @@ func start(ctx context.Context, args []string, lookup func(string) (string, bool
 	if err != nil {
 		return err
 	}
+	log.Info("Kubernetes API", "host", cfg.Host, "from", configSource(s), "qps", cfg.QPS, "burst", cfg.Burst)
 	p := &process{s: s, log: log, cfg: cfg}
 	return p.run(ctx)
 }
@@ -177,6 +178,14 @@ func restConfig(s settings.Settings) (*rest.Config, error) {
 	}
 	cfg.QPS, cfg.Burst = s.KubeQPS, s.KubeBurst
 	return cfg, nil
+}
+
+// configSource names where the API connection comes from, for the log.
+func configSource(s settings.Settings) string {
+	if s.KubeConfig == "" {
+		return "in-cluster service account"
+	}
+	return "kubeconfig " + s.KubeConfig
 }
 
 func newLogger(level, kind string, w io.Writer) (*slog.Logger, error) {

@@ -55,11 +55,16 @@ func TestDeployChart(t *testing.T) {
 	if want, err := os.ReadFile(manifests); err != nil || string(want) != rendered {
 		t.Fatalf("deploy/manifests.yaml is not the chart's rendering (%v): run UPDATE_MANIFESTS=1 go test ./test/e2e -run TestDeployChart", err)
 	}
-	installOnCluster(t, chartDir)
+	ns := kube.Namespace(t)
+	installChart(t, ns, map[string]any{"config": map[string]any{"global": "clusterName: test\n"}})
+	checkInstalled(t, ns)
 }
 
-func installOnCluster(t *testing.T, chartDir string) {
-	ns := kube.Namespace(t)
+// installChart installs deploy/addon-operator as release "ao" in ns and
+// uninstalls it at the end of the test.
+func installChart(t *testing.T, ns string, values map[string]any) {
+	t.Helper()
+	chartDir := filepath.Join(deployDir(), "addon-operator")
 	cfg := &action.Configuration{}
 	if err := cfg.Init(chartrun.NewRESTGetter(kube.Config(t), ns), ns, "secret", func(string, ...any) {}); err != nil {
 		t.Fatal(err)
@@ -70,7 +75,6 @@ func installOnCluster(t *testing.T, chartDir string) {
 	}
 	in := action.NewInstall(cfg)
 	in.ReleaseName, in.Namespace = "ao", ns
-	values := map[string]any{"config": map[string]any{"global": "clusterName: test\n"}}
 	if _, err := in.Run(chrt, values); err != nil {
 		t.Fatalf("install the chart: %v", err)
 	}
@@ -79,6 +83,11 @@ func installOnCluster(t *testing.T, chartDir string) {
 			t.Errorf("uninstall: %v", err)
 		}
 	})
+}
+
+// checkInstalled checks the objects the operator needs.
+func checkInstalled(t *testing.T, ns string) {
+	t.Helper()
 	client := kubernetes.NewForConfigOrDie(kube.Config(t))
 	ctx := context.Background()
 	dep, err := client.AppsV1().Deployments(ns).Get(ctx, "ao", metav1.GetOptions{})

@@ -30,6 +30,18 @@ func examples(t *testing.T) string {
 // applyExampleConfigMap creates examples/configmap.yaml in ns.
 func applyExampleConfigMap(t *testing.T, root, ns string) kubernetes.Interface {
 	t.Helper()
+	cm := exampleConfigMap(t, root)
+	cm.Namespace = ns
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), &cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// exampleConfigMap reads examples/configmap.yaml.
+func exampleConfigMap(t *testing.T, root string) corev1.ConfigMap {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "configmap.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,12 +50,7 @@ func applyExampleConfigMap(t *testing.T, root, ns string) kubernetes.Interface {
 	if err := yaml.Unmarshal(data, &cm); err != nil {
 		t.Fatal(err)
 	}
-	cm.Namespace = ns
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), &cm, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return client
+	return cm
 }
 
 func configMap(t *testing.T, client kubernetes.Interface, ns, name string) map[string]string {

@@ -47,9 +47,16 @@ func freePort(t *testing.T) int {
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
+	return launchOperator(t, nil, root, ns, env...)
+}
+
+// launchOperator runs the binary behind the command prefix (nil for none).
+func launchOperator(t *testing.T, prefix []string, root, ns string, env ...string) *operator {
+	t.Helper()
 	op := &operator{port: freePort(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
-	op.cmd = exec.Command(binary, "start")
+	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
+	op.cmd = exec.Command(argv[0], argv[1:]...)
 	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
 		"GLOBAL_HOOKS_DIR="+filepath.Join(root, "global-hooks"), "ADDON_OPERATOR_NAMESPACE="+ns,
 		"KUBE_CONFIG="+kube.Kubeconfig(), "LOG_TYPE=json", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
