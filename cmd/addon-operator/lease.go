@@ -76,7 +76,7 @@ func (p *process) newElection(ctx context.Context) (*election, error) {
 	lock := &resourcelock.LeaseLock{LeaseMeta: metav1.ObjectMeta{Name: LeaseName, Namespace: p.s.Namespace},
 		Client: client.CoordinationV1(), LockConfig: resourcelock.ResourceLockConfig{Identity: id}}
 	e.elector, err = leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock: lock, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
+		Lock: lock, LeaseDuration: p.s.Lease.Duration, RenewDeadline: p.s.Lease.RenewDeadline, RetryPeriod: p.s.Lease.RetryPeriod,
 		ReleaseOnCancel: true, Name: LeaseName,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(lctx context.Context) {

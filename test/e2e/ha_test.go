@@ -118,3 +118,33 @@ func TestTwoReplicasStartedTogether(t *testing.T) {
 		t.Fatalf("both replicas lead\n%s", follower.logText())
 	}
 }
+
+// The leader's connection to the apiserver is cut: it cannot renew its
+// Lease, stops its work and exits 1 after the renew deadline; the other
+// replica takes the Lease once it expires (after the old leader stopped)
+// and converges.
+func TestLeaderCutOffFromTheAPIServer(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	applyExampleConfigMap(t, root, ns)
+	proxy := startProxy(t, apiserverAddr(t))
+	ha := []string{"ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_HA_LEASE_DURATION=4s",
+		"ADDON_OPERATOR_HA_RENEW_DEADLINE=3s", "ADDON_OPERATOR_HA_RETRY_PERIOD=500ms"}
+	a := startOperator(t, root, ns, append(ha, "ADDON_OPERATOR_POD=replica-a", "KUBE_CONFIG="+proxy.kubeconfig(t))...)
+	a.waitReady(t)
+	a.waitIdle(t)
+	b := startOperator(t, root, ns, append(ha, "ADDON_OPERATOR_POD=replica-b")...)
+	b.waitListening(t)
+	cut := time.Now()
+	proxy.cut()
+	if code := a.waitExit(t, 30*time.Second); code != 1 {
+		t.Fatalf("the cut-off leader exited with %d, want 1\n%s", code, a.logText())
+	}
+	exited := time.Since(cut)
+	b.waitReady(t)
+	t.Logf("cut-off leader exited %s after the cut; the other replica ready %s after it", exited, time.Since(cut))
+	stopped := a.lastRecordTime(t)
+	led := recordTime(t, b.waitRecord(t, "leading", map[string]any{"identity": "replica-b"}))
+	if !led.After(stopped) {
+		t.Fatalf("replica-b led at %s, before the cut-off leader's last record at %s", led, stopped)
+	}
+}

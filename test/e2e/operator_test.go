@@ -316,3 +316,28 @@ func emptyQueues(qs []struct{ Tasks []json.RawMessage }) bool {
 	}
 	return true
 }
+
+// recordTime is a log record's time.
+func recordTime(t *testing.T, rec map[string]any) time.Time {
+	t.Helper()
+	s, _ := rec["time"].(string)
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatalf("record without a time: %v", rec)
+	}
+	return at
+}
+
+// lastRecordTime is the time of the newest JSON log record.
+func (op *operator) lastRecordTime(t *testing.T) time.Time {
+	t.Helper()
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	for i := len(op.logs) - 1; i >= 0; i-- {
+		if _, ok := op.logs[i]["time"]; ok {
+			return recordTime(t, op.logs[i])
+		}
+	}
+	t.Fatal("no log record with a time")
+	return time.Time{}
+}

@@ -1,11 +1,17 @@
 package e2e_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 )
 
 // SIGTERM while a hook runs long: the process exits within the grace
@@ -49,4 +55,86 @@ func processesNamed(name string) []string {
 		}
 	}
 	return pids
+}
+
+// SIGTERM while helm upgrades a release of 200 objects. With no grace the
+// upgrade is cancelled mid-way and the process still exits 0; the next
+// operator finds the release as it was left (pending-upgrade if helm had
+// written it so) and brings it to deployed with the new values.
+func TestSigtermDuringHelmUpgrade(t *testing.T) {
+	root, ns := t.TempDir(), kube.Namespace(t)
+	files := map[string]string{
+		"modules/values.yaml":        "bigEnabled: true\n",
+		"modules/001-big/Chart.yaml": "apiVersion: v2\nname: big\nversion: 0.1.0\n",
+		"modules/001-big/templates/cms.yaml": "{{- range $i := until 200 }}\n---\napiVersion: v1\nkind: ConfigMap\n" +
+			"metadata:\n  name: big-{{ $i }}\ndata:\n  payload: {{ $.Values.big.payload | quote }}\n{{- end }}\n",
+	}
+	writeFiles(t, root, files)
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"big": "payload: v1\n"}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	op := startOperator(t, root, ns, "LOG_LEVEL=debug", "ADDON_OPERATOR_SHUTDOWN_GRACE=1ms")
+	op.waitReady(t)
+	op.waitIdle(t)
+	cm.Data["big"] = "payload: v2\n"
+	if _, err := client.CoreV1().ConfigMaps(ns).Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	op.waitLog(t, 60*time.Second, "helm creating the upgraded release", func(recs []map[string]any) bool {
+		for _, r := range recs {
+			if msg, _ := r["msg"].(string); strings.HasPrefix(msg, "creating upgraded release for big") {
+				return true
+			}
+		}
+		return false
+	})
+	op.stop(t)
+	if code := op.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d\n%s", code, op.logText())
+	}
+	status, rev := releaseStatus(t, client, ns, "big")
+	t.Logf("release after SIGTERM mid-upgrade: revision %d %s", rev, status)
+	next := startOperator(t, root, ns)
+	next.waitReady(t)
+	next.waitIdle(t)
+	if status, rev = releaseStatus(t, client, ns, "big"); status != "deployed" {
+		t.Fatalf("release big revision %d is %s after the next start\n%s", rev, status, next.logText())
+	}
+	for _, name := range []string{"big-0", "big-199"} {
+		if got := configMap(t, client, ns, name)["payload"]; got != "v2" {
+			t.Fatalf("%s payload %q, want v2", name, got)
+		}
+	}
+}
+
+// releaseStatus is the status and number of a release's newest revision.
+func releaseStatus(t *testing.T, client kubernetes.Interface, ns, name string) (string, int) {
+	t.Helper()
+	secrets, err := client.CoreV1().Secrets(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "owner=helm,name=" + name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest, status := 0, "missing"
+	for _, s := range secrets.Items {
+		if rev, _ := strconv.Atoi(s.Labels["version"]); rev > newest {
+			newest, status = rev, s.Labels["status"]
+		}
+	}
+	return status, newest
+}
+
+// writeFiles writes executable files under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

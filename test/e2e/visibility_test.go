@@ -3,8 +3,6 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,15 +27,7 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 		"modules/001-failing/hooks/h": "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0; fi\necho broken >&2; exit 1\n",
 		"global-hooks/slow":           "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '" + slowConfig + "'; exit 0; fi\necho slow-started\nsleep 300\n",
 	}
-	for name, content := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	op := startOperator(t, root, ns, "ADDON_OPERATOR_SHUTDOWN_GRACE=1s")
 	op.waitListening(t)
 	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})

@@ -25,6 +25,7 @@ type Settings struct {
 	TmpDir           string
 	MetricsPrefix    string
 	HA               bool
+	Lease            LeaseTimes
 	Pod              string
 	KubeConfig       string
 	KubeContext      string
@@ -38,6 +39,13 @@ type Settings struct {
 	CheckInterval    time.Duration
 	ShutdownGrace    time.Duration
 	Policy           supervision.Policy
+}
+
+// LeaseTimes are the leader election's: a leader that cannot renew its
+// Lease within RenewDeadline stops; another replica takes an unrenewed
+// Lease after Duration; candidates try every RetryPeriod.
+type LeaseTimes struct {
+	Duration, RenewDeadline, RetryPeriod time.Duration
 }
 
 // ErrBadSetting marks a setting that cannot be used.
@@ -62,6 +70,9 @@ func table() []setting {
 		{"tmp-dir", filepath.Join(os.TempDir(), "addon-operator"), "directory for hook run files", []string{"ADDON_OPERATOR_TMP_DIR"}},
 		{"prometheus-metrics-prefix", "addon_operator_", "prefix of metric names", []string{"ADDON_OPERATOR_PROMETHEUS_METRICS_PREFIX"}},
 		{"ha", "false", "run with leader election", []string{"ADDON_OPERATOR_HA"}},
+		{"ha-lease-duration", "15s", "leader election: how long a Lease not renewed stays taken", []string{"ADDON_OPERATOR_HA_LEASE_DURATION"}},
+		{"ha-renew-deadline", "10s", "leader election: a leader that cannot renew for this long stops and exits", []string{"ADDON_OPERATOR_HA_RENEW_DEADLINE"}},
+		{"ha-retry-period", "2s", "leader election: how often candidates try the Lease", []string{"ADDON_OPERATOR_HA_RETRY_PERIOD"}},
 		{"pod", "", "pod name, the leader election identity", []string{"ADDON_OPERATOR_POD"}},
 		{"kube-config", "", "kubeconfig path; in-cluster config when empty", []string{"KUBE_CONFIG", "KUBECONFIG"}},
 		{"kube-context", "", "kubeconfig context", []string{"KUBE_CONTEXT"}},
@@ -123,7 +134,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		ModulesDirs: splitDirs(v["modules-dir"]), GlobalHooksDir: v["global-hooks-dir"],
 		Namespace: v["namespace"], ConfigMap: v["config-map"], ListenAddress: v["listen-address"],
 		ListenPort: c.port(v, "listen-port"), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
-		HA: c.boolean(v, "ha"), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
+		HA: c.boolean(v, "ha"), Lease: c.lease(v), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
 		KubeQPS: float32(c.float(v, "kube-client-qps")), KubeBurst: c.integer(v, "kube-client-burst"),
 		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
@@ -135,6 +146,19 @@ func convert(v, from map[string]string) (Settings, error) {
 		c.fail("ADDON_OPERATOR_NAMESPACE (or --namespace) must be set")
 	}
 	return st, errors.Join(c.errs...)
+}
+
+// lease reads the leader election's times; each must be shorter than the
+// one before, as client-go requires.
+func (c *converter) lease(v map[string]string) LeaseTimes {
+	l := LeaseTimes{Duration: c.duration(v, "ha-lease-duration"), RenewDeadline: c.duration(v, "ha-renew-deadline"),
+		RetryPeriod: c.duration(v, "ha-retry-period")}
+	if l.RetryPeriod <= 0 || l.RenewDeadline <= l.RetryPeriod || l.Duration <= l.RenewDeadline {
+		c.fail("%s=%s, %s=%s, %s=%s: want lease duration > renew deadline > retry period > 0",
+			c.from["ha-lease-duration"], l.Duration, c.from["ha-renew-deadline"], l.RenewDeadline,
+			c.from["ha-retry-period"], l.RetryPeriod)
+	}
+	return l
 }
 
 func splitDirs(s string) []string {

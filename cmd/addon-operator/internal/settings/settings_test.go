@@ -29,7 +29,8 @@ func TestDefaults(t *testing.T) {
 		s.ConfigMap != "addon-operator" || s.ListenAddress != "0.0.0.0" || s.ListenPort != 9115 ||
 		s.MetricsPrefix != "addon_operator_" || s.HA || s.KubeQPS != 50 || s.KubeBurst != 100 ||
 		s.LogLevel != "info" || s.LogType != "json" || s.DebugSocket != "/var/run/addon-operator/debug.socket" ||
-		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second {
+		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second ||
+		s.Lease != (settings.LeaseTimes{Duration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second}) {
 		t.Fatalf("defaults: %+v", s)
 	}
 	if _, ok := s.Policy.(supervision.Exponential); !ok {
@@ -83,6 +84,7 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		"qps":          {env("ADDON_OPERATOR_NAMESPACE", "x", "KUBE_CLIENT_QPS", "-1"), nil, "KUBE_CLIENT_QPS"},
 		"grace":        {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_SHUTDOWN_GRACE", "soon"), nil, "ADDON_OPERATOR_SHUTDOWN_GRACE"},
 		"retry":        {env("ADDON_OPERATOR_NAMESPACE", "x", "RETRY_POLICY", "linear"), nil, "RETRY_POLICY"},
+		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "20s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=20s"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
