@@ -57,11 +57,18 @@ func processesNamed(name string) []string {
 	return pids
 }
 
-// SIGTERM while helm upgrades a release of 200 objects. With no grace the
-// upgrade is cancelled mid-way and the process still exits 0; the next
-// operator finds the release as it was left (pending-upgrade if helm had
-// written it so) and brings it to deployed with the new values.
+// SIGTERM while helm upgrades a release of 200 objects. Within the grace
+// period the upgrade finishes: the release is deployed when the process
+// exits 0. With no grace the upgrade is cancelled mid-way and the process
+// still exits 0; the next operator finds the release as it was left
+// (failed, or pending-upgrade) and brings it to deployed with the new
+// values.
 func TestSigtermDuringHelmUpgrade(t *testing.T) {
+	t.Run("grace", func(t *testing.T) { sigtermDuringUpgrade(t, "30s") })
+	t.Run("no grace", func(t *testing.T) { sigtermDuringUpgrade(t, "1ms") })
+}
+
+func sigtermDuringUpgrade(t *testing.T, grace string) {
 	root, ns := t.TempDir(), kube.Namespace(t)
 	files := map[string]string{
 		"modules/values.yaml":        "bigEnabled: true\n",
@@ -75,7 +82,7 @@ func TestSigtermDuringHelmUpgrade(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	op := startOperator(t, root, ns, "LOG_LEVEL=debug", "ADDON_OPERATOR_SHUTDOWN_GRACE=1ms")
+	op := startOperator(t, root, ns, "LOG_LEVEL=debug", "ADDON_OPERATOR_SHUTDOWN_GRACE="+grace)
 	op.waitReady(t)
 	op.waitIdle(t)
 	cm.Data["big"] = "payload: v2\n"
@@ -95,7 +102,10 @@ func TestSigtermDuringHelmUpgrade(t *testing.T) {
 		t.Fatalf("exit code %d\n%s", code, op.logText())
 	}
 	status, rev := releaseStatus(t, client, ns, "big")
-	t.Logf("release after SIGTERM mid-upgrade: revision %d %s", rev, status)
+	t.Logf("release after SIGTERM mid-upgrade with %s grace: revision %d %s", grace, rev, status)
+	if grace == "30s" && (status != "deployed" || rev != 2) {
+		t.Fatalf("the upgrade did not finish within the grace period: revision %d %s\n%s", rev, status, op.logText())
+	}
 	next := startOperator(t, root, ns)
 	next.waitReady(t)
 	next.waitIdle(t)
