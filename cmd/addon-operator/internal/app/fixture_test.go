@@ -2,9 +2,11 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +22,29 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 	"github.com/addon-actors/addon-operator/supervision"
 )
+
+// record appends "$1" to $RECORD_DIR/$2 from a hook.
+const recordLib = `record() { mkdir -p "$RECORD_DIR"; echo "$1" >> "$RECORD_DIR/$2"; }
+`
+
+func hook(config, body string) string {
+	return "#!/usr/bin/env bash\nset -euo pipefail\n" + recordLib +
+		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
+}
+
+func jsonEqual(t *testing.T, what, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%s: %v in %q", what, err, got)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
+	}
+}
 
 // tree writes files (path -> content) under a temp dir; paths under hooks/
 // and named "enabled" are made executable.

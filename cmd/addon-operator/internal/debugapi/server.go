@@ -13,9 +13,9 @@ import (
 	"sort"
 
 	"github.com/addon-actors/addon-operator/actors/board"
-	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
 	"github.com/addon-actors/addon-operator/actors/inspect"
 	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
 )
 
 // Renderer renders a module's chart with its current values.

@@ -1,23 +1,14 @@
-package app_test
+package e2e_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
-// record appends "$1" to $RECORD_DIR/$2 from a hook.
-const recordLib = `record() { mkdir -p "$RECORD_DIR"; echo "$1" >> "$RECORD_DIR/$2"; }
-`
-
-func hook(config, body string) string {
-	return "#!/usr/bin/env bash\nset -euo pipefail\n" + recordLib +
-		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
-}
-
+// One converge: global onStartup hooks by ORDER (a global values patch of
+// the first reaching the chart), module onStartup, beforeHelm (seeing
+// global.enabledModules), helm, afterHelm, then afterAll; a module whose
+// enabled script says false runs nothing.
 func TestConvergeRunsHooksInOrderAndInstallsTheChart(t *testing.T) {
 	root := tree(t, map[string]string{
 		"global-hooks/a-second": hook(`{"configVersion":"v1","onStartup":20}`, `record a-second order`),
@@ -36,22 +27,19 @@ func TestConvergeRunsHooksInOrderAndInstallsTheChart(t *testing.T) {
 		"modules/002-beta/enabled":      "#!/usr/bin/env bash\necho false > $MODULE_ENABLED_RESULT\n",
 		"modules/002-beta/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`, `record beta-before order`),
 	})
-	s := startApp(t, root)
-	s.waitReady(t)
+	ns := kube.Namespace(t)
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
 
 	want := "b-first\na-second\nalpha-startup\nalpha-before\nalpha-after\nafter-all\n"
-	if got := s.record(t, "order"); got != want {
+	if got := record(t, root, "order"); got != want {
 		t.Fatalf("hooks ran in order\n%s\nwant\n%s", got, want)
 	}
-	if got := strings.TrimSpace(s.record(t, "alpha-before")); got != `["alpha"]` {
+	if got := strings.TrimSpace(record(t, root, "alpha-before")); got != `["alpha"]` {
 		t.Fatalf("enabledModules seen by alpha: %s", got)
 	}
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	cm, err := client.CoreV1().ConfigMaps(s.ns).Get(context.Background(), "alpha", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("release alpha not installed: %v", err)
-	}
-	if cm.Data["replicas"] != "2" || cm.Data["fromHook"] != "x" {
-		t.Fatalf("rendered values %v", cm.Data)
+	cm := configMapData(t, ns, "alpha")
+	if cm["replicas"] != "2" || cm["fromHook"] != "x" {
+		t.Fatalf("rendered values %v", cm)
 	}
 }

@@ -1,39 +1,18 @@
-package app_test
+package e2e_test
 
 import (
 	"context"
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-
-	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/chartrun"
 )
-
-func jsonEqual(t *testing.T, what, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v in %q", what, err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
-	}
-}
 
 // spec/VALUES.md's example: values.yaml files and the ConfigMap merge into
 // the hook's files, the hook's config patch lands in the ConfigMap and is in
 // the next run's files, and the chart renders replicas: 200.
 func TestSpecValuesExample(t *testing.T) {
-	hookBody := `cp $CONFIG_VALUES_PATH $RECORD_DIR/config-$(date +%s%N); cp $VALUES_PATH $RECORD_DIR/values-$(date +%s%N)
-jq -c . $CONFIG_VALUES_PATH >> $RECORD_DIR/config; jq -c '.global |= del(.enabledModules)' $VALUES_PATH >> $RECORD_DIR/values
+	hookBody := `jq -c . $CONFIG_VALUES_PATH >> $RECORD_DIR/config; jq -c '.global |= del(.enabledModules)' $VALUES_PATH >> $RECORD_DIR/values
 cat > $CONFIG_VALUES_JSON_PATCH_PATH <<EOF
   [{"op":"add", "path":"/someModule/param3", "value":"newValue"}]
 EOF`
@@ -46,13 +25,13 @@ EOF`
 	})
 	ns := kube.Namespace(t)
 	putConfigMap(t, ns, map[string]string{"global": "param1: 200\n", "someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n"})
-	s := startAppIn(t, root, ns)
-	s.waitReady(t)
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
 
-	configs := strings.Split(strings.TrimSpace(s.record(t, "config")), "\n")
+	configs := strings.Split(strings.TrimSpace(record(t, root, "config")), "\n")
 	jsonEqual(t, "first $CONFIG_VALUES_PATH", configs[0],
 		`{"global":{"param1":200},"someModule":{"param1":"Long string","param2":"FOO"}}`)
-	jsonEqual(t, "first $VALUES_PATH", strings.Split(s.record(t, "values"), "\n")[0],
+	jsonEqual(t, "first $VALUES_PATH", strings.Split(record(t, root, "values"), "\n")[0],
 		`{"global":{"param1":200,"param2":"Yes"},"someModule":{"param1":"Long string","param2":"FOO"}}`)
 	if got := configMapData(t, ns, "addon-operator")["someModule"]; !strings.Contains(got, "param3: newValue") {
 		t.Fatalf("config patch did not land in the ConfigMap: %q", got)
@@ -62,12 +41,12 @@ EOF`
 	}
 
 	// The next run (a change of the module's section triggers it) sees param3.
-	before := moduleTasks(s.app.Board, "some-module")
+	before := op.modules(t)["some-module"].Tasks
 	cm := configMapData(t, ns, "addon-operator")
 	cm["someModule"] += "param4: more\n"
 	putConfigMap(t, ns, cm)
-	s.waitFor(t, "the module's next run", func(b *board.Board) bool { return moduleTasks(b, "some-module") > before && idle(b) })
-	configs = strings.Split(strings.TrimSpace(s.record(t, "config")), "\n")
+	op.waitUntil(t, "the module's next run", func() bool { return op.modules(t)["some-module"].Tasks > before })
+	configs = strings.Split(strings.TrimSpace(record(t, root, "config")), "\n")
 	jsonEqual(t, "next $CONFIG_VALUES_PATH", configs[len(configs)-1],
 		`{"global":{"param1":200},"someModule":{"param1":"Long string","param2":"FOO","param3":"newValue","param4":"more"}}`)
 }
@@ -80,13 +59,19 @@ func TestMemoryPatchReachesHelmNotTheConfigMap(t *testing.T) {
 		"modules/001-alpha/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata:\n  mem: {{ .Values.alpha.fromMemory | quote }}\n",
 		"modules/001-alpha/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`,
 			`echo '[{"op":"add","path":"/alpha/fromMemory","value":"m1"}]' > $VALUES_JSON_PATCH_PATH`),
+		"modules/001-alpha/hooks/after": hook(`{"configVersion":"v1","afterHelm":1}`,
+			`record "$(jq -r .alpha.fromMemory $VALUES_PATH)" after-saw`),
 	})
-	s := startApp(t, root)
-	s.waitReady(t)
-	if got := configMapData(t, s.ns, "alpha")["mem"]; got != "m1" {
+	ns := kube.Namespace(t)
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	if got := configMapData(t, ns, "alpha")["mem"]; got != "m1" {
 		t.Fatalf("helm got %q", got)
 	}
-	if cm := configMapData(t, s.ns, "addon-operator"); cm != nil {
+	if got := record(t, root, "after-saw"); got != "m1\n" {
+		t.Fatalf("afterHelm saw fromMemory %q", got)
+	}
+	if cm := configMapData(t, ns, "addon-operator"); cm != nil {
 		t.Fatalf("memory patch reached the ConfigMap: %v", cm)
 	}
 }
@@ -103,19 +88,22 @@ func TestSpecAfterHelmFailsOnce(t *testing.T) {
 		"modules/001-alpha/hooks/c-after": hook(`{"configVersion":"v1","afterHelm":1}`,
 			`if [[ ! -e $RECORD_DIR/failed ]]; then touch $RECORD_DIR/failed; record afterHelm-failed order; exit 1; fi; record afterHelm order`),
 	})
-	s := startApp(t, root)
-	s.waitReady(t)
+	op := startSpec(t, root, kube.Namespace(t))
+	op.waitReady(t)
 	want := "onStartup\nbeforeHelm\nafterHelm-failed\nonStartup\nbeforeHelm\nafterHelm\n"
-	if got := s.record(t, "order"); got != want {
+	if got := record(t, root, "order"); got != want {
 		t.Fatalf("order\n%s\nwant\n%s", got, want)
+	}
+	if n := op.count("task failed; retrying", map[string]any{"attempt": 1.0}); n != 1 {
+		t.Fatalf("%d retries logged, want 1", n)
 	}
 }
 
 // A release this operator installed whose module dir is gone is purged,
-// with no afterDeleteHelm; a release it did not install is left alone.
+// with no afterDeleteHelm.
 func TestPurgeOfReleaseWithoutModuleDir(t *testing.T) {
 	ns := kube.Namespace(t)
-	old := tree(t, map[string]string{
+	gone := tree(t, map[string]string{
 		"Chart.yaml":        "apiVersion: v2\nname: gone\nversion: 0.1.0\n",
 		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gone\n",
 	})
@@ -123,17 +111,20 @@ func TestPurgeOfReleaseWithoutModuleDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Upgrade(context.Background(), chartrun.Request{Release: "gone", ChartDir: old}); err != nil {
+	if _, err := r.Upgrade(context.Background(), chartrun.Request{Release: "gone", ChartDir: gone}); err != nil {
 		t.Fatal(err)
 	}
 	root := tree(t, map[string]string{"modules/values.yaml": "{}\n"})
-	s := startAppIn(t, root, ns)
-	s.waitReady(t)
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
 	if names, _ := r.List(context.Background()); len(names) != 0 {
 		t.Fatalf("releases after converge: %v", names)
 	}
 	if configMapData(t, ns, "gone") != nil {
 		t.Fatal("the purged release's objects remain")
+	}
+	if n := op.count("purged release without a module dir", map[string]any{"release": "gone"}); n != 1 {
+		t.Fatalf("purge logged %d times\n%s", n, op.logText())
 	}
 }
 
@@ -144,45 +135,11 @@ func TestSpecAfterAllChangingGlobalValuesConvergesAgain(t *testing.T) {
 		"global-hooks/after-all": hook(`{"configVersion":"v1","afterAll":1}`,
 			`record afterAll order; echo '[{"op":"add","path":"/global/settled","value":true}]' > $VALUES_JSON_PATCH_PATH`),
 	})
-	s := startApp(t, root)
-	s.waitReady(t)
-	s.waitFor(t, "the second converge", func(b *board.Board) bool { return idle(b) })
+	op := startSpec(t, root, kube.Namespace(t))
+	op.waitReady(t)
+	op.waitIdle(t)
 	want := "beforeAll\nafterAll\nbeforeAll\nafterAll\n"
-	if got := s.record(t, "order"); got != want {
+	if got := record(t, root, "order"); got != want {
 		t.Fatalf("order\n%s\nwant\n%s", got, want)
-	}
-}
-
-// Auto-healing: an object of a release deleted by someone else is found by
-// the periodic check and restored by a module run.
-func TestDeletedReleaseObjectIsRestored(t *testing.T) {
-	root := tree(t, map[string]string{
-		"modules/values.yaml":                 "alphaEnabled: true\n",
-		"modules/001-alpha/Chart.yaml":        "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
-		"modules/001-alpha/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata:\n  a: b\n",
-	})
-	s := startApp(t, root)
-	s.waitReady(t)
-	before := moduleTasks(s.app.Board, "alpha")
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	if err := client.CoreV1().ConfigMaps(s.ns).Delete(context.Background(), "alpha", metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	s.waitFor(t, "a module run after the deletion", func(b *board.Board) bool { return moduleTasks(b, "alpha") > before })
-	if got := configMapData(t, s.ns, "alpha")["a"]; got != "b" {
-		t.Fatalf("object not restored: %q", got)
-	}
-}
-
-// A module with templates/ but no Chart.yaml is still installed.
-func TestModuleWithTemplatesButNoChartYaml(t *testing.T) {
-	root := tree(t, map[string]string{
-		"modules/values.yaml":                "bareEnabled: true\n",
-		"modules/001-bare/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bare\ndata:\n  a: b\n",
-	})
-	s := startApp(t, root)
-	s.waitReady(t)
-	if got := configMapData(t, s.ns, "bare")["a"]; got != "b" {
-		t.Fatalf("bare module not installed: %q", got)
 	}
 }
