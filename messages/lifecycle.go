@@ -53,3 +53,7 @@ type EnabledChecked struct {
 // ModuleDisabled tells a module actor that discovery found it disabled, so
 // that its next enabling runs onStartup again.
 type ModuleDisabled struct{}
+
+// ModuleRemoved tells a module actor that its dir is gone: it stops its
+// bindings and leaves the board; the operator stops it next.
+type ModuleRemoved struct{}

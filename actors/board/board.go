@@ -126,17 +126,32 @@ func (b *Board) Queues() messages.QueueSnapshot {
 
 // SetModule publishes one module's state (its module actor only).
 func (b *Board) SetModule(s ModuleState) {
+	update(&b.modules, func(m map[string]ModuleState) { m[s.Name] = s })
+	b.notify()
+}
+
+// RemoveModule forgets a module whose dir is gone (its module actor, as
+// it stops).
+func (b *Board) RemoveModule(name string) {
+	update(&b.modules, func(m map[string]ModuleState) { delete(m, name) })
+	update(&b.moduleValues, func(m map[string]values.Snapshot) { delete(m, name) })
+	b.patches.Delete(name)
+	b.notify()
+}
+
+// update replaces the map in p by a changed copy, so that readers never
+// see it change.
+func update[V any](p *atomic.Pointer[map[string]V], change func(map[string]V)) {
 	for {
-		old := b.modules.Load()
-		next := map[string]ModuleState{}
+		old := p.Load()
+		next := map[string]V{}
 		if old != nil {
 			for k, v := range *old {
 				next[k] = v
 			}
 		}
-		next[s.Name] = s
-		if b.modules.CompareAndSwap(old, &next) {
-			b.notify()
+		change(next)
+		if p.CompareAndSwap(old, &next) {
 			return
 		}
 	}
@@ -155,27 +170,17 @@ type HookStats struct {
 // RecordHookRun counts a finished run of a hook (its owner only).
 func (b *Board) RecordHookRun(owner, hook string, contexts int, err error) {
 	key := owner + ":" + hook
-	for {
-		old := b.hooks.Load()
-		next := map[string]HookStats{}
-		if old != nil {
-			for k, v := range *old {
-				next[k] = v
-			}
-		}
-		st := next[key]
+	update(&b.hooks, func(m map[string]HookStats) {
+		st := m[key]
 		st.Runs++
 		st.Contexts += contexts
 		if err != nil {
 			st.Failures++
 			st.LastError = err.Error()
 		}
-		next[key] = st
-		if b.hooks.CompareAndSwap(old, &next) {
-			b.notify()
-			return
-		}
-	}
+		m[key] = st
+	})
+	b.notify()
 }
 
 // Hooks returns the hook statistics by "owner:hook".
@@ -188,19 +193,7 @@ func (b *Board) Hooks() map[string]HookStats {
 
 // SetModuleValues publishes a module's values (its module actor only).
 func (b *Board) SetModuleValues(module string, s values.Snapshot) {
-	for {
-		old := b.moduleValues.Load()
-		next := map[string]values.Snapshot{}
-		if old != nil {
-			for k, v := range *old {
-				next[k] = v
-			}
-		}
-		next[module] = s
-		if b.moduleValues.CompareAndSwap(old, &next) {
-			return
-		}
-	}
+	update(&b.moduleValues, func(m map[string]values.Snapshot) { m[module] = s })
 }
 
 // SetPatches publishes an owner's in-memory values patches ("global" or a

@@ -74,6 +74,8 @@ type Actor struct {
 	configured bool
 	startErr   error
 	waiting    []deferred
+	// removed is set when the module's dir is gone: it publishes no more.
+	removed bool
 }
 
 // deferred is a request that arrived before the hooks were configured:
@@ -119,6 +121,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
 		a.handleDisabled(ctx)
+	case messages.ModuleRemoved:
+		a.handleRemoved(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case owner.HelmResult:
@@ -224,6 +228,14 @@ func (a *Actor) handleDisabled(ctx actor.Context) {
 	a.publish()
 }
 
+func (a *Actor) handleRemoved(ctx actor.Context) {
+	a.watch(ctx, false, nil)
+	if a.opts.Board != nil {
+		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)
+	}
+	a.removed = true // nothing more is published
+}
+
 // watch starts the module's schedule and kubernetes bindings when it is
 // enabled (during its first run, whose Synchronization runs come back to
 // it when syncTo is set), and stops them when it is disabled.
@@ -240,7 +252,7 @@ func (a *Actor) publish() {
 		a.opts.Inspector.Report(a.self, a.state.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
 			a.state.Enabled, a.state.Tasks, a.state.Revision, a.tasks.Len()))
 	}
-	if a.opts.Board != nil {
+	if a.opts.Board != nil && !a.removed {
 		a.opts.Board.SetModule(a.state)
 		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
 		a.opts.Board.SetPatches(a.opts.Definition.Names.Name, owner.PatchesJSON(a.scope))

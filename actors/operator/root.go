@@ -18,16 +18,15 @@ type Child struct {
 // the lifecycle. The root hands it every message it does not handle itself,
 // after its children are spawned.
 type Brain interface {
-	Receive(ctx actor.Context, children map[string]*actor.PID)
+	Receive(ctx actor.Context, children *Family)
 }
 
 // root spawns its children in order and stops them in reverse order.
 type root struct {
-	log      *slog.Logger
-	specs    []Child
-	brain    Brain
-	children []*actor.PID
-	byName   map[string]*actor.PID
+	log    *slog.Logger
+	specs  []Child
+	brain  Brain
+	family *Family
 	// stopping is set during Shutdown: the index of the child being stopped
 	// and whom to tell when the last one is gone.
 	stopping bool
@@ -49,23 +48,18 @@ func (r *root) Receive(ctx actor.Context) {
 		r.handleTerminated(ctx, msg)
 	}
 	if r.brain != nil && !r.stopping {
-		r.brain.Receive(ctx, r.byName)
+		r.brain.Receive(ctx, r.family)
 	}
 }
 
 func (r *root) handleStarted(ctx actor.Context) {
-	r.children = r.children[:0]
-	r.byName = map[string]*actor.PID{}
+	r.family = newFamily()
 	for _, c := range r.specs {
-		pid, err := ctx.SpawnNamed(c.Props, c.Name)
-		if err != nil {
+		if _, err := r.family.Spawn(ctx, c, ""); err != nil {
 			r.log.Error("spawn child", "child", c.Name, "err", err)
-			continue
 		}
-		r.children = append(r.children, pid)
-		r.byName[c.Name] = pid
 	}
-	r.log.Debug("operator started", "children", len(r.children))
+	r.log.Debug("operator started", "children", r.family.Len())
 }
 
 func (r *root) handleShutdown(ctx actor.Context) {
@@ -82,32 +76,24 @@ func (r *root) handleShutdown(ctx actor.Context) {
 // stopLast stops the most recently started child that is still running, or
 // replies ShutdownDone when none is left.
 func (r *root) stopLast(ctx actor.Context) {
-	if len(r.children) == 0 {
+	last, ok := r.family.last()
+	if !ok {
 		if r.replyTo != nil {
 			ctx.Send(r.replyTo, messages.ShutdownDone{})
 		}
 		return
 	}
-	last := r.children[len(r.children)-1]
 	r.log.Debug("stopping child", "child", last.Id)
 	ctx.Stop(last)
 }
 
 func (r *root) handleTerminated(ctx actor.Context, msg *actor.Terminated) {
-	r.children = removePID(r.children, msg.Who)
+	expected := r.family.ended(msg.Who)
 	if r.stopping {
 		r.stopLast(ctx)
 		return
 	}
-	r.log.Error("child stopped unexpectedly", "child", msg.Who.Id)
-}
-
-func removePID(pids []*actor.PID, who *actor.PID) []*actor.PID {
-	out := pids[:0]
-	for _, p := range pids {
-		if !p.Equal(who) {
-			out = append(out, p)
-		}
+	if !expected {
+		r.log.Error("child stopped unexpectedly", "child", msg.Who.Id)
 	}
-	return out
 }

@@ -55,7 +55,7 @@ func (b *brain) maybeApplyConfig(ctx actor.Context) {
 		return
 	}
 	for _, name := range b.liveOwners() {
-		ctx.Request(b.children[name], messages.ApplyConfig{Section: b.sectionOf(name)})
+		ctx.Request(b.children.PID(name), messages.ApplyConfig{Section: b.sectionOf(name)})
 		b.boot.applying++
 	}
 }
@@ -117,7 +117,7 @@ func (b *brain) handleKubeSynced(ctx actor.Context, msg messages.KubeSynced) {
 // configuration is applied and the global monitors have synced. With no kube
 // actor among the children there is nothing to wait for.
 func (b *brain) maybeQueueStartup(ctx actor.Context) {
-	if b.boot.done || !b.boot.applied || !b.boot.kubeSynced && b.children[ChildKube] != nil {
+	if b.boot.done || !b.boot.applied || !b.boot.kubeSynced && b.children.PID(ChildKube) != nil {
 		return
 	}
 	b.boot.done = true

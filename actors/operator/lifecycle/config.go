@@ -17,11 +17,11 @@ func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChange
 		return
 	}
 	if msg.Change.Global {
-		ctx.Request(b.children[messages.OwnerGlobal], messages.ApplyConfig{Section: msg.Config.Global})
+		ctx.Request(b.children.PID(messages.OwnerGlobal), messages.ApplyConfig{Section: msg.Config.Global})
 	}
 	for _, key := range msg.Change.Modules {
 		if owner, ok := b.ownerOfKey(key); ok && !b.failed[owner] {
-			ctx.Request(b.children[owner], messages.ApplyConfig{Section: msg.Config.Modules[key]})
+			ctx.Request(b.children.PID(owner), messages.ApplyConfig{Section: msg.Config.Modules[key]})
 		}
 	}
 	if len(msg.Change.Enabled) > 0 {

@@ -18,9 +18,9 @@ type discovery struct {
 	enabled    []string
 }
 
-// startDiscovery checks the flags of every module, then asks the first
+// discover checks the flags of every module, then asks the first
 // candidate's enabled script.
-func (b *brain) startDiscovery(ctx actor.Context) {
+func (b *brain) discover(ctx actor.Context) {
 	d := &discovery{}
 	dynamic := b.opts.Board.DynamicEnabled()
 	for _, def := range b.opts.Modules {
@@ -43,7 +43,7 @@ func (b *brain) askNext(ctx actor.Context) {
 		return
 	}
 	name := d.candidates[d.next]
-	ctx.Request(b.children[messages.ModuleOwner(name)], messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
+	ctx.Request(b.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
 }
 
 func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
@@ -112,7 +112,7 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []mes
 			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
 				Owner: messages.ModuleOwner(name), Module: name, Reason: "disabled"})
 		}
-		ctx.Send(b.children[messages.ModuleOwner(name)], messages.ModuleDisabled{})
+		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
 	for _, r := range releases {
 		if !modules[r] && r != b.opts.IgnoreRelease {
@@ -130,7 +130,7 @@ func (b *brain) holdSchedules(ctx actor.Context, hold bool) {
 	if hold && b.opts.DiscoverErrors != nil {
 		b.opts.DiscoverErrors.Inc()
 	}
-	if pid := b.children[ChildSchedule]; pid != nil {
+	if pid := b.children.PID(ChildSchedule); pid != nil {
 		ctx.Send(pid, messages.HoldSchedules{Hold: hold})
 	}
 }

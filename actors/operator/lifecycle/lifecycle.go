@@ -44,6 +44,12 @@ type Options struct {
 	DiscoverErrors Counter
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
+	// Scan and ModuleProps, when both set, let every discovery read the
+	// modules dirs again: a module whose dir appeared gets an actor (made
+	// from ModuleProps), one whose dir is gone is stopped and its release
+	// purged.
+	Scan        Scanner
+	ModuleProps func(module.Definition) *actor.Props
 }
 
 // Child names the lifecycle expects among the root's children.
@@ -69,12 +75,13 @@ func New(opts Options) func() operator.Brain {
 // brain is the lifecycle's state.
 type brain struct {
 	opts          Options
-	children      map[string]*actor.PID
+	children      *operator.Family
 	boot          boot
 	config        values.Sections
 	failed        map[string]bool // modules whose hooks could not be configured
 	enabled       map[string]bool // modules enabled by the last discovery
 	disc          *discovery
+	scanning      bool // a scan of the modules dirs is on its way
 	current       owner.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
@@ -85,7 +92,7 @@ func newBrain(opts Options) *brain {
 }
 
 // Receive implements operator.Brain.
-func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
+func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 	b.children = children
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
@@ -104,6 +111,8 @@ func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
 		b.handleRunTask(ctx, msg)
 	case messages.EnabledChecked:
 		b.handleEnabledChecked(ctx, msg)
+	case modulesScanned:
+		b.handleModulesScanned(ctx, msg)
 	case releasesListed:
 		b.handleReleasesListed(ctx, msg)
 	case releaseDeleted:
@@ -112,12 +121,12 @@ func (b *brain) Receive(ctx actor.Context, children map[string]*actor.PID) {
 }
 
 func (b *brain) handleStarted(ctx actor.Context) {
-	b.releases = ctx.Spawn(actor.PropsFromProducer(newReleaseWorker(b.opts.Releases)))
+	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan)))
 	b.boot = newBoot()
 }
 
 func (b *brain) enqueue(ctx actor.Context, tasks ...messages.Task) {
-	ctx.Send(b.children[ChildQueue], messages.Enqueue{Tasks: tasks})
+	ctx.Send(b.children.PID(ChildQueue), messages.Enqueue{Tasks: tasks})
 }
 
 func (b *brain) fatal(err error) {

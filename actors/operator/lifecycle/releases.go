@@ -2,6 +2,9 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -23,16 +26,23 @@ type (
 	}
 )
 
-// releaseWorker does the lifecycle's blocking helm calls.
-type releaseWorker struct{ releases Releases }
+// worker does the lifecycle's blocking I/O: helm calls and reading the
+// modules dirs.
+type worker struct {
+	releases Releases
+	scan     Scanner
+}
 
-func newReleaseWorker(r Releases) actor.Producer {
-	return func() actor.Actor { return &releaseWorker{releases: r} }
+func newWorker(r Releases, scan Scanner) actor.Producer {
+	return func() actor.Actor { return &worker{releases: r, scan: scan} }
 }
 
 // Receive implements actor.Actor.
-func (w *releaseWorker) Receive(ctx actor.Context) {
+func (w *worker) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
+	case scanModules:
+		defs, errs := w.scan()
+		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: goneDirs(msg.Known)})
 	case listReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
@@ -43,4 +53,15 @@ func (w *releaseWorker) Receive(ctx actor.Context) {
 		defer cancel()
 		ctx.Respond(releaseDeleted{Name: msg.Name, Err: w.releases.Delete(c, msg.Name)})
 	}
+}
+
+// goneDirs names the modules whose dir no longer exists.
+func goneDirs(known map[string]string) []string {
+	var gone []string
+	for name, dir := range known {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, name)
+		}
+	}
+	return gone
 }

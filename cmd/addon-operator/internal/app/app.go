@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -77,7 +78,7 @@ type App struct {
 	stopped    chan struct{}
 	stopOnce   sync.Once
 	helm       Helm
-	defs       []module.Definition
+	scan       lifecycle.Scanner
 }
 
 // Start reads the directories and starts the actor tree.
@@ -110,22 +111,25 @@ func Start(cfg Config) (*App, error) {
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper}
+		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper,
+		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
-		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged})
+		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged,
+		Scan: parts.scan, ModuleProps: parts.moduleProps})
 	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
 		return nil, err
 	}
 	a.tick(m.liveTicks)
-	a.helm, a.defs, a.HookRegistry = cfg.Helm, defs, m.hookRegistry
+	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
 	return a, nil
 }
 
 // Render renders a module's chart with its current values (the debug
-// API's module render).
+// API's module render), from the module's dir as it is now.
 func (a *App) Render(ctx context.Context, module string) (string, error) {
-	for _, d := range a.defs {
+	defs, _ := a.scan()
+	for _, d := range defs {
 		if d.Names.Name != module {
 			continue
 		}

@@ -2,7 +2,8 @@ package app
 
 import (
 	"context"
-	"runtime"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"k8s.io/client-go/kubernetes"
 
@@ -34,6 +35,8 @@ type parts struct {
 	work          context.Context
 	dynamic       dynamic.Interface
 	mapper        meta.RESTMapper
+	// slots bounds how many module actors configure their hooks at once.
+	slots chan struct{}
 }
 
 // children are spawned in this order and stopped in the reverse one: the
@@ -56,17 +59,26 @@ func (p parts) children() []operator.Child {
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
 			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker")}))},
 	}
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, d := range p.defs {
-		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: sys.Props("module",
-			module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
-				Board: p.app.Board, Log: log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
-				ConfigureSlots: slots, Metrics: p.metrics, Inspector: p.app.System.Inspector,
-				WorkerMailbox: sys.Inspector.Mailbox("worker")}))})
+		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: p.moduleProps(d)})
 	}
 	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
 		Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))})
+}
+
+// moduleProps makes a module actor, at start-up or when its dir appears.
+func (p parts) moduleProps(d module.Definition) *actor.Props {
+	sys := p.app.System
+	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
+		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
+		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
+		WorkerMailbox: sys.Inspector.Mailbox("worker")}))
+}
+
+// scan reads the modules dirs again, with the start-up's common values.
+func (p parts) scan() ([]module.Definition, []error) {
+	return module.Scan(p.cfg.ModulesDirs, p.common)
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {

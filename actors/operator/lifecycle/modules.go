@@ -1,0 +1,135 @@
+package lifecycle
+
+import (
+	"sort"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Scanner reads the modules dirs again (module.Scan with the start-up's
+// common values).
+type Scanner func() ([]module.Definition, []error)
+
+type (
+	// scanModules asks the worker to read the modules dirs; Known are the
+	// dirs of the modules running now.
+	scanModules struct{ Known map[string]string }
+	// modulesScanned lists what is there now: Defs (in module order), the
+	// dirs that could not be read (Errs), and the known modules whose dir
+	// is gone.
+	modulesScanned struct {
+		Defs []module.Definition
+		Errs []error
+		Gone []string
+	}
+)
+
+// moduleChanges are what a scan changes in the running modules.
+type moduleChanges struct {
+	// next is the module list from now on: a known module keeps its
+	// definition (its actor has it), even if its dir could not be read
+	// this time; a new one is added in module order.
+	next    []module.Definition
+	added   []module.Definition
+	removed []string
+}
+
+// diffModules decides, purely, what the scan changes. Only a dir that is
+// gone removes a module: one that could not be read keeps its last good
+// definition.
+func diffModules(known []module.Definition, scan modulesScanned) moduleChanges {
+	gone := map[string]bool{}
+	for _, name := range scan.Gone {
+		gone[name] = true
+	}
+	byName := map[string]module.Definition{}
+	for _, d := range known {
+		byName[d.Names.Name] = d
+	}
+	var c moduleChanges
+	seen := map[string]bool{}
+	for _, d := range scan.Defs {
+		seen[d.Names.Name] = true
+		if old, ok := byName[d.Names.Name]; ok {
+			c.next = append(c.next, old)
+			continue
+		}
+		c.next = append(c.next, d)
+		c.added = append(c.added, d)
+	}
+	for _, d := range known {
+		switch {
+		case gone[d.Names.Name]:
+			c.removed = append(c.removed, d.Names.Name)
+		case !seen[d.Names.Name]:
+			c.next = append(c.next, d) // unreadable this time: kept as it was
+		}
+	}
+	sort.SliceStable(c.next, func(i, j int) bool { return values.RunsBefore(c.next[i].Names, c.next[j].Names) })
+	return c
+}
+
+// startDiscovery reads the modules dirs again when the operator can spawn
+// module actors, then discovers.
+func (b *brain) startDiscovery(ctx actor.Context) {
+	if b.opts.Scan == nil || b.opts.ModuleProps == nil {
+		b.discover(ctx)
+		return
+	}
+	known := map[string]string{}
+	for _, d := range b.opts.Modules {
+		known[d.Names.Name] = d.Dir
+	}
+	b.scanning = true
+	ctx.Request(b.releases, scanModules{Known: known})
+}
+
+func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
+	if !b.scanning {
+		return
+	}
+	b.scanning = false
+	for _, err := range msg.Errs {
+		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
+	}
+	c := diffModules(b.opts.Modules, msg)
+	for _, name := range c.removed {
+		b.removeModule(ctx, name)
+	}
+	b.opts.Modules = c.next
+	for _, d := range c.added {
+		b.addModule(ctx, d)
+	}
+	b.discover(ctx)
+}
+
+// removeModule stops the actor of a module whose dir is gone; its release
+// (if any) is purged by this discovery, without afterDeleteHelm.
+func (b *brain) removeModule(ctx actor.Context, name string) {
+	child := ModuleChild(name)
+	if pid := b.children.PID(child); pid != nil {
+		ctx.Send(pid, messages.ModuleRemoved{})
+	}
+	b.children.Remove(ctx, child)
+	delete(b.failed, messages.ModuleOwner(name))
+	b.opts.Log.Info("module dir removed; its actor is stopped", "module", name)
+}
+
+// addModule starts the actor of a module whose dir appeared and hands it
+// its ConfigMap section; discovery waits for its hooks to configure.
+func (b *brain) addModule(ctx actor.Context, d module.Definition) {
+	child := operator.Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
+	pid, err := b.children.Spawn(ctx, child, ChildQueue)
+	if err != nil {
+		b.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
+		b.failed[messages.ModuleOwner(d.Names.Name)] = true
+		return
+	}
+	ctx.Request(pid, messages.ApplyConfig{Section: b.config.Modules[d.Names.ValuesKey]})
+	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
+}

@@ -1,0 +1,60 @@
+package e2e_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// Module dirs are read again at every discovery: after the converge that
+// follows a change of the ConfigMap's global section, a module whose dir
+// appeared runs (onStartup, helm) and one whose dir was removed has its
+// actor stopped and its release purged without afterDeleteHelm.
+func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
+	chart := func(name string) map[string]string {
+		return map[string]string{
+			"Chart.yaml":        "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
+			"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata: {}\n",
+			"hooks/start":       hook(`{"configVersion":"v1","onStartup":1}`, `record `+name+`-startup order`),
+			"hooks/deleted":     hook(`{"configVersion":"v1","afterDeleteHelm":1}`, `record `+name+`-afterDeleteHelm order`),
+		}
+	}
+	files := map[string]string{"modules/values.yaml": "alphaEnabled: true\nbetaEnabled: true\n"}
+	for name, content := range chart("alpha") {
+		files["modules/001-alpha/"+name] = content
+	}
+	root, ns := tree(t, files), kube.Namespace(t)
+	putConfigMap(t, ns, map[string]string{"global": "step: 1\n"})
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	op.waitIdle(t)
+	if configMapData(t, ns, "alpha") == nil {
+		t.Fatal("alpha not installed")
+	}
+
+	if err := os.RemoveAll(filepath.Join(root, "modules", "001-alpha")); err != nil {
+		t.Fatal(err)
+	}
+	beta := map[string]string{}
+	for name, content := range chart("beta") {
+		beta["modules/002-beta/"+name] = content
+	}
+	writeFiles(t, root, beta)
+	putConfigMap(t, ns, map[string]string{"global": "step: 2\n"})
+	op.waitUntil(t, "beta installed and alpha purged", func() bool {
+		return configMapData(t, ns, "beta") != nil && configMapData(t, ns, "alpha") == nil
+	})
+	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"beta"}) {
+		t.Fatalf("enabled modules %v, want [beta]", got)
+	}
+	if _, ok := op.modules(t)["alpha"]; ok {
+		t.Fatal("module list still shows alpha")
+	}
+	if got, want := record(t, root, "order"), "alpha-startup\nbeta-startup\n"; got != want {
+		t.Fatalf("hooks ran\n%s\nwant\n%s", got, want)
+	}
+	if n := op.count("purged release without a module dir", map[string]any{"release": "alpha"}); n != 1 {
+		t.Fatalf("alpha purged %d times\n%s", n, op.logText())
+	}
+}
