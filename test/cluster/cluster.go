@@ -181,6 +181,8 @@ func apiServerArgs(dir, etcdURL string, port int) []string {
 		"--authorization-mode=RBAC",
 		"--disable-admission-plugins=ServiceAccount",
 		"--profiling=false",
+		// Watches end at shutdown instead of holding it until they time out.
+		"--shutdown-watch-termination-grace-period=2s",
 	}
 }
 
