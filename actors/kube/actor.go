@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -24,8 +26,8 @@ type Options struct {
 	Queue *actor.PID
 	// Report receives KubeSynced; nil is the parent.
 	Report *actor.PID
-	// Errors counts objects a jqFilter failed on, and bindings that could
-	// not be watched.
+	// Errors counts objects a jqFilter failed on, bindings that could
+	// not be watched, and every failed list or watch call.
 	Errors func(owner, hook, binding string)
 }
 
@@ -72,6 +74,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleObject(ctx, msg)
 	case informerSynced:
 		a.handleSynced(ctx, msg)
+	case watchFailed:
+		a.handleWatchFailed(msg)
 	case namespaceEvent:
 		a.handleNamespace(msg)
 	case messages.GetSnapshots:
@@ -154,6 +158,28 @@ func (a *Actor) stopMonitor(id int) {
 		m.stop()
 		delete(a.monitors, id)
 	}
+}
+
+// handleWatchFailed logs and counts a failed list or watch, which
+// client-go retries. A refusal (RBAC) is an error someone must fix; the
+// apiserver being away is a warning.
+func (a *Actor) handleWatchFailed(f watchFailed) {
+	m, ok := a.monitors[f.monitor]
+	if !ok {
+		return
+	}
+	m.failures[f.source]++
+	verb, resource, namespace := "watch", m.gvr.gvr.GroupResource().String(), f.source
+	if ae := (*accessError)(nil); errors.As(f.err, &ae) {
+		verb, resource, namespace = ae.verb, ae.resource, ae.namespace
+	}
+	level, msg := slog.LevelWarn, "cannot reach the apiserver; retrying"
+	if denied(f.err) {
+		level, msg = slog.LevelError, "not allowed to "+verb+" "+resource+"; retrying"
+	}
+	a.opts.Log.Log(context.Background(), level, msg, "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+		"verb", verb, "resource", resource, "namespace", namespace, "failures", m.failures[f.source], "err", f.err)
+	a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 }
 
 func (a *Actor) countError(owner, hook, binding string) {

@@ -7,4 +7,10 @@
 // and delete that executeHookOnEvent selects (an update whose filter result
 // did not change runs nothing). Runs of one hook waiting in a queue are
 // compacted into one.
+//
+// A list or watch that fails is logged with the hook, binding, verb,
+// resource and namespace (an error when RBAC or the credentials refuse it,
+// a warning when the apiserver is away), counted through Options.Errors,
+// and retried by client-go with its backoff; the binding syncs once it
+// may list.
 package kube

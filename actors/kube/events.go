@@ -75,6 +75,10 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	if !ok {
 		return
 	}
+	if n := m.failures[s.source]; n > 0 && !m.nsSynced[s.source] {
+		a.opts.Log.Info("listed after failures", "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+			"namespace", s.source, "failures", n)
+	}
 	if !m.markSynced(s.source) || m.initialDone || m.synced < m.informer {
 		return // a namespace picked later: its objects join the snapshot
 	}

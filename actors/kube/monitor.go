@@ -13,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
@@ -49,6 +47,8 @@ type monitor struct {
 	nsSynced map[string]bool
 	// initialDone: the first listing of every informer is complete.
 	initialDone bool
+	// failures counts the failed lists and watches of each source.
+	failures map[string]int
 }
 
 // objectEvent and informerSynced carry the informers' callbacks into the
@@ -75,7 +75,7 @@ const namespacesSource = "#namespaces"
 func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.ctx, m.stop, m.client, m.gvr, m.post = ctx, cancel, client, gvr, post
-	m.nsStops, m.nsSynced = map[string]context.CancelFunc{}, map[string]bool{}
+	m.nsStops, m.nsSynced, m.failures = map[string]context.CancelFunc{}, map[string]bool{}, map[string]int{}
 	sel := m.hook.Binding.Namespace
 	if sel.LabelSelector != nil && !sel.LabelSelector.Empty() && gvr.namespaced {
 		m.watchNamespaces(sel.LabelSelector.String())
@@ -98,9 +98,9 @@ func (m *monitor) startNamespace(ns string) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
 	m.informer++
-	inf := dynamicinformer.NewFilteredDynamicInformer(m.client, m.gvr.gvr, ns, 0, cache.Indexers{}, m.tweak)
+	inf := newInformer(m.client, m.gvr.gvr, ns, m.tweak)
 	if m.slim() {
-		_ = inf.Informer().SetTransform(m.slimObject)
+		_ = inf.SetTransform(m.slimObject)
 	}
 	m.run(ctx, ns, inf, m.handlers(ns, m.post))
 }
@@ -167,7 +167,7 @@ func (m *monitor) watchNamespaces(selector string) {
 	m.informer++
 	nsGVR := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = selector }
-	inf := dynamicinformer.NewFilteredDynamicInformer(m.client, nsGVR, metav1.NamespaceAll, 0, cache.Indexers{}, tweak)
+	inf := newInformer(m.client, nsGVR, metav1.NamespaceAll, tweak)
 	m.run(m.ctx, namespacesSource, inf, cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { m.post(namespaceEvent{monitor: m.id, name: nameOf(obj), added: true}) },
 		DeleteFunc: func(obj any) {
@@ -193,10 +193,11 @@ func nameOf(obj any) string {
 	return ""
 }
 
-// run starts an informer and reports its first sync.
-func (m *monitor) run(ctx context.Context, source string, inf informers.GenericInformer, h cache.ResourceEventHandler) {
-	reg, _ := inf.Informer().AddEventHandler(h)
-	go inf.Informer().Run(ctx.Done())
+// run starts an informer and reports its first sync and its failures.
+func (m *monitor) run(ctx context.Context, source string, inf cache.SharedIndexInformer, h cache.ResourceEventHandler) {
+	reg, _ := inf.AddEventHandler(h)
+	m.reportErrors(inf, source)
+	go inf.RunWithContext(ctx)
 	go func() {
 		if cache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
 			m.post(informerSynced{monitor: m.id, source: source})

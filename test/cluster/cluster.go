@@ -20,6 +20,8 @@ type Cluster struct {
 	Kubeconfig string
 	// Reused is true when Start found this cluster already running in Dir.
 	Reused bool
+	// dieWithParent is kept for a restarted apiserver.
+	dieWithParent bool
 }
 
 // Options tune Start.
@@ -105,7 +107,7 @@ func resetDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create cluster dir: %w", err)
 	}
-	for _, name := range []string{"etcd-data", "pki", "kubeconfig", "sa.key", "tokens.csv", "etcd.pid", "kube-apiserver.pid"} {
+	for _, name := range []string{"etcd-data", "pki", "kubeconfig", "sa.key", "tokens.csv", "etcd.pid", "kube-apiserver.pid", apiArgsFile} {
 		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
 			return fmt.Errorf("clean %s: %w", dir, err)
 		}
@@ -140,7 +142,11 @@ func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*C
 		return nil, err
 	}
 	api := apiServer(dir)
-	cmd, err = api.start(bins.APIServer, apiServerArgs(dir, etcdURL, ports[2]), opts.DieWithParent)
+	args := apiServerArgs(dir, etcdURL, ports[2])
+	if err := writeArgs(dir, args); err != nil {
+		return nil, err
+	}
+	cmd, err = api.start(bins.APIServer, args, opts.DieWithParent)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +162,7 @@ func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*C
 		return nil, err
 	}
 	fmt.Fprintf(opts.Log, "testcluster: ready in %s at %s (kubeconfig %s)\n", time.Since(begin).Round(time.Millisecond), host, kubeconfig)
-	return &Cluster{Dir: dir, Kubeconfig: kubeconfig}, nil
+	return &Cluster{Dir: dir, Kubeconfig: kubeconfig, dieWithParent: opts.DieWithParent}, nil
 }
 
 func apiServerArgs(dir, etcdURL string, port int) []string {
@@ -175,6 +181,8 @@ func apiServerArgs(dir, etcdURL string, port int) []string {
 		"--authorization-mode=RBAC",
 		"--disable-admission-plugins=ServiceAccount",
 		"--profiling=false",
+		// Watches end at shutdown instead of holding it until they time out.
+		"--shutdown-watch-termination-grace-period=2s",
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -78,18 +80,29 @@ func readPID(t *testing.T, dir, name string) int {
 	return pid
 }
 
-// waitProcessGone waits for the kernel to drop pid (or leave only a zombie).
-// This is waiting for an external process to exit, which has no event to
-// subscribe to; it is bounded and fails the test on expiry.
+// waitProcessGone waits on a pidfd for pid to exit (a zombie has exited).
 func waitProcessGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return
 	}
-	t.Fatalf("process %d still running", pid)
+	if err != nil {
+		t.Fatalf("pidfd_open %d: %v", pid, err)
+	}
+	defer unix.Close(fd)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int((20 * time.Second).Milliseconds()))
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("poll pidfd %d: %v", pid, err)
+		}
+		if n == 0 {
+			t.Fatalf("process %d still running after 20s", pid)
+		}
+		return
+	}
 }

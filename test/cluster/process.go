@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // server is one of the two processes, recorded in DIR by its PID file.
@@ -98,17 +101,38 @@ func (s server) stop(grace time.Duration) error {
 	return os.Remove(s.pidFile())
 }
 
-// waitGone polls the process table: the process is not our child (the
-// starting command may have exited), so there is nothing to wait on.
+// waitGone waits on a pidfd for the process to exit: it need not be our
+// child (the starting command may have exited), and a pidfd reports the
+// exit of any process. The name is checked once the pidfd is open, so a
+// PID reused by another program counts as gone.
 func waitGone(pid int, name string, limit time.Duration) bool {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if !alive(pid, name) {
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return !alive(pid, name) // ESRCH: no such process
 	}
-	return !alive(pid, name)
+	defer unix.Close(fd)
+	if !alive(pid, name) {
+		return true
+	}
+	return pollExit(fd, limit)
+}
+
+// pollExit waits until the pidfd is readable (the process exited) or limit
+// has passed.
+func pollExit(fd int, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		left := time.Until(deadline)
+		if left < 0 {
+			left = 0
+		}
+		n, err := unix.Poll(fds, int(left.Milliseconds()))
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return err == nil && n > 0
+	}
 }
 
 // logTail is the end of the server's log, for error messages.

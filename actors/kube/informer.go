@@ -1,0 +1,100 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+)
+
+// accessError is a failed list or watch call, naming what was asked for.
+type accessError struct {
+	verb      string // list or watch
+	resource  string // e.g. "configmaps", or "deployments.apps"
+	namespace string // "" for all namespaces
+	err       error
+}
+
+func (e *accessError) Error() string {
+	return fmt.Sprintf("%s %s %s: %v", e.verb, e.resource, e.where(), e.err)
+}
+
+func (e *accessError) Unwrap() error { return e.err }
+
+func (e *accessError) where() string {
+	if e.namespace == "" {
+		return "in all namespaces"
+	}
+	return fmt.Sprintf("in namespace %q", e.namespace)
+}
+
+// newInformer is dynamicinformer.NewFilteredDynamicInformer whose list and
+// watch calls fail with an accessError: client-go's reflector reports its
+// errors without telling which call failed.
+func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns string,
+	tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
+	res := client.Resource(gvr).Namespace(ns)
+	fail := func(verb string, err error) error {
+		return &accessError{verb: verb, resource: gvr.GroupResource().String(), namespace: ns, err: err}
+	}
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			tweak(&o)
+			list, err := res.List(ctx, o)
+			if err != nil {
+				return nil, fail("list", err)
+			}
+			return list, nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			tweak(&o)
+			w, err := res.Watch(ctx, o)
+			if err != nil {
+				return nil, fail("watch", err)
+			}
+			return w, nil
+		},
+	}
+	return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client),
+		&unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String()})
+}
+
+// watchFailed reports that an informer's list or watch failed; client-go
+// retries it with a backoff.
+type watchFailed struct {
+	monitor int
+	source  string
+	err     error
+}
+
+// reportErrors posts the informer's list and watch failures to the actor
+// instead of client-go's log.
+func (m *monitor) reportErrors(inf cache.SharedIndexInformer, source string) {
+	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
+		if !routine(err) {
+			m.post(watchFailed{monitor: m.id, source: source, err: err})
+		}
+	})
+}
+
+// routine errors are part of a watch's life: the server closed it, or
+// its resource version is too old and the informer lists again.
+func routine(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+}
+
+// denied tells a refusal (RBAC, credentials), which needs someone to act,
+// from the apiserver being away, which passes.
+func denied(err error) bool {
+	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err)
+}

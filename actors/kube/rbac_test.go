@@ -1,0 +1,150 @@
+package kube_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/addon-actors/addon-operator/actors/kube"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+// A binding on ConfigMaps its service account may not list is logged as an
+// error naming the hook, binding, verb, resource and namespace, counted and
+// retried; once it may list (but not watch) it syncs and the refused watch
+// is reported; once it may watch, events run the hook.
+func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
+	ns := testKube.Namespace(t)
+	admin := testKube.Config(t)
+	client := kubernetes.NewForConfigOrDie(admin)
+	ctx := context.Background()
+	createLabelled(t, client.CoreV1().ConfigMaps(ns), "before")
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "watcher"}}
+	if _, err := client.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := client.CoreV1().ServiceAccounts(ns).CreateToken(ctx, "watcher", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &rest.Config{Host: admin.Host, BearerToken: tr.Status.Token,
+		TLSClientConfig: rest.TLSClientConfig{CAData: admin.CAData, CAFile: admin.CAFile}}
+
+	logs := make(chan slog.Record, 256)
+	counted := make(chan string, 256)
+	kit := actortest.New(t)
+	queue, report := kit.NewProbe(), kit.NewProbe()
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
+	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(cfg), Mapper: mapper,
+		Queue: queue.PID, Report: report.PID, Log: slog.New(recordHandler(logs)),
+		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }}))
+	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
+
+	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "verb": "list", "resource": "configmaps", "namespace": ns}
+	expectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want)
+	expectCounted(t, counted, "global/h/cms")
+	expectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want) // retried
+
+	grant(t, client, ns, "get", "list")
+	actortest.Expect[messages.KubeSynced](report, time.Minute)
+	if sync := contextsOf(t, actortest.Expect[messages.Enqueue](queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
+		t.Fatalf("Synchronization %+v, want one context with the ConfigMap", sync)
+	}
+	want["verb"] = "watch"
+	expectLog(t, logs, slog.LevelError, "not allowed to watch configmaps", want)
+
+	grant(t, client, ns, "get", "list", "watch")
+	createLabelled(t, client.CoreV1().ConfigMaps(ns), "after")
+	expectEvents(t, queue, event{"Added", "after"})
+}
+
+// grant lets the service account watcher use verbs on the ConfigMaps of ns.
+func grant(t *testing.T, client kubernetes.Interface, ns string, verbs ...string) {
+	t.Helper()
+	ctx := context.Background()
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "watcher"},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: verbs}}}
+	if _, err := client.RbacV1().Roles(ns).Get(ctx, "watcher", metav1.GetOptions{}); err == nil {
+		if _, err := client.RbacV1().Roles(ns).Update(ctx, role, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if _, err := client.RbacV1().Roles(ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "watcher"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "watcher"},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "watcher", Namespace: ns}}}
+	if _, err := client.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expectLog reads log records until one at level whose message starts with
+// prefix; its attributes must hold want.
+func expectLog(t *testing.T, logs <-chan slog.Record, level slog.Level, prefix string, want map[string]string) {
+	t.Helper()
+	timeout := time.NewTimer(time.Minute)
+	defer timeout.Stop()
+	for {
+		select {
+		case r := <-logs:
+			if r.Level != level || !strings.HasPrefix(r.Message, prefix) {
+				continue
+			}
+			got := map[string]string{}
+			r.Attrs(func(a slog.Attr) bool { got[a.Key] = a.Value.String(); return true })
+			for k, v := range want {
+				if got[k] != v {
+					t.Fatalf("log %q: %s=%q, want %q (all: %v)", r.Message, k, got[k], v, got)
+				}
+			}
+			t.Logf("%s %s %v", r.Level, r.Message, got)
+			return
+		case <-timeout.C:
+			t.Fatalf("no %s log %q within a minute", level, prefix)
+		}
+	}
+}
+
+func expectCounted(t *testing.T, counted <-chan string, want string) {
+	t.Helper()
+	select {
+	case got := <-counted:
+		if got != want {
+			t.Fatalf("error counted for %s, want %s", got, want)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no error counted within a minute")
+	}
+}
+
+// recordHandler is a slog.Handler that hands every record to a test.
+type recordHandler chan<- slog.Record
+
+func (h recordHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
+
+// Handle drops a record the test has no room for rather than block the actor.
+func (h recordHandler) Handle(_ context.Context, r slog.Record) error {
+	select {
+	case h <- r.Clone():
+	default:
+	}
+	return nil
+}
+func (h recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h recordHandler) WithGroup(string) slog.Handler      { return h }
