@@ -53,7 +53,7 @@ func (p parts) children() []operator.Child {
 		{Name: lifecycle.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
-			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube")}))},
+			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,

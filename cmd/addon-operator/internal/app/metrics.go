@@ -2,6 +2,7 @@ package app
 
 import (
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,7 @@ type metrics struct {
 	moduleRunErrs  *prometheus.CounterVec
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
+	kubeErrs       *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
 	headSince      *prometheus.GaugeVec
@@ -75,7 +77,20 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}, []string{"module"})
 	m.helmErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_helm_errors_total",
 		Help: "Failed helm upgrades."}, []string{"module"})
-	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs)
+	m.kubeErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "kube_monitor_errors_total",
+		Help: "Errors of kubernetes bindings: failed or refused list/watch calls, jqFilter errors on an object."},
+		[]string{"module", "hook", "binding"})
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs)
+}
+
+// kubeError counts an error of a kubernetes binding (kube.Options.Errors);
+// owner is "global" or "module/NAME".
+func (m *metrics) kubeError(owner, hook, binding string) {
+	module, _ := strings.CutPrefix(owner, messages.ModuleOwner(""))
+	if owner == messages.OwnerGlobal {
+		module = ""
+	}
+	m.kubeErrs.WithLabelValues(module, hook, binding).Inc()
 }
 
 // ModuleRun implements owner.Metrics.
