@@ -98,6 +98,30 @@ func Scan(dirs []string, common values.Sections) (defs []Definition, errs []erro
 	return sortDefinitions(defs, errs)
 }
 
+// ListDirs lists the module dirs under dirs by path, without reading them:
+// the cheap check whether modules were added or removed.
+func ListDirs(dirs []string) ([]string, error) {
+	var out []string
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("read modules dir %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if !isModuleDir(dir, e) {
+				continue
+			}
+			abs, err := filepath.Abs(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, fmt.Errorf("module dir %s: %w", e.Name(), err)
+			}
+			out = append(out, abs)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 func isModuleDir(dir string, e fs.DirEntry) bool {
 	if strings.HasPrefix(e.Name(), ".") {
 		return false

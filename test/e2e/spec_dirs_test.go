@@ -8,10 +8,18 @@ import (
 )
 
 // Module dirs are read again at every discovery: after the converge that
-// follows a change of the ConfigMap's global section, a module whose dir
-// appeared runs (onStartup, helm) and one whose dir was removed has its
-// actor stopped and its release purged without afterDeleteHelm.
+// follows a change of the ConfigMap's global section, or the one the
+// periodic look at the dirs starts, a module whose dir appeared runs
+// (onStartup, helm) and one whose dir was removed has its actor stopped
+// and its release purged without afterDeleteHelm.
 func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
+	t.Run("converge", func(t *testing.T) {
+		dirsChange(t, "0", func(ns string) { putConfigMap(t, ns, map[string]string{"global": "step: 2\n"}) })
+	})
+	t.Run("periodic look", func(t *testing.T) { dirsChange(t, "300ms", func(string) {}) })
+}
+
+func dirsChange(t *testing.T, interval string, trigger func(ns string)) {
 	chart := func(name string) map[string]string {
 		return map[string]string{
 			"Chart.yaml":        "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
@@ -26,7 +34,7 @@ func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
 	}
 	root, ns := tree(t, files), kube.Namespace(t)
 	putConfigMap(t, ns, map[string]string{"global": "step: 1\n"})
-	op := startSpec(t, root, ns)
+	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL="+interval)
 	op.waitReady(t)
 	op.waitIdle(t)
 	if configMapData(t, ns, "alpha") == nil {
@@ -41,7 +49,7 @@ func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
 		beta["modules/002-beta/"+name] = content
 	}
 	writeFiles(t, root, beta)
-	putConfigMap(t, ns, map[string]string{"global": "step: 2\n"})
+	trigger(ns)
 	op.waitUntil(t, "beta installed and alpha purged", func() bool {
 		return configMapData(t, ns, "beta") != nil && configMapData(t, ns, "alpha") == nil
 	})
@@ -56,5 +64,8 @@ func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
 	}
 	if n := op.count("purged release without a module dir", map[string]any{"release": "alpha"}); n != 1 {
 		t.Fatalf("alpha purged %d times\n%s", n, op.logText())
+	}
+	if n := op.count("modules dirs changed; converging", nil); (interval == "0") != (n == 0) {
+		t.Fatalf("%d converges for changed dirs with check interval %s", n, interval)
 	}
 }

@@ -50,6 +50,11 @@ type Options struct {
 	// purged.
 	Scan        Scanner
 	ModuleProps func(module.Definition) *actor.Props
+	// ListDirs, every DirsInterval after the first converge, lists the
+	// module dirs; when some were added or removed, all modules are
+	// reloaded (0 or nil: only converges for other reasons read them).
+	ListDirs     DirLister
+	DirsInterval time.Duration
 }
 
 // Child names the lifecycle expects among the root's children.
@@ -81,7 +86,8 @@ type brain struct {
 	failed        map[string]bool // modules whose hooks could not be configured
 	enabled       map[string]bool // modules enabled by the last discovery
 	disc          *discovery
-	scanning      bool // a scan of the modules dirs is on its way
+	scanning      bool     // a scan of the modules dirs is on its way
+	lastDirs      []string // the module dirs at the last look
 	current       owner.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
@@ -111,6 +117,10 @@ func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 		b.handleRunTask(ctx, msg)
 	case messages.EnabledChecked:
 		b.handleEnabledChecked(ctx, msg)
+	case checkDirs:
+		b.handleCheckDirs(ctx)
+	case dirsListed:
+		b.handleDirsListed(ctx, msg)
 	case modulesScanned:
 		b.handleModulesScanned(ctx, msg)
 	case releasesListed:
@@ -121,7 +131,7 @@ func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 }
 
 func (b *brain) handleStarted(ctx actor.Context) {
-	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan)))
+	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs)))
 	b.boot = newBoot()
 }
 

@@ -31,10 +31,11 @@ type (
 type worker struct {
 	releases Releases
 	scan     Scanner
+	list     DirLister
 }
 
-func newWorker(r Releases, scan Scanner) actor.Producer {
-	return func() actor.Actor { return &worker{releases: r, scan: scan} }
+func newWorker(r Releases, scan Scanner, list DirLister) actor.Producer {
+	return func() actor.Actor { return &worker{releases: r, scan: scan, list: list} }
 }
 
 // Receive implements actor.Actor.
@@ -43,6 +44,9 @@ func (w *worker) Receive(ctx actor.Context) {
 	case scanModules:
 		defs, errs := w.scan()
 		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: goneDirs(msg.Known)})
+	case listDirs:
+		dirs, err := w.list()
+		ctx.Respond(dirsListed{Dirs: dirs, Err: err})
 	case listReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()

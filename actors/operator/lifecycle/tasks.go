@@ -28,6 +28,9 @@ func (b *brain) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 	case messages.TaskModulePurge:
 		ctx.Request(b.releases, deleteRelease{Name: t.Module})
 	case messages.TaskConvergeDone:
+		if !b.opts.Board.Ready() {
+			b.armDirsCheck(ctx)
+		}
 		b.converged()
 		b.done(ctx, messages.TaskDone{})
 	default:

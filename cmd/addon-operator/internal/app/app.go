@@ -58,6 +58,9 @@ type Config struct {
 	// CheckInterval is how often an enabled module's release is checked for
 	// objects someone deleted; 0 disables the check.
 	CheckInterval time.Duration
+	// ModulesCheckInterval is how often the modules dirs are looked at for
+	// modules added or removed (0: only at converges).
+	ModulesCheckInterval time.Duration
 }
 
 // App is a running operator.
@@ -116,7 +119,8 @@ func Start(cfg Config) (*App, error) {
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged,
-		Scan: parts.scan, ModuleProps: parts.moduleProps})
+		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
+		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }})
 	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
 		return nil, err
 	}

@@ -16,29 +16,30 @@ import (
 
 // Settings are the operator's settings.
 type Settings struct {
-	ModulesDirs      []string
-	GlobalHooksDir   string
-	Namespace        string
-	ConfigMap        string
-	ListenAddress    string
-	ListenPort       int
-	TmpDir           string
-	MetricsPrefix    string
-	HA               bool
-	Lease            LeaseTimes
-	Pod              string
-	KubeConfig       string
-	KubeContext      string
-	KubeQPS          float32
-	KubeBurst        int
-	LogLevel         string
-	LogType          string
-	DebugSocket      string
-	HelmIgnore       string
-	HookEnvAllowlist string
-	CheckInterval    time.Duration
-	ShutdownGrace    time.Duration
-	Policy           supervision.Policy
+	ModulesDirs          []string
+	GlobalHooksDir       string
+	Namespace            string
+	ConfigMap            string
+	ListenAddress        string
+	ListenPort           int
+	TmpDir               string
+	MetricsPrefix        string
+	HA                   bool
+	Lease                LeaseTimes
+	Pod                  string
+	KubeConfig           string
+	KubeContext          string
+	KubeQPS              float32
+	KubeBurst            int
+	LogLevel             string
+	LogType              string
+	DebugSocket          string
+	HelmIgnore           string
+	HookEnvAllowlist     string
+	CheckInterval        time.Duration
+	ModulesCheckInterval time.Duration
+	ShutdownGrace        time.Duration
+	Policy               supervision.Policy
 }
 
 // LeaseTimes are the leader election's: a leader that cannot renew its
@@ -84,6 +85,7 @@ func table() []setting {
 		{"helm-ignore-release", "", "release never purged", []string{"HELM_IGNORE_RELEASE"}},
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
+		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
 		{"shutdown-grace", "30s", "how long a running hook or helm call may finish on SIGTERM", []string{"ADDON_OPERATOR_SHUTDOWN_GRACE"}},
 	}
 }
@@ -138,7 +140,8 @@ func convert(v, from map[string]string) (Settings, error) {
 		KubeQPS: float32(c.float(v, "kube-client-qps")), KubeBurst: c.integer(v, "kube-client-burst"),
 		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
-		CheckInterval: c.duration(v, "resources-check-interval"), ShutdownGrace: c.duration(v, "shutdown-grace"),
+		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
+		ShutdownGrace: c.duration(v, "shutdown-grace"),
 	}
 	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
 	c.oneOf(st.LogType, "log-type", "json", "text")
