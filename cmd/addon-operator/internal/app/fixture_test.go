@@ -32,7 +32,7 @@ func hook(config, body string) string {
 		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
 }
 
-func jsonEqual(t *testing.T, what, got, want string) {
+func jsonEqual(t testing.TB, what, got, want string) {
 	t.Helper()
 	var g, w any
 	if err := json.Unmarshal([]byte(got), &g); err != nil {
@@ -48,7 +48,7 @@ func jsonEqual(t *testing.T, what, got, want string) {
 
 // tree writes files (path -> content) under a temp dir; paths under hooks/
 // and named "enabled" are made executable.
-func tree(t *testing.T, files map[string]string) string {
+func tree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
@@ -75,12 +75,12 @@ type started struct {
 	dir string
 }
 
-func startApp(t *testing.T, root string) *started {
+func startApp(t testing.TB, root string) *started {
 	t.Helper()
 	return startAppIn(t, root, kube.Namespace(t))
 }
 
-func startAppIn(t *testing.T, root, ns string) *started {
+func startAppIn(t testing.TB, root, ns string) *started {
 	t.Helper()
 	cfg := kube.Config(t)
 	releaser, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{})
@@ -108,7 +108,7 @@ func startAppIn(t *testing.T, root, ns string) *started {
 	return &started{app: a, ns: ns, dir: root}
 }
 
-func (s *started) waitReady(t *testing.T) {
+func (s *started) waitReady(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -121,7 +121,7 @@ func (s *started) waitReady(t *testing.T) {
 	}
 }
 
-func (s *started) record(t *testing.T, name string) string {
+func (s *started) record(t testing.TB, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(s.dir, "record", name))
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *started) record(t *testing.T, name string) string {
 // testWriter sends log lines to the test's log until the test ends (a
 // line from a goroutine after that would panic the test binary).
 type testWriter struct {
-	t      *testing.T
+	t      testing.TB
 	mu     sync.Mutex
 	closed bool
 }
@@ -153,7 +153,7 @@ func (w *testWriter) close() {
 	w.closed = true
 }
 
-func (s *started) waitFor(t *testing.T, what string, cond func(b *board.Board) bool) {
+func (s *started) waitFor(t testing.TB, what string, cond func(b *board.Board) bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -175,7 +175,7 @@ func idle(b *board.Board) bool {
 // moduleTasks is how many tasks the module has finished.
 func moduleTasks(b *board.Board, name string) int { return b.Modules()[name].Tasks }
 
-func putConfigMap(t *testing.T, ns string, data map[string]string) {
+func putConfigMap(t testing.TB, ns string, data map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
@@ -196,7 +196,7 @@ func putConfigMap(t *testing.T, ns string, data map[string]string) {
 	}
 }
 
-func configMapData(t *testing.T, ns, name string) map[string]string {
+func configMapData(t testing.TB, ns, name string) map[string]string {
 	t.Helper()
 	cm, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
