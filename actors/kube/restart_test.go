@@ -25,22 +25,9 @@ import (
 // The cluster is private: restarting the shared one would disturb the
 // other tests.
 func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
-	dir := t.TempDir()
+	c, _, cfg := cluster.Private(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := cluster.Start(ctx, dir, cluster.Options{DieWithParent: true})
-	if err != nil {
-		t.Fatalf("start cluster: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := cluster.Stop(dir); err != nil {
-			t.Errorf("stop cluster: %v", err)
-		}
-	})
-	cfg, err := cluster.RestConfig(c.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
 	client := kubernetes.NewForConfigOrDie(cfg)
 	ns := "restart"
 	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {

@@ -15,18 +15,9 @@ import (
 // A restarted apiserver serves the same URL with the same credentials and
 // the objects stored before; while it is down, requests fail.
 func TestRestartAPIServer(t *testing.T) {
-	dir := t.TempDir()
+	c, dir, cfg := cluster.Private(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := cluster.Start(ctx, dir, cluster.Options{DieWithParent: true})
-	if err != nil {
-		t.Fatalf("start: %v", err)
-	}
-	t.Cleanup(func() { _ = cluster.Stop(dir) })
-	cfg, err := cluster.RestConfig(c.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
 	client := kubernetes.NewForConfigOrDie(cfg)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kept"}, Data: map[string]string{"k": "v"}}
 	created, err := client.CoreV1().ConfigMaps("default").Create(ctx, cm, metav1.CreateOptions{})

@@ -138,3 +138,28 @@ func namespaceName(test string) string {
 	}
 	return strings.TrimRight(name, "-") + "-"
 }
+
+// Private starts a cluster of the test's own in a temp dir (for a test
+// that stops or restarts its servers, which the shared one must not see)
+// and stops it at the end. It returns the cluster, its dir and a client
+// config.
+func Private(t testing.TB) (*Cluster, string, *rest.Config) {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c, err := Start(ctx, dir, Options{DieWithParent: true})
+	if err != nil {
+		t.Fatalf("start a private cluster: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := Stop(dir); err != nil {
+			t.Errorf("stop the private cluster: %v", err)
+		}
+	})
+	cfg, err := RestConfig(c.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, dir, cfg
+}

@@ -1,33 +1,18 @@
 package e2e_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // The spec scenarios run the built binary on a tree of modules and hooks
 // the test writes. Hooks record what they saw with `record TEXT FILE`
 // into $RECORD_DIR, which the test reads.
-
-// recordLib defines record: it appends "$1" to $RECORD_DIR/$2.
-const recordLib = `record() { mkdir -p "$RECORD_DIR"; echo "$1" >> "$RECORD_DIR/$2"; }
-`
-
-// hook is a bash hook printing config on --config and running body.
-func hook(config, body string) string {
-	return "#!/usr/bin/env bash\nset -euo pipefail\n" + recordLib +
-		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
-}
 
 // tree writes files under a new temp dir and returns it.
 func tree(t *testing.T, files map[string]string) string {
@@ -116,54 +101,22 @@ func (op *operator) logLen() int {
 	return len(op.logs)
 }
 
-func jsonEqual(t *testing.T, what, got, want string) {
+// The scenario package's helpers, bound to this package's cluster.
+const recordLib = scenario.RecordLib
+
+func hook(config, body string) string { return scenario.Hook(config, body) }
+
+func jsonEqual(t testing.TB, what, got, want string) {
 	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v in %q", what, err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
-	}
+	scenario.JSONEqual(t, what, got, want)
 }
 
-// putConfigMap creates or replaces the data of ConfigMap addon-operator.
-func putConfigMap(t *testing.T, ns string, data map[string]string) {
+func putConfigMap(t testing.TB, ns string, data map[string]string) {
 	t.Helper()
-	ctx := context.Background()
-	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
-	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
-		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cm.Data = data
-	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	scenario.PutConfigMap(t, kube.Config(t), ns, data)
 }
 
-// configMapData is a ConfigMap's data, nil when it does not exist.
-func configMapData(t *testing.T, ns, name string) map[string]string {
+func configMapData(t testing.TB, ns, name string) map[string]string {
 	t.Helper()
-	cm, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cm.Data == nil {
-		return map[string]string{}
-	}
-	return cm.Data
+	return scenario.ConfigMapData(t, kube.Config(t), ns, name)
 }

@@ -2,49 +2,20 @@ package app_test
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
-
-// record appends "$1" to $RECORD_DIR/$2 from a hook.
-const recordLib = `record() { mkdir -p "$RECORD_DIR"; echo "$1" >> "$RECORD_DIR/$2"; }
-`
-
-func hook(config, body string) string {
-	return "#!/usr/bin/env bash\nset -euo pipefail\n" + recordLib +
-		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
-}
-
-func jsonEqual(t testing.TB, what, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v in %q", what, err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
-	}
-}
 
 // tree writes files (path -> content) under a temp dir; paths under hooks/
 // and named "enabled" are made executable.
@@ -175,38 +146,22 @@ func idle(b *board.Board) bool {
 // moduleTasks is how many tasks the module has finished.
 func moduleTasks(b *board.Board, name string) int { return b.Modules()[name].Tasks }
 
+// The scenario package's helpers, bound to this package's cluster.
+const recordLib = scenario.RecordLib
+
+func hook(config, body string) string { return scenario.Hook(config, body) }
+
+func jsonEqual(t testing.TB, what, got, want string) {
+	t.Helper()
+	scenario.JSONEqual(t, what, got, want)
+}
+
 func putConfigMap(t testing.TB, ns string, data map[string]string) {
 	t.Helper()
-	ctx := context.Background()
-	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
-	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
-		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cm.Data = data
-	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	scenario.PutConfigMap(t, kube.Config(t), ns, data)
 }
 
 func configMapData(t testing.TB, ns, name string) map[string]string {
 	t.Helper()
-	cm, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cm.Data == nil {
-		return map[string]string{}
-	}
-	return cm.Data
+	return scenario.ConfigMapData(t, kube.Config(t), ns, name)
 }

@@ -1,0 +1,81 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// RecordLib defines the shell function record: `record TEXT FILE` appends
+// TEXT to $RECORD_DIR/FILE.
+const RecordLib = `record() { mkdir -p "$RECORD_DIR"; echo "$1" >> "$RECORD_DIR/$2"; }
+`
+
+// Hook is a bash hook that prints config on --config and otherwise runs
+// body, with record defined.
+func Hook(config, body string) string {
+	return "#!/usr/bin/env bash\nset -euo pipefail\n" + RecordLib +
+		"if [[ ${1:-} == --config ]]; then echo '" + config + "'; exit 0; fi\n" + body + "\n"
+}
+
+// JSONEqual fails the test unless got and want are the same JSON value.
+func JSONEqual(t testing.TB, what, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%s: %v in %q", what, err, got)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
+	}
+}
+
+// PutConfigMap creates ConfigMap addon-operator in ns with data, or
+// replaces its data.
+func PutConfigMap(t testing.TB, cfg *rest.Config, ns string, data map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	cms := kubernetes.NewForConfigOrDie(cfg).CoreV1().ConfigMaps(ns)
+	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
+		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Data = data
+	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ConfigMapData is a ConfigMap's data: nil when it does not exist, empty
+// when it has none.
+func ConfigMapData(t testing.TB, cfg *rest.Config, ns, name string) map[string]string {
+	t.Helper()
+	cm, err := kubernetes.NewForConfigOrDie(cfg).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Data == nil {
+		return map[string]string{}
+	}
+	return cm.Data
+}
