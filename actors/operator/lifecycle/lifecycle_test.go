@@ -3,7 +3,9 @@ package lifecycle_test
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,6 +61,11 @@ func definition(t *testing.T, dir string, enabled, script bool) module.Definitio
 }
 
 func start(t *testing.T, defs []module.Definition, owned []string) *env {
+	return startWith(t, defs, owned, func(*lifecycle.Options) {})
+}
+
+// startWith is start with options changed by set.
+func startWith(t *testing.T, defs []module.Definition, owned []string, set func(*lifecycle.Options)) *env {
 	kit := actortest.New(t)
 	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
 	children := []operator.Child{
@@ -70,8 +77,10 @@ func start(t *testing.T, defs []module.Definition, owned []string) *env {
 		children = append(children, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name),
 			Props: actor.PropsFromProducer(forwarder(e.probe))})
 	}
-	root, err := kit.System.StartWith(children, lifecycle.New(lifecycle.Options{Modules: defs, Board: e.board,
-		Releases: releases{owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}))
+	opts := lifecycle.Options{Modules: defs, Board: e.board,
+		Releases: releases{owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}
+	set(&opts)
+	root, err := kit.System.StartWith(children, lifecycle.New(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,4 +190,39 @@ func TestEnabledFlagChangeReloadsAll(t *testing.T) {
 	if len(q.Tasks) != 1 || q.Tasks[0].Kind != messages.TaskReloadAll {
 		t.Fatalf("enabled flag change queued %+v", q.Tasks)
 	}
+}
+
+// After the first converge the modules dirs are looked at every interval:
+// the same dirs queue nothing; a dir added queues a reload of all modules
+// (whose discovery reads the dirs), once.
+func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
+	a := definition(t, "001-a", true, false)
+	a.Dir = "/modules/001-a"
+	var mu sync.Mutex
+	dirs := []string{"/modules/001-a"}
+	list := func() ([]string, error) { mu.Lock(); defer mu.Unlock(); return slices.Clone(dirs), nil }
+	e := startWith(t, []module.Definition{a}, nil, func(o *lifecycle.Options) {
+		o.ListDirs, o.DirsInterval = list, time.Minute
+	})
+	e.boot(t, 2)
+	e.runTask(t, messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
+	look := func() {
+		t.Helper()
+		if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+		e.kit.Clock.Advance(time.Minute)
+	}
+	look()
+	e.probe.ExpectNoMessage(50 * time.Millisecond)
+	mu.Lock()
+	dirs = append(dirs, "/modules/002-b")
+	mu.Unlock()
+	look()
+	q := actortest.Expect[messages.Enqueue](e.probe, patience)
+	if len(q.Tasks) != 1 || q.Tasks[0].Kind != messages.TaskReloadAll || q.Tasks[0].Reason != "modules dirs changed" {
+		t.Fatalf("a new dir queued %+v", q.Tasks)
+	}
+	look()
+	e.probe.ExpectNoMessage(50 * time.Millisecond)
 }
