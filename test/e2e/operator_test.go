@@ -282,13 +282,20 @@ func matches(rec map[string]any, msg string, fields map[string]any) bool {
 // cli runs a debug sub-command of the binary against the operator.
 func (op *operator) cli(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "DEBUG_UNIX_SOCKET="+op.socket)
-	out, err := cmd.CombinedOutput()
+	out, err := runCLI(op.socket, args...)
 	if err != nil {
 		t.Fatalf("addon-operator %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return string(out)
+	return out
+}
+
+// runCLI runs a debug sub-command of the binary with DEBUG_UNIX_SOCKET set
+// to socket and returns its combined output.
+func runCLI(socket string, args ...string) (string, error) {
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "DEBUG_UNIX_SOCKET="+socket)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // waitListening waits until the HTTP port is open.

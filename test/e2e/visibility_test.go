@@ -3,6 +3,9 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,4 +68,34 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 	if out := op.cli(t, "module", "values", "failing", "-o", "json"); !strings.Contains(out, `"patches"`) {
 		t.Fatalf("module values:\n%s", out)
 	}
+}
+
+// The CLI's bad input: no operator at the socket names the path and the
+// variable; an unknown module or hook is named in the error; both exit 1.
+func TestDebugCLIBadInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere", "debug.socket")
+	out, err := runCLI(missing, "queue", "list")
+	if code := exitCode(err); code != 1 || !strings.Contains(out, missing) || !strings.Contains(out, "DEBUG_UNIX_SOCKET") {
+		t.Fatalf("no socket: exit %d\n%s", code, out)
+	}
+	op := startOperator(t, examples(t), kube.Namespace(t))
+	op.waitReady(t)
+	for _, args := range [][]string{{"module", "values", "no-such-module"}, {"module", "render", "no-such-module"},
+		{"hook", "snapshots", "no-such-hook"}} {
+		out, err := runCLI(op.socket, args...)
+		if code := exitCode(err); code != 1 || !strings.Contains(out, "no-such-") {
+			t.Fatalf("%v: exit %d\n%s", args, code, out)
+		}
+	}
+}
+
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

@@ -237,6 +237,9 @@ func (a *App) Snapshots(owner, hook string) (map[string][]json.RawMessage, error
 	if !ok {
 		return nil, fmt.Errorf("snapshots of %s %s: unexpected answer %T", owner, hook, res)
 	}
+	if len(snaps.Snapshots) == 0 {
+		return nil, fmt.Errorf("no kubernetes bindings watched for hook %q of %s (no such hook, no kubernetes bindings, or its module is disabled)", hook, owner)
+	}
 	out := map[string][]json.RawMessage{}
 	for binding, items := range snaps.Snapshots {
 		for _, it := range items {
