@@ -1,0 +1,87 @@
+package e2e_test
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// deploy/Dockerfile cannot be built here (no container runtime), so its
+// parts are checked: the build stage's go build command, run as written,
+// makes a static binary that runs as the image's non-root user; the
+// runtime stage installs bash and jq, runs as that user and starts the
+// binary it copied.
+func TestDockerfile(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(deployDir(), "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	build := regexp.MustCompile(`(?m)^RUN (CGO_ENABLED=0 go build .*) -o (\S+) (\S+)$`).FindStringSubmatch(text)
+	if build == nil {
+		t.Fatal("no `RUN CGO_ENABLED=0 go build ... -o OUT PKG` line in the build stage")
+	}
+	dir, err := os.MkdirTemp("", "dockerfile-") // not under t.TempDir(), which only root may enter
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "addon-operator")
+	cmd := exec.Command("sh", "-c", build[1]+" -o "+out+" "+build[3])
+	cmd.Dir = filepath.Join(deployDir(), "..")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", build[1], err, msg)
+	}
+	if interp := elfInterpreter(t, out); interp != "" {
+		t.Fatalf("the binary is dynamically linked (interpreter %s)", interp)
+	}
+	user := regexp.MustCompile(`(?m)^USER (\d+):(\d+)$`).FindStringSubmatch(text)
+	if user == nil || user[1] == "0" {
+		t.Fatalf("the runtime stage does not run as a non-root user: %v", user)
+	}
+	for _, want := range []string{"bash", "jq", "COPY --from=build " + build[2] + " /addon-operator", `ENTRYPOINT ["/addon-operator"]`, `CMD ["start"]`} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("the Dockerfile lacks %q", want)
+		}
+	}
+	version := exec.Command(out, "version")
+	version.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uidOf(t, user[1]), Gid: uidOf(t, user[2])}}
+	if msg, err := version.CombinedOutput(); err != nil || len(strings.TrimSpace(string(msg))) == 0 {
+		t.Fatalf("the binary as user %s: %v %q", user[1], err, msg)
+	}
+}
+
+func elfInterpreter(t *testing.T, path string) string {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			b := make([]byte, p.Filesz)
+			_, _ = p.ReadAt(b, 0)
+			return strings.TrimRight(string(b), "\x00")
+		}
+	}
+	return ""
+}
+
+func uidOf(t *testing.T, s string) uint32 {
+	t.Helper()
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uint32(n)
+}
