@@ -88,7 +88,12 @@ func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
 	now := a.opts.Clock.Now()
 	next := e.hook.Binding.Schedule.Next(now)
 	if next.IsZero() {
-		return // a crontab that never fires
+		// robfig/cron gives up after five years: a crontab such as
+		// `0 0 30 2 *` (Feb 30) is valid but matches no time. Arming
+		// nothing is right; saying so spares someone a silent hook.
+		a.opts.Log.Warn("schedule never fires: its crontab matches no time in the next five years",
+			"owner", e.owner, "hook", e.hook.Hook, "binding", e.hook.Binding.Name, "crontab", e.hook.Binding.Crontab)
+		return
 	}
 	e.timer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tick{ID: id}, next.Sub(now))
 }
