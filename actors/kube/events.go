@@ -24,12 +24,19 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	before, existed := m.snapshot[k]
 	var it item
 	if ev.event == string(bindings.Deleted) {
+		if !existed {
+			// Its jqFilter failed on every version of it: the hook never
+			// saw it, and has no filter result to be told about.
+			a.opts.Log.Debug("deleted object the hook never saw", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "object", k)
+			return
+		}
 		delete(m.snapshot, k)
 		it = before
 	} else {
 		var err error
 		if it, err = m.itemOf(ev.obj); err != nil {
-			a.opts.Log.Error("jqFilter failed; event skipped", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "err", err)
+			a.opts.Log.Error("jqFilter failed; event skipped", "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+				"event", ev.event, "object", k, "err", err)
 			a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 			return
 		}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/itchyny/gojq"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -291,28 +290,6 @@ func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 		it.object = obj
 	}
 	return it, nil
-}
-
-func runJq(code *gojq.Code, obj map[string]any) (json.RawMessage, error) {
-	iter := code.Run(obj)
-	var out []any
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, isErr := v.(error); isErr {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	var res any
-	if len(out) == 1 {
-		res = out[0]
-	} else if len(out) > 1 {
-		res = out
-	}
-	return json.Marshal(res)
 }
 
 // objects lists the snapshot in a stable order, for binding contexts.
