@@ -207,8 +207,14 @@ func (a *Actor) handleNamespace(ev namespaceEvent) {
 		return
 	}
 	if ev.added {
-		m.startNamespace(ev.name)
+		if m.startNamespace(ev.name) {
+			a.opts.Log.Info("namespace picked: watching its objects", "owner", m.owner, "hook", m.hook.Hook,
+				"binding", m.hook.Binding.Name, "namespace", ev.name)
+		}
 		return
 	}
-	m.stopNamespace(ev.name)
+	if m.stopNamespace(ev.name) {
+		a.opts.Log.Info("namespace dropped: its objects leave the snapshot", "owner", m.owner, "hook", m.hook.Hook,
+			"binding", m.hook.Binding.Name, "namespace", ev.name)
+	}
 }

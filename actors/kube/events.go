@@ -20,6 +20,9 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	if !ok {
 		return // stopped meanwhile
 	}
+	if _, running := m.nsStops[ev.source]; !running {
+		return // its namespace was dropped meanwhile: the object must not come back
+	}
 	k := key(ev.obj.GetNamespace(), ev.obj.GetName())
 	before, existed := m.snapshot[k]
 	var it item
@@ -42,9 +45,13 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 		}
 		m.snapshot[k] = it
 	}
-	if !m.nsSynced[ev.source] || !a.wants(m, ev.event) {
+	// Until the Synchronization is queued, events only build the snapshot
+	// it carries: a hook hears of no event before it. Afterwards every
+	// event runs the hook, also the first listing of a namespace picked
+	// later: its objects are new to the hook.
+	if !m.initialDone || !a.wants(m, ev.event) {
 		a.opts.Log.Debug("event without a run", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "event", ev.event,
-			"object", k, "synced", m.nsSynced[ev.source])
+			"object", k, "synchronized", m.initialDone)
 		return
 	}
 	if ev.event == string(bindings.Modified) && existed && m.hook.Binding.Jq != nil && string(before.filter) == string(it.filter) {
@@ -87,7 +94,7 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 			"namespace", s.source, "failures", n)
 	}
 	if !m.markSynced(s.source) || m.initialDone || m.synced < m.informer {
-		return // a namespace picked later: its objects join the snapshot
+		return // a namespace picked later: its objects ran the hook as Added
 	}
 	m.initialDone = true
 	if m.hook.Binding.ExecuteHookOnSynchronization {

@@ -89,10 +89,11 @@ func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any))
 	}
 }
 
-// startNamespace runs the object informer of one namespace.
-func (m *monitor) startNamespace(ns string) {
+// startNamespace runs the object informer of one namespace; false when it
+// runs already.
+func (m *monitor) startNamespace(ns string) bool {
 	if _, ok := m.nsStops[ns]; ok {
-		return
+		return false
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
@@ -102,6 +103,7 @@ func (m *monitor) startNamespace(ns string) {
 		_ = inf.SetTransform(m.slimObject)
 	}
 	m.run(ctx, ns, inf, m.handlers(ns, m.post))
+	return true
 }
 
 // slim tells whether only the filter result and the identity of objects
@@ -143,9 +145,11 @@ func (m *monitor) slimObject(obj any) (any, error) {
 	return slim, nil
 }
 
-// stopNamespace stops a namespace's informer and forgets its objects.
-func (m *monitor) stopNamespace(ns string) {
-	if stop, ok := m.nsStops[ns]; ok {
+// stopNamespace stops a namespace's informer and forgets its objects;
+// false when it was not running.
+func (m *monitor) stopNamespace(ns string) bool {
+	stop, ok := m.nsStops[ns]
+	if ok {
 		stop()
 		delete(m.nsStops, ns)
 		m.informer--
@@ -159,6 +163,7 @@ func (m *monitor) stopNamespace(ns string) {
 			delete(m.snapshot, k)
 		}
 	}
+	return ok
 }
 
 // watchNamespaces follows the namespaces the label selector picks.
