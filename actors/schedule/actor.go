@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -24,6 +25,8 @@ type entry struct {
 	owner, module string
 	hook          messages.HookSchedule
 	timer         supervision.Timer
+	// due is the time the timer was armed for.
+	due time.Time
 }
 
 // Actor is the schedule actor.
@@ -83,10 +86,16 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
 	a.opts.Log.Debug("schedules set", "owner", msg.Owner, "count", len(msg.Schedules))
 }
 
-// arm sets the entry's timer for its next time after now.
+// arm sets the entry's timer for its next time after now, and after the
+// time it last fired for: a wall clock set back (NTP) would otherwise
+// fire that time twice.
 func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
 	now := a.opts.Clock.Now()
-	next := e.hook.Binding.Schedule.Next(now)
+	from := now
+	if e.due.After(from) {
+		from = e.due
+	}
+	next := e.hook.Binding.Schedule.Next(from)
 	if next.IsZero() {
 		// robfig/cron gives up after five years: a crontab such as
 		// `0 0 30 2 *` (Feb 30) is valid but matches no time. Arming
@@ -95,6 +104,7 @@ func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
 			"owner", e.owner, "hook", e.hook.Hook, "binding", e.hook.Binding.Name, "crontab", e.hook.Binding.Crontab)
 		return
 	}
+	e.due = next
 	e.timer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tick{ID: id}, next.Sub(now))
 }
 

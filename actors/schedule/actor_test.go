@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
@@ -249,6 +251,41 @@ func TestCrontabThatNeverFires(t *testing.T) {
 		t.Fatalf("ran binding %q", b)
 	}
 	f.pending(t, time.Hour)
+}
+
+// skewedClock is the kit's fake clock read through a wall clock that can be
+// set back.
+type skewedClock struct {
+	*supervision.FakeClock
+	back atomic.Int64 // nanoseconds
+}
+
+func (c *skewedClock) Now() time.Time {
+	return c.FakeClock.Now().Add(-time.Duration(c.back.Load()))
+}
+
+// A wall clock set back (NTP) just before a tick does not fire that tick's
+// time a second time: the next one is the crontab's next time after it.
+func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
+	kit := actortest.New(t)
+	queue := kit.NewProbe()
+	clock := &skewedClock{FakeClock: kit.Clock}
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Queue: queue.PID}), actortest.Sync())
+	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
+		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"crontab":"*/2 * * * * *"}]}`)})
+	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2 * time.Second}) {
+		t.Fatalf("timers due in %v", got)
+	}
+	clock.back.Store(int64(500 * time.Millisecond))
+	kit.Clock.Advance(2 * time.Second) // the wall clock reads 00:00:01.5
+	actortest.Expect[messages.Enqueue](queue, wait)
+	// 00:00:04 on the wall clock is 2.5 s away.
+	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2500 * time.Millisecond}) {
+		t.Fatalf("after the tick of 00:00:02 timers are due in %v, want 2.5s (00:00:04)", got)
+	}
+	kit.Clock.Advance(2500 * time.Millisecond)
+	actortest.Expect[messages.Enqueue](queue, wait)
+	queue.ExpectNoMessage(20 * time.Millisecond)
 }
 
 // expectLog reads records until one at level whose message starts with
