@@ -37,6 +37,8 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 		it = before
 	} else {
 		var err error
+		// On an error the snapshot keeps the object as last read: a
+		// transient bad value must not look like a deletion.
 		if it, err = m.itemOf(ev.obj); err != nil {
 			a.opts.Log.Error("jqFilter failed; event skipped", "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
 				"event", ev.event, "object", k, "err", err)

@@ -42,7 +42,9 @@ func monitorWith(tb testing.TB, ns, kind, jqFilter string, keepFull bool) messag
 // and object, and counted; the monitor keeps running, the other objects
 // are in the Synchronization and run the hook, and the object runs it
 // again once the filter can read it. Its deletion runs the hook only if
-// the hook ever saw it. Both where the filter runs: in the informer (slim
+// the hook ever saw it. An object the filter could read and no longer can
+// stays in the snapshot as last read: a transient bad value must not look
+// like a deletion to a hook that reconciles its snapshot. Both where the filter runs: in the informer (slim
 // objects) and in the actor (full objects kept).
 func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 	for _, keepFull := range []bool{false, true} {
@@ -94,6 +96,8 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 			deleteCM(t, cms, "worse")
 			putN(t, cms, "good3", "3")
 			expectNumbered(t, queue, numberedEvent{"Event", "Added", "good3", 3})
+			putN(t, cms, "good2", "oops") // unreadable now: the snapshot keeps what it last read
+			jqFailed("good2")
 			queue.ExpectNoMessage(100 * time.Millisecond)
 
 			probe := kit.NewProbe()
