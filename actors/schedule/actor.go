@@ -2,6 +2,8 @@ package schedule
 
 import (
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -32,10 +34,20 @@ type entry struct {
 // Actor is the schedule actor.
 type Actor struct {
 	opts    Options
+	inputs  *inputs
 	entries map[int]*entry
 	byOwner map[string][]int
-	next    int
+}
+
+// inputs are what the owners told the actor. They outlive an instance:
+// after a panic the guardian restarts the actor, which re-arms them, since
+// no owner would send its schedules again.
+type inputs struct {
+	watches map[string]messages.WatchSchedules
 	hold    bool
+	// next numbers entries across instances, so that a tick of a stopped
+	// timer still in the mailbox fires no entry of the next instance.
+	next int
 }
 
 // tick is delivered by the clock when an entry is due.
@@ -46,8 +58,9 @@ func New(opts Options) actor.Producer {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	in := &inputs{watches: map[string]messages.WatchSchedules{}}
 	return func() actor.Actor {
-		return &Actor{opts: opts, entries: map[int]*entry{}, byOwner: map[string][]int{}}
+		return &Actor{opts: opts, inputs: in, entries: map[int]*entry{}, byOwner: map[string][]int{}}
 	}
 }
 
@@ -55,13 +68,11 @@ func New(opts Options) actor.Producer {
 func (a *Actor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		if a.opts.Queue == nil && ctx.Parent() != nil {
-			a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
-		}
+		a.handleStarted(ctx)
 	case messages.WatchSchedules:
 		a.handleWatch(ctx, msg)
 	case messages.HoldSchedules:
-		a.hold = msg.Hold
+		a.inputs.hold = msg.Hold
 	case tick:
 		a.handleTick(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
@@ -71,17 +82,37 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
+// handleStarted re-arms the schedules after a restart.
+func (a *Actor) handleStarted(ctx actor.Context) {
+	if a.opts.Queue == nil && ctx.Parent() != nil {
+		a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+	}
+	if len(a.inputs.watches) == 0 {
+		return
+	}
+	owners := slices.Sorted(maps.Keys(a.inputs.watches))
+	for _, owner := range owners {
+		a.handleWatch(ctx, a.inputs.watches[owner])
+	}
+	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners), "held", a.inputs.hold)
+}
+
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
 	for _, id := range a.byOwner[msg.Owner] {
 		a.remove(id)
 	}
 	delete(a.byOwner, msg.Owner)
+	delete(a.inputs.watches, msg.Owner)
+	if len(msg.Schedules) > 0 {
+		a.inputs.watches[msg.Owner] = msg
+	}
 	for _, s := range msg.Schedules {
-		a.next++
+		a.inputs.next++
+		id := a.inputs.next
 		e := &entry{owner: msg.Owner, module: msg.Module, hook: s}
-		a.entries[a.next] = e
-		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], a.next)
-		a.arm(ctx, a.next, e)
+		a.entries[id] = e
+		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], id)
+		a.arm(ctx, id, e)
 	}
 	a.opts.Log.Debug("schedules set", "owner", msg.Owner, "count", len(msg.Schedules))
 }
@@ -123,7 +154,7 @@ func (a *Actor) handleTick(ctx actor.Context, t tick) {
 		return
 	}
 	a.arm(ctx, t.ID, e)
-	if a.hold {
+	if a.inputs.hold {
 		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
 		return
 	}

@@ -253,6 +253,68 @@ func TestCrontabThatNeverFires(t *testing.T) {
 	f.pending(t, time.Hour)
 }
 
+// A schedule actor that panics is restarted by the guardian with every
+// owner's schedules armed again, since no owner sends them twice; the
+// ticks of the timers it had keep their rhythm and fire once.
+func TestSchedulesSurviveARestart(t *testing.T) {
+	kit := actortest.New(t)
+	queue := kit.NewProbe()
+	logs := make(chan slog.Record, 256)
+	log := slog.New(&panicOnce{recordHandler: logs, message: "schedules set", owner: "module/boom"})
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: queue.PID, Log: log}))
+	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
+		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
+	kit.Send(pid, messages.HoldSchedules{Hold: true})
+	kit.Send(pid, messages.HoldSchedules{Hold: false})
+	kit.Send(pid, messages.WatchSchedules{Owner: "module/boom", Module: "boom", // panics in its log line
+		Schedules: schedulesOf(t, "b.sh", `{"configVersion":"v1","schedule":[{"name":"b","crontab":"*/3 * * * * *"}]}`)})
+
+	expectLog(t, logs, slog.LevelInfo, "schedules re-armed after a restart", map[string]string{"owners": "2", "held": "false"})
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if err := kit.Clock.WaitForTimers(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2 * time.Second, 3 * time.Second}) {
+		t.Fatalf("timers due in %v after the restart, want 2s and 3s", got)
+	}
+	kit.Clock.Advance(2 * time.Second)
+	if task := actortest.Expect[messages.Enqueue](queue, wait).Tasks[0]; task.Binding != "g" {
+		t.Fatalf("ran %+v, want binding g", task)
+	}
+	kit.Clock.Advance(time.Second)
+	if task := actortest.Expect[messages.Enqueue](queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
+		t.Fatalf("ran %+v, want module boom's binding b", task)
+	}
+	queue.ExpectNoMessage(20 * time.Millisecond)
+}
+
+// panicOnce records like recordHandler, and panics the first time it logs
+// message for owner.
+type panicOnce struct {
+	recordHandler
+	message, owner string
+	done           atomic.Bool
+}
+
+func (h *panicOnce) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *panicOnce) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == h.message && !h.done.Load() {
+		owner := ""
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "owner" {
+				owner = a.Value.String()
+			}
+			return true
+		})
+		if owner == h.owner && h.done.CompareAndSwap(false, true) {
+			panic("test: log handler panics once")
+		}
+	}
+	return h.recordHandler.Handle(ctx, r)
+}
+
 // skewedClock is the kit's fake clock read through a wall clock that can be
 // set back.
 type skewedClock struct {
