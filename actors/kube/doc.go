@@ -14,6 +14,9 @@
 // An object it fails on is logged, counted through Options.Errors and left
 // out: the hook hears of it once the filter can read it.
 //
+// What the owners sent outlives the actor: restarted after a panic, it
+// starts their monitors again, which list and queue a fresh Synchronization.
+//
 // A list or watch that fails is logged with the hook, binding, verb,
 // resource and namespace (an error when RBAC or the credentials refuse it,
 // a warning when the apiserver is away), counted through Options.Errors,

@@ -6,4 +6,5 @@
 // one. While module discovery is failing every schedule is held back (its
 // ticks pass without runs). A crontab that matches no time, such as Feb 30,
 // arms nothing and is logged as a warning naming the hook and binding.
+// Restarted after a panic, the actor re-arms the schedules it was given.
 package schedule
