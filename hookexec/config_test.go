@@ -26,6 +26,7 @@ func TestConfig(t *testing.T) {
 		{"unknown binding", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onShutdown":1}`}, bindings.ErrUnknownBinding, "onShutdown"},
 		{"wrong scope", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"beforeHelm":1}`}, bindings.ErrWrongScope, "beforeHelm"},
 		{"bad crontab", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"schedule":[{"crontab":"every day"}]}`}, bindings.ErrBadCrontab, "schedule[0].crontab"},
+		{"bad crontab named", bindings.ScopeModule, []string{`CONFIG_TEXT={"configVersion":"v1","schedule":[{"name":"nightly","crontab":"0 25 * * *"}]}`}, bindings.ErrBadCrontab, `schedule[0].crontab: bad crontab: "0 25 * * *" (binding "nightly")`},
 		{"bad jqFilter", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"kind":"Pod","jqFilter":".a |"}]}`}, bindings.ErrBadJqFilter, "kubernetes[0].jqFilter"},
 		{"duplicate names", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"name":"a","kind":"Pod"},{"name":"a","kind":"Pod"}]}`}, bindings.ErrDuplicateName, "kubernetes[1].name"},
 		{"exit non-zero", bindings.ScopeGlobal, []string{`CONFIG_TEXT={}`, "CONFIG_EXIT=2"}, ErrHookFailed, "code 2"},

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +42,7 @@ type schemaGVR struct {
 // Actor is the kube actor.
 type Actor struct {
 	opts     Options
+	inputs   *inputs
 	monitors map[int]*monitor
 	byOwner  map[string][]int
 	// syncTo and syncRuns: owners that run their Synchronization
@@ -48,8 +51,18 @@ type Actor struct {
 	syncRuns map[string][]messages.SyncRun
 	// failed holds, by owner, the bindings that could not be watched.
 	failed map[string][]string
-	next   int
 	post   func(any)
+}
+
+// inputs are what the owners told the actor. They outlive an instance:
+// after a panic the guardian restarts the actor, which starts the monitors
+// again (their Synchronization runs again), since no owner would send them
+// twice.
+type inputs struct {
+	watches map[string]messages.WatchKube
+	// next numbers monitors across instances, so that an event posted by
+	// a stopped informer reaches no monitor of the next instance.
+	next int
 }
 
 // New returns the producer of a kube actor.
@@ -57,8 +70,9 @@ func New(opts Options) actor.Producer {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	in := &inputs{watches: map[string]messages.WatchKube{}}
 	return func() actor.Actor {
-		return &Actor{opts: opts, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
+		return &Actor{opts: opts, inputs: in, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
 			syncTo: map[string]*actor.PID{}, syncRuns: map[string][]messages.SyncRun{}, failed: map[string][]string{}}
 	}
 }
@@ -96,6 +110,14 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	}
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	a.post = func(msg any) { root.Send(self, msg) }
+	if len(a.inputs.watches) == 0 {
+		return
+	}
+	owners := slices.Sorted(maps.Keys(a.inputs.watches))
+	for _, owner := range owners {
+		a.handleWatch(ctx, a.inputs.watches[owner])
+	}
+	a.opts.Log.Info("monitors started again after a restart", "owners", len(owners))
 }
 
 // handleWatch replaces an owner's monitors.
@@ -107,6 +129,10 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 	delete(a.syncRuns, msg.Owner)
 	delete(a.syncTo, msg.Owner)
 	delete(a.failed, msg.Owner)
+	delete(a.inputs.watches, msg.Owner)
+	if len(msg.Monitors) > 0 {
+		a.inputs.watches[msg.Owner] = msg
+	}
 	if msg.SyncTo != nil {
 		a.syncTo[msg.Owner] = msg.SyncTo
 	}
@@ -133,6 +159,10 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: runs, Err: strings.Join(a.failed[owner], "; ")})
 		delete(a.syncTo, owner)
 		delete(a.syncRuns, owner)
+		if w, ok := a.inputs.watches[owner]; ok {
+			w.SyncTo = nil // its first run has them: a restart queues them
+			a.inputs.watches[owner] = w
+		}
 	}
 	if a.opts.Report != nil {
 		ctx.Send(a.opts.Report, messages.KubeSynced{Owner: owner, Err: strings.Join(a.failed[owner], "; ")})
@@ -144,8 +174,8 @@ func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) err
 	if err != nil {
 		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
 	}
-	a.next++
-	m := &monitor{id: a.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
+	a.inputs.next++
+	m := &monitor{id: a.inputs.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
 		snapshot: map[string]item{}}
 	a.monitors[m.id] = m
 	a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], m.id)
@@ -207,8 +237,14 @@ func (a *Actor) handleNamespace(ev namespaceEvent) {
 		return
 	}
 	if ev.added {
-		m.startNamespace(ev.name)
+		if m.startNamespace(ev.name) {
+			a.opts.Log.Info("namespace picked: watching its objects", "owner", m.owner, "hook", m.hook.Hook,
+				"binding", m.hook.Binding.Name, "namespace", ev.name)
+		}
 		return
 	}
-	m.stopNamespace(ev.name)
+	if m.stopNamespace(ev.name) {
+		a.opts.Log.Info("namespace dropped: its objects leave the snapshot", "owner", m.owner, "hook", m.hook.Hook,
+			"binding", m.hook.Binding.Name, "namespace", ev.name)
+	}
 }

@@ -6,7 +6,16 @@
 // objects once the informer has listed them, then an Event per add, update
 // and delete that executeHookOnEvent selects (an update whose filter result
 // did not change runs nothing). Runs of one hook waiting in a queue are
-// compacted into one.
+// compacted into one. A namespace that a namespace label selector picks
+// later runs the hook as Added for each of its objects; one it drops
+// leaves the snapshot without runs.
+//
+// A jqFilter sees the object as JSON would give it (integers are numbers).
+// An object it fails on is logged, counted through Options.Errors and left
+// out: the hook hears of it once the filter can read it.
+//
+// What the owners sent outlives the actor: restarted after a panic, it
+// starts their monitors again, which list and queue a fresh Synchronization.
 //
 // A list or watch that fails is logged with the hook, binding, verb,
 // resource and namespace (an error when RBAC or the credentials refuse it,

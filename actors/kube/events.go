@@ -20,24 +20,40 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	if !ok {
 		return // stopped meanwhile
 	}
+	if _, running := m.nsStops[ev.source]; !running {
+		return // its namespace was dropped meanwhile: the object must not come back
+	}
 	k := key(ev.obj.GetNamespace(), ev.obj.GetName())
 	before, existed := m.snapshot[k]
 	var it item
 	if ev.event == string(bindings.Deleted) {
+		if !existed {
+			// Its jqFilter failed on every version of it: the hook never
+			// saw it, and has no filter result to be told about.
+			a.opts.Log.Debug("deleted object the hook never saw", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "object", k)
+			return
+		}
 		delete(m.snapshot, k)
 		it = before
 	} else {
 		var err error
+		// On an error the snapshot keeps the object as last read: a
+		// transient bad value must not look like a deletion.
 		if it, err = m.itemOf(ev.obj); err != nil {
-			a.opts.Log.Error("jqFilter failed; event skipped", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "err", err)
+			a.opts.Log.Error("jqFilter failed; event skipped", "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+				"event", ev.event, "object", k, "err", err)
 			a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 			return
 		}
 		m.snapshot[k] = it
 	}
-	if !m.nsSynced[ev.source] || !a.wants(m, ev.event) {
+	// Until the Synchronization is queued, events only build the snapshot
+	// it carries: a hook hears of no event before it. Afterwards every
+	// event runs the hook, also the first listing of a namespace picked
+	// later: its objects are new to the hook.
+	if !m.initialDone || !a.wants(m, ev.event) {
 		a.opts.Log.Debug("event without a run", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "event", ev.event,
-			"object", k, "synced", m.nsSynced[ev.source])
+			"object", k, "synchronized", m.initialDone)
 		return
 	}
 	if ev.event == string(bindings.Modified) && existed && m.hook.Binding.Jq != nil && string(before.filter) == string(it.filter) {
@@ -80,7 +96,7 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 			"namespace", s.source, "failures", n)
 	}
 	if !m.markSynced(s.source) || m.initialDone || m.synced < m.informer {
-		return // a namespace picked later: its objects join the snapshot
+		return // a namespace picked later: its objects ran the hook as Added
 	}
 	m.initialDone = true
 	if m.hook.Binding.ExecuteHookOnSynchronization {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/itchyny/gojq"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -90,10 +89,11 @@ func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any))
 	}
 }
 
-// startNamespace runs the object informer of one namespace.
-func (m *monitor) startNamespace(ns string) {
+// startNamespace runs the object informer of one namespace; false when it
+// runs already.
+func (m *monitor) startNamespace(ns string) bool {
 	if _, ok := m.nsStops[ns]; ok {
-		return
+		return false
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
@@ -103,6 +103,7 @@ func (m *monitor) startNamespace(ns string) {
 		_ = inf.SetTransform(m.slimObject)
 	}
 	m.run(ctx, ns, inf, m.handlers(ns, m.post))
+	return true
 }
 
 // slim tells whether only the filter result and the identity of objects
@@ -144,9 +145,11 @@ func (m *monitor) slimObject(obj any) (any, error) {
 	return slim, nil
 }
 
-// stopNamespace stops a namespace's informer and forgets its objects.
-func (m *monitor) stopNamespace(ns string) {
-	if stop, ok := m.nsStops[ns]; ok {
+// stopNamespace stops a namespace's informer and forgets its objects;
+// false when it was not running.
+func (m *monitor) stopNamespace(ns string) bool {
+	stop, ok := m.nsStops[ns]
+	if ok {
 		stop()
 		delete(m.nsStops, ns)
 		m.informer--
@@ -160,6 +163,7 @@ func (m *monitor) stopNamespace(ns string) {
 			delete(m.snapshot, k)
 		}
 	}
+	return ok
 }
 
 // watchNamespaces follows the namespaces the label selector picks.
@@ -291,28 +295,6 @@ func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 		it.object = obj
 	}
 	return it, nil
-}
-
-func runJq(code *gojq.Code, obj map[string]any) (json.RawMessage, error) {
-	iter := code.Run(obj)
-	var out []any
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, isErr := v.(error); isErr {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	var res any
-	if len(out) == 1 {
-		res = out[0]
-	} else if len(out) > 1 {
-		res = out
-	}
-	return json.Marshal(res)
 }
 
 // objects lists the snapshot in a stable order, for binding contexts.

@@ -2,6 +2,9 @@ package schedule
 
 import (
 	"log/slog"
+	"maps"
+	"slices"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -24,15 +27,27 @@ type entry struct {
 	owner, module string
 	hook          messages.HookSchedule
 	timer         supervision.Timer
+	// due is the time the timer was armed for.
+	due time.Time
 }
 
 // Actor is the schedule actor.
 type Actor struct {
 	opts    Options
+	inputs  *inputs
 	entries map[int]*entry
 	byOwner map[string][]int
-	next    int
+}
+
+// inputs are what the owners told the actor. They outlive an instance:
+// after a panic the guardian restarts the actor, which re-arms them, since
+// no owner would send its schedules again.
+type inputs struct {
+	watches map[string]messages.WatchSchedules
 	hold    bool
+	// next numbers entries across instances, so that a tick of a stopped
+	// timer still in the mailbox fires no entry of the next instance.
+	next int
 }
 
 // tick is delivered by the clock when an entry is due.
@@ -43,8 +58,9 @@ func New(opts Options) actor.Producer {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	in := &inputs{watches: map[string]messages.WatchSchedules{}}
 	return func() actor.Actor {
-		return &Actor{opts: opts, entries: map[int]*entry{}, byOwner: map[string][]int{}}
+		return &Actor{opts: opts, inputs: in, entries: map[int]*entry{}, byOwner: map[string][]int{}}
 	}
 }
 
@@ -52,13 +68,11 @@ func New(opts Options) actor.Producer {
 func (a *Actor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		if a.opts.Queue == nil && ctx.Parent() != nil {
-			a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
-		}
+		a.handleStarted(ctx)
 	case messages.WatchSchedules:
 		a.handleWatch(ctx, msg)
 	case messages.HoldSchedules:
-		a.hold = msg.Hold
+		a.inputs.hold = msg.Hold
 	case tick:
 		a.handleTick(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
@@ -68,28 +82,60 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
+// handleStarted re-arms the schedules after a restart.
+func (a *Actor) handleStarted(ctx actor.Context) {
+	if a.opts.Queue == nil && ctx.Parent() != nil {
+		a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+	}
+	if len(a.inputs.watches) == 0 {
+		return
+	}
+	owners := slices.Sorted(maps.Keys(a.inputs.watches))
+	for _, owner := range owners {
+		a.handleWatch(ctx, a.inputs.watches[owner])
+	}
+	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners), "held", a.inputs.hold)
+}
+
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
 	for _, id := range a.byOwner[msg.Owner] {
 		a.remove(id)
 	}
 	delete(a.byOwner, msg.Owner)
+	delete(a.inputs.watches, msg.Owner)
+	if len(msg.Schedules) > 0 {
+		a.inputs.watches[msg.Owner] = msg
+	}
 	for _, s := range msg.Schedules {
-		a.next++
+		a.inputs.next++
+		id := a.inputs.next
 		e := &entry{owner: msg.Owner, module: msg.Module, hook: s}
-		a.entries[a.next] = e
-		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], a.next)
-		a.arm(ctx, a.next, e)
+		a.entries[id] = e
+		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], id)
+		a.arm(ctx, id, e)
 	}
 	a.opts.Log.Debug("schedules set", "owner", msg.Owner, "count", len(msg.Schedules))
 }
 
-// arm sets the entry's timer for its next time after now.
+// arm sets the entry's timer for its next time after now, and after the
+// time it last fired for: a wall clock set back (NTP) would otherwise
+// fire that time twice.
 func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
 	now := a.opts.Clock.Now()
-	next := e.hook.Binding.Schedule.Next(now)
-	if next.IsZero() {
-		return // a crontab that never fires
+	from := now
+	if e.due.After(from) {
+		from = e.due
 	}
+	next := e.hook.Binding.Schedule.Next(from)
+	if next.IsZero() {
+		// robfig/cron gives up after five years: a crontab such as
+		// `0 0 30 2 *` (Feb 30) is valid but matches no time. Arming
+		// nothing is right; saying so spares someone a silent hook.
+		a.opts.Log.Warn("schedule never fires: its crontab matches no time in the next five years",
+			"owner", e.owner, "hook", e.hook.Hook, "binding", e.hook.Binding.Name, "crontab", e.hook.Binding.Crontab)
+		return
+	}
+	e.due = next
 	e.timer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tick{ID: id}, next.Sub(now))
 }
 
@@ -108,7 +154,7 @@ func (a *Actor) handleTick(ctx actor.Context, t tick) {
 		return
 	}
 	a.arm(ctx, t.ID, e)
-	if a.hold {
+	if a.inputs.hold {
 		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
 		return
 	}

@@ -3,5 +3,8 @@
 // (robfig/cron/v3, seconds optional), through the injected clock, and
 // queues a hook run with a Schedule binding context for each tick, in the
 // binding's queue. Runs of one hook that wait in a queue are compacted into
-// one. While module discovery is failing every schedule is held back.
+// one. While module discovery is failing every schedule is held back (its
+// ticks pass without runs). A crontab that matches no time, such as Feb 30,
+// arms nothing and is logged as a warning naming the hook and binding.
+// Restarted after a panic, the actor re-arms the schedules it was given.
 package schedule

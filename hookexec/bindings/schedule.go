@@ -42,7 +42,7 @@ func parseSchedules(v Version, raw json.RawMessage) ([]ScheduleBinding, error) {
 }
 
 func (r scheduleRaw) binding(field string) (ScheduleBinding, error) {
-	sched, err := parseCrontab(field+".crontab", r.Crontab)
+	sched, err := parseCrontab(field+".crontab", r.Name, r.Crontab)
 	if err != nil {
 		return ScheduleBinding{}, err
 	}

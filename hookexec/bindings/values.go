@@ -49,15 +49,20 @@ func boolOr(b *flexBool, def bool) bool {
 }
 
 // parseCrontab parses 5 fields, or 6 with seconds first, or a descriptor
-// such as @every 1m.
-func parseCrontab(field, crontab string) (cron.Schedule, error) {
+// such as @every 1m. The error names the binding when it has a name: a
+// hook's author knows it by its name more than by its index.
+func parseCrontab(field, binding, crontab string) (cron.Schedule, error) {
+	of := ""
+	if binding != "" {
+		of = fmt.Sprintf(" (binding %q)", binding)
+	}
 	if strings.TrimSpace(crontab) == "" {
-		return nil, fieldErr(field, ErrBadCrontab, "crontab is empty")
+		return nil, fieldErr(field, ErrBadCrontab, "crontab is empty%s", of)
 	}
 	parser := cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 	sched, err := parser.Parse(crontab)
 	if err != nil {
-		return nil, fieldErr(field, ErrBadCrontab, "%q: %v", crontab, err)
+		return nil, fieldErr(field, ErrBadCrontab, "%q%s: %v", crontab, of, err)
 	}
 	return sched, nil
 }
