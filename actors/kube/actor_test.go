@@ -9,10 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -28,11 +25,10 @@ func TestSlimObjects(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID}))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+		Queue: queue.PID, Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(t, ns, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	sync := actortest.Expect[messages.Enqueue](queue, time.Minute).Tasks[0]

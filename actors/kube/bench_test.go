@@ -12,10 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
@@ -85,13 +82,11 @@ func BenchmarkMonitor10kConfigMaps(b *testing.B) {
 }
 
 func measureMonitor(b *testing.B, client kubernetes.Interface, ns string, n int, keep bool) {
-	restCfg := testKube.Config(b)
-	dyn := dynamic.NewForConfigOrDie(restCfg)
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
 	kit := actortest.New(b)
 	queue, report := kit.NewProbe(), kit.NewProbe()
+	opts := onCluster(testKube.Config(b), kube.Options{Queue: queue.PID, Report: report.PID})
 	before := heap()
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dyn, Mapper: mapper, Queue: queue.PID, Report: report.PID}))
+	pid := kit.Spawn("kube", kube.New(opts))
 	start := time.Now()
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(b, ns, keep)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)

@@ -11,10 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -50,9 +47,8 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID}))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+		Queue: queue.PID, Report: report.PID})))
 	before := heapInUse()
 	filter := `{name: .metadata.name, size: (.data.payload | length), first: .data.payload[0:1]}`
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, false)}})

@@ -15,10 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/actors/queue"
@@ -91,9 +88,8 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 	owner := kit.Spawn("owner", func() actor.Actor { return &hookOwner{dir: b.TempDir(), runs: runs, tb: b} })
 	q := kit.Spawn("queue", queue.New(queue.Options{Clock: supervision.RealClock{}, Policy: supervision.Exponential{},
 		Resolve: func(string) *actor.PID { return owner }}))
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(cfg), Mapper: mapper,
-		Queue: q, Report: report.PID}))
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
+		Queue: q, Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(b, ns)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	if sync := waitRun(b, runs); sync.contexts != 1 {

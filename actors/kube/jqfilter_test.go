@@ -11,11 +11,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
@@ -58,10 +55,9 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 			logs, counted := make(chan slog.Record, 256), make(chan string, 256)
 			kit := actortest.New(t)
 			queue, report := kit.NewProbe(), kit.NewProbe()
-			mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-			pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-				Queue: queue.PID, Report: report.PID, Log: slog.New(recordHandler(logs)),
-				Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }}))
+			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+				Queue: queue.PID, Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+				Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 			filter := `{name: .metadata.name, n: (.data.n | tonumber)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, keepFull)}})
 
@@ -136,9 +132,8 @@ func TestJqFilterOnIntegers(t *testing.T) {
 			}
 			kit := actortest.New(t)
 			queue, report := kit.NewProbe(), kit.NewProbe()
-			mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-			pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-				Queue: queue.PID, Report: report.PID}))
+			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+				Queue: queue.PID, Report: report.PID})))
 			filter := `{next: (.spec.ports[0].port + 1), high: (.spec.ports[0].port > 1024), type: (.spec.ports[0].port | type)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "Service", filter, keepFull)}})
 			actortest.Expect[messages.KubeSynced](report, time.Minute)

@@ -8,10 +8,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
@@ -41,9 +38,8 @@ func TestNamespaceLabelSelector(t *testing.T) {
 	logs := make(chan slog.Record, 256)
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID, Log: slog.New(recordHandler(logs))}))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+		Queue: queue.PID, Report: report.PID, Log: slog.New(actortest.LogHandler(logs))})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{{Hook: "h", Version: cfg.Version, Binding: cfg.Kubernetes[0]}}})
 	expectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)

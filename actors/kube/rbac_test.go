@@ -11,11 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -47,10 +44,9 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 	counted := make(chan string, 256)
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(cfg), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID, Log: slog.New(recordHandler(logs)),
-		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }}))
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
+		Queue: queue.PID, Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "verb": "list", "resource": "configmaps", "namespace": ns}
@@ -132,19 +128,3 @@ func expectCounted(t *testing.T, counted <-chan string, want string) {
 		t.Fatal("no error counted within a minute")
 	}
 }
-
-// recordHandler is a slog.Handler that hands every record to a test.
-type recordHandler chan<- slog.Record
-
-func (h recordHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
-
-// Handle drops a record the test has no room for rather than block the actor.
-func (h recordHandler) Handle(_ context.Context, r slog.Record) error {
-	select {
-	case h <- r.Clone():
-	default:
-	}
-	return nil
-}
-func (h recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h recordHandler) WithGroup(string) slog.Handler      { return h }

@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -28,12 +25,11 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	putN(t, cms, "a", "1")
 
 	logs := make(chan slog.Record, 256)
-	trap := &panicOn{recordHandler: logs, message: "jqFilter failed"}
+	trap := &panicOn{LogHandler: logs, message: "jqFilter failed"}
 	kit := actortest.New(t)
 	queue, report, firstRun := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(testKube.Config(t)), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID, Log: slog.New(trap)}))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
+		Queue: queue.PID, Report: report.PID, Log: slog.New(trap)})))
 	owner := messages.ModuleOwner("m")
 	kit.Send(pid, messages.WatchKube{Owner: owner, Module: "m", SyncTo: firstRun.PID,
 		Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", `{name: .metadata.name, n: (.data.n | tonumber)}`, false)}})
@@ -55,10 +51,10 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	firstRun.ExpectNoMessage(50 * time.Millisecond)
 }
 
-// panicOn records like recordHandler and, once armed, panics the first
+// panicOn records like actortest.LogHandler and, once armed, panics the first
 // time it logs a message starting with message.
 type panicOn struct {
-	recordHandler
+	actortest.LogHandler
 	message string
 	armed   atomic.Bool
 }
@@ -67,5 +63,5 @@ func (h *panicOn) Handle(ctx context.Context, r slog.Record) error {
 	if len(r.Message) >= len(h.message) && r.Message[:len(h.message)] == h.message && h.armed.CompareAndSwap(true, false) {
 		panic("test: log handler panics once")
 	}
-	return h.recordHandler.Handle(ctx, r)
+	return h.LogHandler.Handle(ctx, r)
 }

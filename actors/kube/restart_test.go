@@ -7,11 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/restmapper"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -40,9 +37,8 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
-	pid := kit.Spawn("kube", kube.New(kube.Options{Client: dynamic.NewForConfigOrDie(cfg), Mapper: mapper,
-		Queue: queue.PID, Report: report.PID}))
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
+		Queue: queue.PID, Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	if sync := contextsOf(t, actortest.Expect[messages.Enqueue](queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {

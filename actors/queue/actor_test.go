@@ -175,24 +175,12 @@ func TestTaskOfARestartedOwnerIsRetried(t *testing.T) {
 	}
 }
 
-// logRecords is a slog handler that hands every record's message to a
-// channel.
-type logRecords chan string
-
-func (l logRecords) Enabled(context.Context, slog.Level) bool { return true }
-func (l logRecords) Handle(_ context.Context, r slog.Record) error {
-	l <- r.Message
-	return nil
-}
-func (l logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l logRecords) WithGroup(string) slog.Handler      { return l }
-
 // expectLog waits for a record with message msg, failing on another one.
-func (l logRecords) expectLog(t *testing.T, msg string) {
+func expectLog(t *testing.T, l chan slog.Record, msg string) {
 	t.Helper()
 	select {
-	case got := <-l:
-		if got != msg {
+	case r := <-l:
+		if got := r.Message; got != msg {
 			t.Fatalf("logged %q, want %q", got, msg)
 		}
 	case <-time.After(patience):
@@ -204,13 +192,13 @@ func (l logRecords) expectLog(t *testing.T, msg string) {
 // (not while a retry waits, nor between two tasks).
 func TestQueuesIdleIsLoggedWhenTheLastTaskEnds(t *testing.T) {
 	kit := actortest.New(t)
-	owner, logs := kit.NewProbe(), make(logRecords, 16)
+	owner, logs := kit.NewProbe(), make(chan slog.Record, 16)
 	q := kit.Spawn("queue", queue.New(queue.Options{Clock: kit.Clock, Policy: supervision.Fixed{Wait: time.Second},
-		Log: slog.New(logs), Resolve: func(string) *actor.PID { return owner.PID }}))
+		Log: slog.New(actortest.LogHandler(logs)), Resolve: func(string) *actor.PID { return owner.PID }}))
 	kit.Send(q, messages.Enqueue{Tasks: []messages.Task{hook("a"), hook("b")}})
 	a := actortest.Expect[messages.RunTask](owner, patience).Task
 	kit.Send(q, messages.TaskDone{ID: a.ID, Queue: a.Queue, Err: "exit 1"})
-	logs.expectLog(t, "task failed; retrying")
+	expectLog(t, logs, "task failed; retrying")
 	if err := kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +207,8 @@ func TestQueuesIdleIsLoggedWhenTheLastTaskEnds(t *testing.T) {
 	kit.Send(q, messages.TaskDone{ID: a.ID, Queue: a.Queue})
 	b := actortest.Expect[messages.RunTask](owner, patience).Task
 	kit.Send(q, messages.TaskDone{ID: b.ID, Queue: b.Queue})
-	logs.expectLog(t, "queues idle")
+	expectLog(t, logs, "queues idle")
 	if len(logs) != 0 {
-		t.Fatalf("more records: %q", <-logs)
+		t.Fatalf("more records: %q", (<-logs).Message)
 	}
 }

@@ -55,7 +55,7 @@ func newFixture(t *testing.T, sync bool) *fixture {
 		opts = append(opts, actortest.Sync())
 	}
 	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: f.queue.PID,
-		Log: slog.New(recordHandler(f.logs))}), opts...)
+		Log: slog.New(actortest.LogHandler(f.logs))}), opts...)
 	return f
 }
 
@@ -260,7 +260,7 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue := kit.NewProbe()
 	logs := make(chan slog.Record, 256)
-	log := slog.New(&panicOnce{recordHandler: logs, message: "schedules set", owner: "module/boom"})
+	log := slog.New(&panicOnce{LogHandler: logs, message: "schedules set", owner: "module/boom"})
 	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: queue.PID, Log: log}))
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
@@ -289,10 +289,10 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	queue.ExpectNoMessage(20 * time.Millisecond)
 }
 
-// panicOnce records like recordHandler, and panics the first time it logs
+// panicOnce records like actortest.LogHandler, and panics the first time it logs
 // message for owner.
 type panicOnce struct {
-	recordHandler
+	actortest.LogHandler
 	message, owner string
 	done           atomic.Bool
 }
@@ -312,7 +312,7 @@ func (h *panicOnce) Handle(ctx context.Context, r slog.Record) error {
 			panic("test: log handler panics once")
 		}
 	}
-	return h.recordHandler.Handle(ctx, r)
+	return h.LogHandler.Handle(ctx, r)
 }
 
 // skewedClock is the kit's fake clock read through a wall clock that can be
@@ -375,19 +375,3 @@ func expectLog(t *testing.T, logs <-chan slog.Record, level slog.Level, prefix s
 		}
 	}
 }
-
-// recordHandler is a slog.Handler that hands every record to a test.
-type recordHandler chan<- slog.Record
-
-func (h recordHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
-
-// Handle drops a record the test has no room for rather than block the actor.
-func (h recordHandler) Handle(_ context.Context, r slog.Record) error {
-	select {
-	case h <- r.Clone():
-	default:
-	}
-	return nil
-}
-func (h recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h recordHandler) WithGroup(string) slog.Handler      { return h }
