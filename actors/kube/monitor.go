@@ -198,7 +198,9 @@ func (m *monitor) run(ctx context.Context, source string, inf informers.GenericI
 	reg, _ := inf.Informer().AddEventHandler(h)
 	go inf.Informer().Run(ctx.Done())
 	go func() {
-		if cache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
+		// Not WaitForCacheSync, which polls every 100 ms: a module's run
+		// waits for its monitors' Synchronization.
+		if cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
 			m.post(informerSynced{monitor: m.id, source: source})
 		}
 	}()
