@@ -53,6 +53,44 @@ func (r *Releaser) AbsentResources(ctx context.Context, name string) ([]Object, 
 	return r.absentIn(ctx, deployed.Manifest)
 }
 
+// absentCheck is an absent check running in the background.
+type absentCheck struct {
+	stop   context.CancelFunc
+	done   chan struct{}
+	absent []Object
+	err    error
+}
+
+// startAbsentCheck checks the objects of rendered manifests, helm's hooks
+// left out as a release's manifest leaves them out, in the background.
+func (r *Releaser) startAbsentCheck(ctx context.Context, manifests string) *absentCheck {
+	ctx, stop := context.WithCancel(ctx)
+	c := &absentCheck{stop: stop, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		objects, err := manifestObjects(manifests, withoutHooks)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.absent, c.err = r.absentOf(ctx, objects)
+	}()
+	return c
+}
+
+// result waits for the check.
+func (c *absentCheck) result() ([]Object, error) {
+	<-c.done
+	c.stop()
+	return c.absent, c.err
+}
+
+// cancel stops the check, whose outcome is not needed, and waits for it.
+func (c *absentCheck) cancel() {
+	c.stop()
+	<-c.done
+}
+
 // getConcurrency bounds the requests in flight for one release.
 const getConcurrency = 8
 
@@ -67,10 +105,15 @@ type kindIn struct {
 // kind and namespace rather than per object: the client's QPS is shared
 // with everything the operator does (see presentIn).
 func (r *Releaser) absentIn(ctx context.Context, manifest string) ([]Object, error) {
-	objects, err := manifestObjects(manifest)
+	objects, err := manifestObjects(manifest, withHooks)
 	if err != nil {
 		return nil, err
 	}
+	return r.absentOf(ctx, objects)
+}
+
+// absentOf returns the objects that do not exist or are being deleted.
+func (r *Releaser) absentOf(ctx context.Context, objects []Object) ([]Object, error) {
 	groups, unserved, err := r.groupByKind(objects)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,9 @@
 //	go run ./bench/converge -modules 100 -restarts 5
 //
 // With -restarts N the restart is measured N times and the median printed
-// too (the machine is shared: single runs are noisy).
+// too (the machine is shared: single runs are noisy). With -baseline BIN
+// each restart is measured with BIN too, alternately, so that load from
+// other processes hits both alike.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
@@ -28,8 +31,9 @@ func main() {
 	profile := flag.String("profile", "", "write CPU profiles and traces of both runs into this dir")
 	restarts := flag.Int("restarts", 1, "how many times to measure the restart with nothing changed (median printed)")
 	logs := flag.String("logs", "", "write each run's operator log into this dir")
+	baseline := flag.String("baseline", "", "an operator binary to measure alternately with this one on every restart")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -41,6 +45,7 @@ type options struct {
 	profile  string
 	restarts int
 	logs     string
+	baseline string
 }
 
 func run(o options) error {
@@ -68,33 +73,58 @@ func run(o options) error {
 		return err
 	}
 	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", o.modules)
-	var restarts []time.Duration
+	var restarts, baseline []time.Duration
 	for i := range 1 + max(o.restarts, 1) {
-		name := "cold converge"
-		if i > 0 {
-			name = "restart, nothing changed"
-		}
-		r, err := measure(bin, work, c.Kubeconfig, o.runEnv(i)...)
+		r, err := o.measureRun(i, "", bin, work, c.Kubeconfig)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return err
 		}
-		if o.logs != "" {
-			if err := os.WriteFile(filepath.Join(o.logs, fmt.Sprintf("run-%d.log", i)), r.log, 0o644); err != nil {
+		if i == 0 {
+			continue
+		}
+		restarts = append(restarts, r.ready)
+		if o.baseline != "" {
+			b, err := o.measureRun(i, "baseline ", o.baseline, work, c.Kubeconfig)
+			if err != nil {
 				return err
 			}
-		}
-		fmt.Printf("%-26s ready in %6.2fs  helm upgrades %3d  peak RSS %4d MB  (%s)\n", name+":", r.ready.Seconds(),
-			r.upgrades, r.peakRSS>>20, r.phases)
-		if i > 0 {
-			restarts = append(restarts, r.ready)
+			baseline = append(baseline, b.ready)
 		}
 	}
-	if len(restarts) > 1 {
-		slices.Sort(restarts)
-		fmt.Printf("restart median of %d: %.2fs (min %.2fs, max %.2fs)\n", len(restarts),
-			restarts[len(restarts)/2].Seconds(), restarts[0].Seconds(), restarts[len(restarts)-1].Seconds())
-	}
+	printMedian("restart", restarts)
+	printMedian("baseline restart", baseline)
 	return nil
+}
+
+// measureRun measures run i (0 is the cold converge) of bin and prints it.
+func (o options) measureRun(i int, prefix, bin, work, kubeconfig string) (result, error) {
+	name := "cold converge"
+	if i > 0 {
+		name = "restart, nothing changed"
+	}
+	name = prefix + name
+	r, err := measure(bin, work, kubeconfig, o.runEnv(i)...)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.logs != "" {
+		file := filepath.Join(o.logs, fmt.Sprintf("%srun-%d.log", strings.TrimSpace(prefix), i))
+		if err := os.WriteFile(file, r.log, 0o644); err != nil {
+			return r, err
+		}
+	}
+	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  peak RSS %4d MB  (%s)\n", name+":", r.ready.Seconds(),
+		r.upgrades, r.peakRSS>>20, r.phases)
+	return r, nil
+}
+
+func printMedian(name string, ds []time.Duration) {
+	if len(ds) < 2 {
+		return
+	}
+	slices.Sort(ds)
+	fmt.Printf("%s median of %d: %.2fs (min %.2fs, max %.2fs)\n", name, len(ds),
+		ds[len(ds)/2].Seconds(), ds[0].Seconds(), ds[len(ds)-1].Seconds())
 }
 
 // runEnv asks run i for a CPU profile and a trace when -profile is set.
