@@ -67,6 +67,7 @@ type Releaser struct {
 	namespace string
 	opts      Options
 	caps      capsCache
+	index     startIndex
 }
 
 // NewReleaser returns a releaser for the releases in namespace.

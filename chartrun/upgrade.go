@@ -69,8 +69,9 @@ func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	if cfg.Capabilities, err = r.capabilities(ctx); err != nil {
 		return Result{}, err
 	}
-	// The history is read while the chart renders (see run).
-	history := r.readHistory(cfg, req.Release)
+	// The history is read while the chart renders (see run), unless the
+	// index of the start has it.
+	history, indexed := r.historyOf(ctx, cfg, req.Release)
 	manifests, err := r.render(chrt, req.Release, req.Values, cfg.Capabilities)
 	if err != nil {
 		<-history
@@ -81,7 +82,7 @@ func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 		<-history
 		return Result{}, err
 	}
-	return r.run(ctx, cfg, req, chrt, rendered{manifests, sum}, history)
+	return r.run(ctx, cfg, req, chrt, rendered{manifests, sum}, history, indexed)
 }
 
 // rendered is what the chart rendered to, and its checksum.
@@ -98,8 +99,11 @@ type rendered struct {
 // rendered checksum: its objects are then exactly the rendered ones (helm's
 // hooks aside, which a release's manifest leaves out), so the outcome is
 // the one a check of its manifest would give.
+//
+// A history from the start's index (indexed) only ever decides a skip: any
+// other outcome is decided again from the history read now.
 func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, out rendered,
-	history <-chan historyRead) (Result, error) {
+	history <-chan historyRead, indexed bool) (Result, error) {
 	check := r.startAbsentCheck(ctx, out.manifests)
 	read := <-history
 	if read.err != nil {
@@ -115,7 +119,23 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	} else {
 		check.cancel()
 	}
+	if indexed {
+		if p, _, err := decide(read.history, out.sum, absent); err != nil || p != planSkip {
+			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
+		}
+	}
 	return r.apply(ctx, cfg, req, chrt, out.sum, read.history, absent)
+}
+
+// historyOf is the release's history from the start's index when it has
+// it (indexed), else read in the background.
+func (r *Releaser) historyOf(ctx context.Context, cfg *action.Configuration, name string) (<-chan historyRead, bool) {
+	if h, ok := r.take(ctx, name); ok {
+		out := make(chan historyRead, 1)
+		out <- historyRead{history: h}
+		return out, true
+	}
+	return r.readHistory(cfg, name), false
 }
 
 // apply carries out what decide makes of the history: nothing, an
