@@ -30,22 +30,35 @@ type runDirs struct {
 	making int
 }
 
-// take returns a directory made ahead, or makes one now when none is
-// ready, and starts making a replacement under bg.
-func (d *runDirs) take(bg *sync.WaitGroup) (runFiles, error) {
+// prepare returns a run directory with inputs written: one made ahead, or
+// one made now when none is ready or the one made ahead is unusable
+// (someone cleaned the temp dir meanwhile). It starts making a replacement
+// under bg.
+func (d *runDirs) prepare(bg *sync.WaitGroup, inputs func(runFiles) []fileContent) (runFiles, error) {
 	d.mu.Lock()
 	var files runFiles
-	ok := len(d.ready) > 0
-	if ok {
+	ahead := len(d.ready) > 0
+	if ahead {
 		files = d.ready[len(d.ready)-1]
 		d.ready = d.ready[:len(d.ready)-1]
 	}
 	d.mu.Unlock()
 	d.refill(bg)
-	if ok {
-		return files, nil
+	if ahead {
+		if err := writeInputs(inputs(files)...); err == nil {
+			return files, nil
+		}
+		_ = os.RemoveAll(files.dir)
 	}
-	return makeHookDir(d.tmpDir)
+	files, err := makeHookDir(d.tmpDir)
+	if err != nil {
+		return runFiles{}, err
+	}
+	if err := writeInputs(inputs(files)...); err != nil {
+		_ = os.RemoveAll(files.dir)
+		return runFiles{}, err
+	}
+	return files, nil
 }
 
 // refill makes one more directory in the background when fewer than

@@ -128,19 +128,17 @@ type Result struct {
 // Run runs req.Hook with its binding context and values in a private temp
 // directory and reads back its patches and metrics.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
-	files, err := r.dirs.take(&r.background)
+	files, err := r.dirs.prepare(&r.background, func(files runFiles) []fileContent {
+		return []fileContent{
+			{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
+			{EnvValuesPath, files.values, req.Values, "{}"},
+			{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
+		}
+	})
 	if err != nil {
 		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
 	}
 	defer r.cleanup(files)
-	err = writeInputs(
-		fileContent{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
-		fileContent{EnvValuesPath, files.values, req.Values, "{}"},
-		fileContent{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
-	)
-	if err != nil {
-		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
-	}
 	env := hookEnv(r.environ,
 		EnvBindingContextPath+"="+files.bindingContext,
 		EnvValuesPath+"="+files.values,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -229,6 +230,32 @@ func TestRunDirsMadeAheadAreFreshForEachRun(t *testing.T) {
 	}
 	if len(dirs) != runs || len(values) != runs {
 		t.Errorf("%d runs had %d distinct dirs and %d distinct values, want %d of each", runs, len(dirs), len(values), runs)
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
+}
+
+// A run directory made ahead that someone removed meanwhile (a temp dir
+// cleaner) is replaced by one made for the run.
+func TestRunDirMadeAheadAndRemovedIsReplaced(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	req := Request{Hook: testHook(t, "fresh-dir.sh"), Scope: PatchScope{RootKey: "someModule"}}
+	if _, err := r.Run(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the directories made ahead are removed: all of them are gone
+	for range 2 {
+		r.background.Wait()
+		entries, _ := filepath.Glob(filepath.Join(tmp, "hook-*"))
+		for _, dir := range entries {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run after the temp dir was cleaned: %v", err)
+		}
 	}
 	r.Close()
 	assertNoEntries(t, tmp)
