@@ -85,8 +85,12 @@ func (c *absentCheck) result() ([]Object, error) {
 	return c.absent, c.err
 }
 
-// cancel stops the check, whose outcome is not needed, and waits for it.
+// cancel stops the check, whose outcome is not needed, and waits for it;
+// a nil check is none.
 func (c *absentCheck) cancel() {
+	if c == nil {
+		return
+	}
 	c.stop()
 	<-c.done
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/addon-actors/addon-operator/chartrun"
 )
 
@@ -25,10 +27,10 @@ func (q *historyQueries) wrap(next http.RoundTripper) http.RoundTripper {
 }
 
 // After a restart, the first run of each release decides its skip from the
-// index listed once (no history read); a second run reads the history; a
-// release changed by someone else after the list is not decided from the
-// index (the watch drops it): reverting it to the values the index knew is
-// an upgrade, not a skip.
+// index listed once (no history read), still only when none of its objects
+// is absent; a second run reads the history; a release changed by someone
+// else after the list is not decided from the index (the watch drops it):
+// reverting it to the values the index knew is an upgrade, not a skip.
 func TestRestartDecidesSkipsFromOneList(t *testing.T) {
 	f := newFixture(t, 2)
 	other := func(r *chartrun.Releaser, value string) chartrun.Result {
@@ -42,6 +44,13 @@ func TestRestartDecidesSkipsFromOneList(t *testing.T) {
 	}
 	f.upgrade(t, "a")
 	other(f.r, "a")
+	healed := chartrun.Request{Release: "healed", ChartDir: f.dir, Values: map[string]any{"demo": map[string]any{"value": "a"}}}
+	if _, err := f.r.Upgrade(context.Background(), healed); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.client.CoreV1().ConfigMaps(f.ns).Delete(context.Background(), "healed-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
 	var queries historyQueries
 	cfg := kube.Config(t)
@@ -66,6 +75,10 @@ func TestRestartDecidesSkipsFromOneList(t *testing.T) {
 	}
 	if res := run("a"); res.Action != chartrun.Skipped || queries.n.Load() != 1 {
 		t.Fatalf("second run: %+v with %d history reads in all, want skipped with one", res, queries.n.Load())
+	}
+	if res, err := restarted.Upgrade(context.Background(), healed); err != nil || res.Action != chartrun.Upgraded ||
+		!strings.Contains(res.Reason, "healed-1") {
+		t.Fatalf("release with an absent object after the restart: %+v, %v; want upgraded", res, err)
 	}
 	other(f.r, "b") // someone else's change after the list
 	for name := ""; name != "other"; {

@@ -104,7 +104,10 @@ type rendered struct {
 // other outcome is decided again from the history read now.
 func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, out rendered,
 	history <-chan historyRead, indexed bool) (Result, error) {
-	check := r.startAbsentCheck(ctx, out.manifests)
+	var check *absentCheck
+	if !indexed { // an indexed history is there already: no need to guess
+		check = r.startAbsentCheck(ctx, out.manifests)
+	}
 	read := <-history
 	if read.err != nil {
 		check.cancel()
@@ -112,6 +115,9 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	}
 	var absent []Object
 	if d := lastDeployed(read.history); d != nil && d == latest(read.history) && d.Labels[LabelChecksum] == out.sum {
+		if check == nil {
+			check = r.startAbsentCheck(ctx, out.manifests)
+		}
 		var err error
 		if absent, err = check.result(); err != nil {
 			return Result{}, fmt.Errorf("release %s: %w", req.Release, err)
