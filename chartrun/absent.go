@@ -62,8 +62,9 @@ type absentCheck struct {
 }
 
 // startAbsentCheck checks the objects of rendered manifests, helm's hooks
-// left out as a release's manifest leaves them out, in the background.
-func (r *Releaser) startAbsentCheck(ctx context.Context, manifests string) *absentCheck {
+// left out as a release's manifest leaves them out, in the background; with
+// indexed (the release's first run after a start) from the objectIndex.
+func (r *Releaser) startAbsentCheck(ctx context.Context, manifests string, indexed bool) *absentCheck {
 	ctx, stop := context.WithCancel(ctx)
 	c := &absentCheck{stop: stop, done: make(chan struct{})}
 	go func() {
@@ -73,7 +74,7 @@ func (r *Releaser) startAbsentCheck(ctx context.Context, manifests string) *abse
 			c.err = err
 			return
 		}
-		c.absent, c.err = r.absentOf(ctx, objects)
+		c.absent, c.err = r.absentOf(ctx, objects, indexed)
 	}()
 	return c
 }
@@ -113,16 +114,17 @@ func (r *Releaser) absentIn(ctx context.Context, manifest string) ([]Object, err
 	if err != nil {
 		return nil, err
 	}
-	return r.absentOf(ctx, objects)
+	return r.absentOf(ctx, objects, false)
 }
 
-// absentOf returns the objects that do not exist or are being deleted.
-func (r *Releaser) absentOf(ctx context.Context, objects []Object) ([]Object, error) {
+// absentOf returns the objects that do not exist or are being deleted;
+// with indexed, as the objectIndex has them where it can tell.
+func (r *Releaser) absentOf(ctx context.Context, objects []Object, indexed bool) ([]Object, error) {
 	groups, unserved, err := r.groupByKind(objects)
 	if err != nil {
 		return nil, err
 	}
-	present, err := r.presentAll(ctx, groups)
+	present, err := r.presentAll(ctx, groups, indexed)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +175,7 @@ func (r *Releaser) groupByKind(objects []Object) (map[kindIn][]*Object, map[int]
 
 // presentAll asks for every kind at once, a few at a time, and returns the
 // objects that exist as "namespace/kind/name".
-func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) (map[string]bool, error) {
+func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object, indexed bool) (map[string]bool, error) {
 	var (
 		mu      sync.Mutex
 		present = map[string]bool{}
@@ -186,7 +188,14 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			names, err := r.presentIn(ctx, key, objects)
+			names, ok := map[string]bool(nil), false
+			if indexed {
+				names, ok = r.objects.present(ctx, r.resource(key), key)
+			}
+			var err error
+			if !ok {
+				names, err = r.presentIn(ctx, key, objects)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -203,6 +212,14 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) 
 	return present, errors.Join(errs...)
 }
 
+// resource is the metadata client of one kind in one namespace.
+func (r *Releaser) resource(key kindIn) metadata.ResourceInterface {
+	if key.namespace != "" {
+		return r.meta.Resource(key.resource).Namespace(key.namespace)
+	}
+	return r.meta.Resource(key.resource)
+}
+
 // helmManaged selects what helm applied: it labels every object it creates
 // or updates so. An object someone took the label off counts as absent, and
 // the upgrade that follows puts the label back.
@@ -212,10 +229,7 @@ const helmManaged = "app.kubernetes.io/managed-by=Helm"
 // not being deleted: a GET of metadata for one object, else a LIST of the
 // metadata of helm's objects of that kind.
 func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, error) {
-	var res metadata.ResourceInterface = r.meta.Resource(key.resource)
-	if key.namespace != "" {
-		res = r.meta.Resource(key.resource).Namespace(key.namespace)
-	}
+	res := r.resource(key)
 	names := map[string]bool{}
 	if len(objects) == 1 {
 		got, err := res.Get(ctx, objects[0].Name, metav1.GetOptions{})

@@ -49,7 +49,10 @@
 //     decides its skip from that list instead of reading its history. An
 //     entry serves one run, only to skip (any other outcome is decided again
 //     from the history read then), and is dropped when the watch sees its
-//     release change or this releaser deletes it.
+//     release change or this releaser deletes it. Those first runs check
+//     their objects' presence the same way: one list per kind and namespace
+//     of the objects helm labelled, kept current by a watch, instead of one
+//     list per run.
 //   - The cluster's capabilities are discovered once and kept until this
 //     releaser writes or Options.CapabilitiesTTL passes; helm's actions get
 //     the same capabilities, so an upgrade renders what was checksummed.

@@ -68,6 +68,7 @@ type Releaser struct {
 	opts      Options
 	caps      capsCache
 	index     startIndex
+	objects   objectIndex
 }
 
 // NewReleaser returns a releaser for the releases in namespace.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -90,5 +91,69 @@ func TestRestartDecidesSkipsFromOneList(t *testing.T) {
 	}
 	if res := other(restarted, "a"); res.Action != chartrun.Upgraded {
 		t.Fatalf("other back to the values the index knew: %+v, want upgraded", res)
+	}
+}
+
+// objectLists counts the LISTs of helm's ConfigMaps (the absent check).
+type objectLists struct{ n atomic.Int32 }
+
+func (q *objectLists) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(req.URL.Path, "/configmaps") && req.URL.Query().Get("watch") == "" &&
+			strings.Contains(req.URL.Query().Get("labelSelector"), "managed-by") {
+			q.n.Add(1)
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+// After a restart, the first runs check their objects in one list per kind,
+// kept current by a watch: an object deleted, or stripped of helm's label,
+// after that list is absent, and its release is upgraded.
+func TestRestartChecksAbsenceFromOneListPerKind(t *testing.T) {
+	f := newFixture(t, 2)
+	ctx := context.Background()
+	req := func(name string) chartrun.Request {
+		return chartrun.Request{Release: name, ChartDir: f.dir, Values: map[string]any{"demo": map[string]any{"value": "a"}}}
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		if _, err := f.r.Upgrade(ctx, req(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lists objectLists
+	cfg := kube.Config(t)
+	cfg.Wrap(lists.wrap)
+	restarted, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan string, 64)
+	chartrun.OnObjectChange(restarted, func(object string) { changed <- object })
+	for i, name := range []string{"a", "d"} {
+		if res, err := restarted.Upgrade(ctx, req(name)); err != nil || res.Action != chartrun.Skipped || lists.n.Load() != 1 {
+			t.Fatalf("run %d (%s): %+v, %v, %d lists; want skipped, one list in all", i, name, res, err, lists.n.Load())
+		}
+	}
+	cms := f.client.CoreV1().ConfigMaps(f.ns)
+	if err := cms.Delete(ctx, "b-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := []byte(`{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
+	if _, err := cms.Patch(ctx, "c-0", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for seen := map[string]bool{}; !seen[f.ns+"/configmaps/b-1"] || !seen[f.ns+"/configmaps/c-0"]; {
+		select {
+		case o := <-changed:
+			seen[o] = true
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the index's watch saw only %v", seen)
+		}
+	}
+	for name, object := range map[string]string{"b": "b-1", "c": "c-0"} {
+		if res, err := restarted.Upgrade(ctx, req(name)); err != nil || res.Action != chartrun.Upgraded || !strings.Contains(res.Reason, object) {
+			t.Fatalf("%s after %s went: %+v, %v; want upgraded for it", name, object, res, err)
+		}
 	}
 }

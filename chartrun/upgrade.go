@@ -106,7 +106,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	history <-chan historyRead, indexed bool) (Result, error) {
 	var check *absentCheck
 	if !indexed { // an indexed history is there already: no need to guess
-		check = r.startAbsentCheck(ctx, out.manifests)
+		check = r.startAbsentCheck(ctx, out.manifests, false)
 	}
 	read := <-history
 	if read.err != nil {
@@ -116,7 +116,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	var absent []Object
 	if d := lastDeployed(read.history); d != nil && d == latest(read.history) && d.Labels[LabelChecksum] == out.sum {
 		if check == nil {
-			check = r.startAbsentCheck(ctx, out.manifests)
+			check = r.startAbsentCheck(ctx, out.manifests, true)
 		}
 		var err error
 		if absent, err = check.result(); err != nil {
