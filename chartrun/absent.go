@@ -53,6 +53,49 @@ func (r *Releaser) AbsentResources(ctx context.Context, name string) ([]Object, 
 	return r.absentIn(ctx, deployed.Manifest)
 }
 
+// absentCheck is an absent check running in the background.
+type absentCheck struct {
+	stop   context.CancelFunc
+	done   chan struct{}
+	absent []Object
+	err    error
+}
+
+// startAbsentCheck checks the objects of rendered manifests, helm's hooks
+// left out as a release's manifest leaves them out, in the background; with
+// indexed (the release's first run after a start) from the objectIndex.
+func (r *Releaser) startAbsentCheck(ctx context.Context, manifests string, indexed bool) *absentCheck {
+	ctx, stop := context.WithCancel(ctx)
+	c := &absentCheck{stop: stop, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		objects, err := manifestObjects(manifests, withoutHooks)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.absent, c.err = r.absentOf(ctx, objects, indexed)
+	}()
+	return c
+}
+
+// result waits for the check.
+func (c *absentCheck) result() ([]Object, error) {
+	<-c.done
+	c.stop()
+	return c.absent, c.err
+}
+
+// cancel stops the check, whose outcome is not needed, and waits for it;
+// a nil check is none.
+func (c *absentCheck) cancel() {
+	if c == nil {
+		return
+	}
+	c.stop()
+	<-c.done
+}
+
 // getConcurrency bounds the requests in flight for one release.
 const getConcurrency = 8
 
@@ -67,15 +110,21 @@ type kindIn struct {
 // kind and namespace rather than per object: the client's QPS is shared
 // with everything the operator does (see presentIn).
 func (r *Releaser) absentIn(ctx context.Context, manifest string) ([]Object, error) {
-	objects, err := manifestObjects(manifest)
+	objects, err := manifestObjects(manifest, withHooks)
 	if err != nil {
 		return nil, err
 	}
+	return r.absentOf(ctx, objects, false)
+}
+
+// absentOf returns the objects that do not exist or are being deleted;
+// with indexed, as the objectIndex has them where it can tell.
+func (r *Releaser) absentOf(ctx context.Context, objects []Object, indexed bool) ([]Object, error) {
 	groups, unserved, err := r.groupByKind(objects)
 	if err != nil {
 		return nil, err
 	}
-	present, err := r.presentAll(ctx, groups)
+	present, err := r.presentAll(ctx, groups, indexed)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +175,7 @@ func (r *Releaser) groupByKind(objects []Object) (map[kindIn][]*Object, map[int]
 
 // presentAll asks for every kind at once, a few at a time, and returns the
 // objects that exist as "namespace/kind/name".
-func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) (map[string]bool, error) {
+func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object, indexed bool) (map[string]bool, error) {
 	var (
 		mu      sync.Mutex
 		present = map[string]bool{}
@@ -139,7 +188,14 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			names, err := r.presentIn(ctx, key, objects)
+			names, ok := map[string]bool(nil), false
+			if indexed {
+				names, ok = r.objects.present(ctx, r.resource(key), key)
+			}
+			var err error
+			if !ok {
+				names, err = r.presentIn(ctx, key, objects)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -156,6 +212,14 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object) 
 	return present, errors.Join(errs...)
 }
 
+// resource is the metadata client of one kind in one namespace.
+func (r *Releaser) resource(key kindIn) metadata.ResourceInterface {
+	if key.namespace != "" {
+		return r.meta.Resource(key.resource).Namespace(key.namespace)
+	}
+	return r.meta.Resource(key.resource)
+}
+
 // helmManaged selects what helm applied: it labels every object it creates
 // or updates so. An object someone took the label off counts as absent, and
 // the upgrade that follows puts the label back.
@@ -165,10 +229,7 @@ const helmManaged = "app.kubernetes.io/managed-by=Helm"
 // not being deleted: a GET of metadata for one object, else a LIST of the
 // metadata of helm's objects of that kind.
 func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, error) {
-	var res metadata.ResourceInterface = r.meta.Resource(key.resource)
-	if key.namespace != "" {
-		res = r.meta.Resource(key.resource).Namespace(key.namespace)
-	}
+	res := r.resource(key)
 	names := map[string]bool{}
 	if len(objects) == 1 {
 		got, err := res.Get(ctx, objects[0].Name, metav1.GetOptions{})

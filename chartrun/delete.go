@@ -11,6 +11,7 @@ func (r *Releaser) Delete(ctx context.Context, name string) error {
 	if err := r.checkName(name); err != nil {
 		return err
 	}
+	r.forget(name)
 	cfg, err := r.config()
 	if err != nil {
 		return err

@@ -37,6 +37,22 @@
 //   - The absent check makes one request per kind and namespace: a GET of
 //     metadata for a single object, else a LIST of the metadata of the
 //     objects helm labelled app.kubernetes.io/managed-by=Helm.
+//   - Upgrade overlaps what does not depend on each other, as every module
+//     run waits for it: the history is read while the chart renders, and the
+//     rendered objects (helm's hooks left out, as in a release's manifest)
+//     are checked while the history is read. The check counts only when the
+//     latest revision is deployed with the rendered checksum, whose objects
+//     are then the rendered ones; otherwise it is cancelled.
+//   - After a restart, the first Upgrade lists the metadata of all helm
+//     release Secrets once (helm keeps each revision's name, version, status
+//     and labels on its Secret) and watches them: each release's first run
+//     decides its skip from that list instead of reading its history. An
+//     entry serves one run, only to skip (any other outcome is decided again
+//     from the history read then), and is dropped when the watch sees its
+//     release change or this releaser deletes it. Those first runs check
+//     their objects' presence the same way: one list per kind and namespace
+//     of the objects helm labelled, kept current by a watch, instead of one
+//     list per run.
 //   - The cluster's capabilities are discovered once and kept until this
 //     releaser writes or Options.CapabilitiesTTL passes; helm's actions get
 //     the same capabilities, so an upgrade renders what was checksummed.

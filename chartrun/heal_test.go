@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -69,5 +72,40 @@ func TestConcurrentModules(t *testing.T) {
 	names, err := f.r.List(context.Background())
 	if err != nil || !reflect.DeepEqual(names, []string{"module-0", "module-1", "module-2", "module-3"}) {
 		t.Fatalf("List = %v, %v", names, err)
+	}
+}
+
+// The skip path checks the rendered objects for absence (while the history
+// is read), which must leave out helm's hooks as the release's manifest
+// does: a hook deleted after it ran is not absent, and the run after the
+// install is skipped. A release object deleted meanwhile is still found.
+func TestHelmHooksDeletedAfterTheyRanAreNotAbsent(t *testing.T) {
+	ns := kube.Namespace(t)
+	r, err := chartrun.NewReleaser(kube.Config(t), ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeModule(t, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n",
+		"templates/hook.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hook\n  annotations:\n" +
+			"    helm.sh/hook: post-install,post-upgrade\n    helm.sh/hook-delete-policy: hook-succeeded\n",
+	})
+	req := chartrun.Request{Release: "demo", ChartDir: dir, Values: map[string]any{}}
+	ctx := context.Background()
+	for i, want := range []chartrun.Action{chartrun.Installed, chartrun.Skipped, chartrun.Skipped} {
+		if res, err := r.Upgrade(ctx, req); err != nil || res.Action != want {
+			t.Fatalf("run %d: %+v, %v; want %s", i, res, err, want)
+		}
+	}
+	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
+	if _, err := cms.Get(ctx, "hook", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("the hook was not deleted after it ran: %v", err)
+	}
+	if err := cms.Delete(ctx, "kept", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := r.Upgrade(ctx, req); err != nil || res.Action != chartrun.Upgraded || !strings.Contains(res.Reason, "kept") {
+		t.Fatalf("after deleting kept: %+v, %v; want upgraded for the absent object", res, err)
 	}
 }

@@ -142,7 +142,7 @@ func TestManifestObjects(t *testing.T) {
 		"t/b.yaml": "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: b\n---\n# only a comment\n",
 		"t/c.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: c\n  namespace: other\n",
 	})
-	got, err := manifestObjects(manifest)
+	got, err := manifestObjects(manifest, withHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +153,25 @@ func TestManifestObjects(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("objects %v, want %v", got, want)
+	}
+}
+
+// Rendered manifests are read as helm splits them: a document with the hook
+// annotation (whatever its value) is a hook, not an object of the release.
+func TestManifestObjectsWithoutHooks(t *testing.T) {
+	manifest := joinManifests(map[string]string{
+		"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    other: x\n",
+		"t/h.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: h\n  annotations:\n    helm.sh/hook: post-install\n",
+		"t/e.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e\n  annotations:\n    helm.sh/hook: \"\"\n",
+	})
+	got, err := manifestObjects(manifest, withoutHooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "a"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("objects %v, want %v", got, want)
+	}
+	if all, _ := manifestObjects(manifest, withHooks); len(all) != 3 {
+		t.Fatalf("with hooks: %v", all)
 	}
 }

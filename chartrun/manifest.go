@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/yaml"
 )
@@ -14,15 +15,27 @@ type objectHead struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Metadata   struct {
-		Name      string `json:"name"`
-		Namespace string `json:"namespace"`
+		Name        string            `json:"name"`
+		Namespace   string            `json:"namespace"`
+		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 }
+
+// hookFilter says whether manifestObjects keeps helm's hooks.
+type hookFilter bool
+
+const (
+	// withHooks reads a release's manifest, which has none.
+	withHooks hookFilter = true
+	// withoutHooks reads rendered manifests as helm splits them: a
+	// document with the hook annotation is a hook, not in the manifest.
+	withoutHooks hookFilter = false
+)
 
 // manifestObjects lists the objects of a release manifest in its order. A
 // namespaced object without a namespace is in the release's (isAbsent fills
 // it in once the kind's scope is known).
-func manifestObjects(manifest string) ([]Object, error) {
+func manifestObjects(manifest string, hooks hookFilter) ([]Object, error) {
 	docs := releaseutil.SplitManifests(manifest)
 	keys := make([]string, 0, len(docs))
 	for k := range docs {
@@ -37,6 +50,9 @@ func manifestObjects(manifest string) ([]Object, error) {
 		}
 		if head.Kind == "" || head.Metadata.Name == "" {
 			continue // an empty document or a comment
+		}
+		if _, hook := head.Metadata.Annotations[release.HookAnnotation]; hook && hooks == withoutHooks {
+			continue
 		}
 		objects = append(objects, Object{APIVersion: head.APIVersion, Kind: head.Kind,
 			Namespace: head.Metadata.Namespace, Name: head.Metadata.Name})

@@ -67,6 +67,8 @@ type Releaser struct {
 	namespace string
 	opts      Options
 	caps      capsCache
+	index     startIndex
+	objects   objectIndex
 }
 
 // NewReleaser returns a releaser for the releases in namespace.

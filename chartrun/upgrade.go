@@ -69,29 +69,85 @@ func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	if cfg.Capabilities, err = r.capabilities(ctx); err != nil {
 		return Result{}, err
 	}
+	// The history is read while the chart renders (see run), unless the
+	// index of the start has it.
+	history, indexed := r.historyOf(ctx, cfg, req.Release)
 	manifests, err := r.render(chrt, req.Release, req.Values, cfg.Capabilities)
 	if err != nil {
+		<-history
 		return Result{}, err
 	}
 	sum, err := Checksum(manifests, req.Values)
 	if err != nil {
+		<-history
 		return Result{}, err
 	}
-	return r.run(ctx, cfg, req, chrt, sum)
+	return r.run(ctx, cfg, req, chrt, rendered{manifests, sum}, history, indexed)
 }
 
-// run decides from the history and applies the plan.
-func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string) (Result, error) {
-	history, err := r.history(cfg, req.Release)
-	if err != nil {
-		return Result{}, err
+// rendered is what the chart rendered to, and its checksum.
+type rendered struct {
+	manifests string
+	sum       string
+}
+
+// run decides from the history and applies the plan. A module run waits
+// for every request here, so the three that do not depend on each other
+// overlap: the history is read while the chart renders, and the rendered
+// objects are checked for absence while the history is read. That check
+// counts only when the deployed revision is the latest and has the
+// rendered checksum: its objects are then exactly the rendered ones (helm's
+// hooks aside, which a release's manifest leaves out), so the outcome is
+// the one a check of its manifest would give.
+//
+// A history from the start's index (indexed) only ever decides a skip: any
+// other outcome is decided again from the history read now.
+func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, out rendered,
+	history <-chan historyRead, indexed bool) (Result, error) {
+	var check *absentCheck
+	if !indexed { // an indexed history is there already: no need to guess
+		check = r.startAbsentCheck(ctx, out.manifests, false)
+	}
+	read := <-history
+	if read.err != nil {
+		check.cancel()
+		return Result{}, read.err
 	}
 	var absent []Object
-	if d := lastDeployed(history); d != nil && d == latest(history) && d.Labels[LabelChecksum] == sum {
-		if absent, err = r.absentIn(ctx, d.Manifest); err != nil {
+	if d := lastDeployed(read.history); d != nil && d == latest(read.history) && d.Labels[LabelChecksum] == out.sum {
+		if check == nil {
+			check = r.startAbsentCheck(ctx, out.manifests, true)
+		}
+		var err error
+		if absent, err = check.result(); err != nil {
 			return Result{}, fmt.Errorf("release %s: %w", req.Release, err)
 		}
+	} else {
+		check.cancel()
 	}
+	if indexed {
+		if p, _, err := decide(read.history, out.sum, absent); err != nil || p != planSkip {
+			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
+		}
+	}
+	return r.apply(ctx, cfg, req, chrt, out.sum, read.history, absent)
+}
+
+// historyOf is the release's history from the start's index when it has
+// it (indexed), else read in the background.
+func (r *Releaser) historyOf(ctx context.Context, cfg *action.Configuration, name string) (<-chan historyRead, bool) {
+	if h, ok := r.take(ctx, name); ok {
+		out := make(chan historyRead, 1)
+		out <- historyRead{history: h}
+		return out, true
+	}
+	return r.readHistory(cfg, name), false
+}
+
+// apply carries out what decide makes of the history: nothing, an
+// install, an upgrade, or first clearing a stuck release.
+func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string,
+	history []*release.Release, absent []Object) (Result, error) {
 	p, reason, err := decide(history, sum, absent)
 	if err != nil {
 		return Result{}, err
@@ -107,7 +163,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 		}
 		p = planUpgrade
 	}
-	rel, err := r.apply(ctx, cfg, p, req, chrt, sum)
+	rel, err := r.write(ctx, cfg, p, req, chrt, sum)
 	if err != nil {
 		return Result{}, err
 	}
@@ -118,6 +174,22 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	return Result{Action: act, Upgraded: true, Revision: rel.Version, Checksum: sum, Reason: reason}, nil
 }
 
+// historyRead is the outcome of reading a release's history.
+type historyRead struct {
+	history []*release.Release
+	err     error
+}
+
+// readHistory reads the release's history in the background.
+func (r *Releaser) readHistory(cfg *action.Configuration, name string) <-chan historyRead {
+	out := make(chan historyRead, 1)
+	go func() {
+		h, err := r.history(cfg, name)
+		out <- historyRead{h, err}
+	}()
+	return out
+}
+
 func (r *Releaser) history(cfg *action.Configuration, name string) ([]*release.Release, error) {
 	history, err := cfg.Releases.History(name)
 	if err != nil && !errors.Is(err, driver.ErrReleaseNotFound) {
@@ -126,7 +198,7 @@ func (r *Releaser) history(cfg *action.Configuration, name string) ([]*release.R
 	return history, nil
 }
 
-func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, p plan, req Request, chrt *chart.Chart, sum string) (*release.Release, error) {
+func (r *Releaser) write(ctx context.Context, cfg *action.Configuration, p plan, req Request, chrt *chart.Chart, sum string) (*release.Release, error) {
 	switch p {
 	case planReinstall:
 		if err := r.uninstall(ctx, cfg, req.Release); err != nil {

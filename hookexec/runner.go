@@ -53,13 +53,14 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Runner runs hooks. Runs share nothing but the background removal of their
-// directories; a Runner is safe for concurrent use.
+// Runner runs hooks. Runs share nothing but the background making and
+// removal of their directories; a Runner is safe for concurrent use.
 type Runner struct {
 	opts    Options
 	environ []string // Environ filtered by the allow-list
-	// removals are the run directories being removed in the background.
-	removals sync.WaitGroup
+	// background is the run directories being made ahead or removed.
+	background sync.WaitGroup
+	dirs       *runDirs
 }
 
 // NewRunner returns a Runner with opts, defaults filled in.
@@ -82,7 +83,11 @@ func NewRunner(opts Options) *Runner {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist)}
+	dirs := &runDirs{tmpDir: opts.TmpDir, ahead: aheadDirs}
+	if opts.KeepFiles {
+		dirs.ahead = 0
+	}
+	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist), dirs: dirs}
 }
 
 // Request is one run of a hook for its bindings.
@@ -123,22 +128,17 @@ type Result struct {
 // Run runs req.Hook with its binding context and values in a private temp
 // directory and reads back its patches and metrics.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
-	files, err := newRunFiles(r.opts.TmpDir)
+	files, err := r.dirs.prepare(&r.background, func(files runFiles) []fileContent {
+		return []fileContent{
+			{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
+			{EnvValuesPath, files.values, req.Values, "{}"},
+			{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
+		}
+	})
 	if err != nil {
 		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
 	}
 	defer r.cleanup(files)
-	err = writeAll(
-		fileContent{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
-		fileContent{EnvValuesPath, files.values, req.Values, "{}"},
-		fileContent{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
-		fileContent{EnvValuesJSONPatchPath, files.valuesPatch, nil, ""},
-		fileContent{EnvConfigValuesJSONPatchPath, files.configValuesPatch, nil, ""},
-		fileContent{EnvMetricsPath, files.metrics, nil, ""},
-	)
-	if err != nil {
-		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
-	}
 	env := hookEnv(r.environ,
 		EnvBindingContextPath+"="+files.bindingContext,
 		EnvValuesPath+"="+files.values,
@@ -200,13 +200,19 @@ func (r *Runner) cleanup(files runFiles) {
 		r.opts.Logger.Debug("kept hook run files", slog.String("dir", files.dir))
 		return
 	}
-	r.removals.Go(func() {
+	r.background.Go(func() {
 		if err := os.RemoveAll(files.dir); err != nil {
 			r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
 		}
 	})
 }
 
-// Close waits until the directories of finished runs are removed. Call it
-// on shutdown; the Runner may be used again afterwards.
-func (r *Runner) Close() { r.removals.Wait() }
+// Close waits until the directories of finished runs are removed, and
+// removes those made ahead. Call it on shutdown; the Runner may be used
+// again afterwards.
+func (r *Runner) Close() {
+	r.background.Wait()
+	if err := r.dirs.drain(); err != nil {
+		r.opts.Logger.Warn("remove hook run dirs made ahead", slog.Any("error", err))
+	}
+}

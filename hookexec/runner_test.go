@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -195,4 +197,66 @@ func TestRunRequestLogger(t *testing.T) {
 	if n := len(runnerLog.all()); n != 0 {
 		t.Errorf("runner logger got %d records", n)
 	}
+}
+
+// Run directories are made ahead of the runs that use them: each run must
+// still get a directory of its own, its output files empty, its inputs
+// written, and Close must leave the temp dir empty.
+func TestRunDirsMadeAheadAreFreshForEachRun(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	const runs = 6
+	for i := range runs {
+		req := Request{Hook: testHook(t, "fresh-dir.sh"), Values: []byte(fmt.Sprintf(`{"run":%d}`, i)),
+			Scope: PatchScope{RootKey: "someModule"}}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	records, err := filepath.Glob(filepath.Join(out, "run-*"))
+	if err != nil || len(records) != runs {
+		t.Fatalf("records = %v (%v), want %d", records, err, runs)
+	}
+	dirs, values := map[string]bool{}, map[string]bool{}
+	const files = "binding_context.json config_values.json config_values_json_patch.json metrics.json values.json values_json_patch.json "
+	for _, path := range records {
+		lines := strings.Split(readFile(t, path), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("%s: want dir, files, values; got %q", path, lines)
+		}
+		dirs[lines[0]] = true
+		wantEq(t, "files in the run dir", strings.TrimSpace(lines[1]), strings.TrimSpace(files))
+		values[lines[2]] = true
+	}
+	if len(dirs) != runs || len(values) != runs {
+		t.Errorf("%d runs had %d distinct dirs and %d distinct values, want %d of each", runs, len(dirs), len(values), runs)
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
+}
+
+// A run directory made ahead that someone removed meanwhile (a temp dir
+// cleaner) is replaced by one made for the run.
+func TestRunDirMadeAheadAndRemovedIsReplaced(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	req := Request{Hook: testHook(t, "fresh-dir.sh"), Scope: PatchScope{RootKey: "someModule"}}
+	if _, err := r.Run(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the directories made ahead are removed: all of them are gone
+	for range 2 {
+		r.background.Wait()
+		entries, _ := filepath.Glob(filepath.Join(tmp, "hook-*"))
+		for _, dir := range entries {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run after the temp dir was cleaned: %v", err)
+		}
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
 }

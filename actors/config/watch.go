@@ -63,11 +63,15 @@ func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (inform
 		}))
 	informer := factory.Core().V1().ConfigMaps().Informer()
 	r := &reporter{onChange: onChange}
-	if _, err := informer.AddEventHandler(r.handlers()); err != nil {
+	reg, err := informer.AddEventHandler(r.handlers())
+	if err != nil {
 		return nil, fmt.Errorf("watch ConfigMap %s/%s: %w", s.namespace, s.name, err)
 	}
 	factory.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+	// WaitFor returns as soon as the handler has had the first list;
+	// WaitForCacheSync would poll every 100 ms, and the start-up waits
+	// for this.
+	if !cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
 		return factory, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
 	}
 	_, exists, _ := informer.GetStore().GetByKey(s.namespace + "/" + s.name)

@@ -203,7 +203,9 @@ func (m *monitor) run(ctx context.Context, source string, inf cache.SharedIndexI
 	m.reportErrors(inf, source)
 	go inf.RunWithContext(ctx)
 	go func() {
-		if cache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
+		// Not WaitForCacheSync, which polls every 100 ms: a module's run
+		// waits for its monitors' Synchronization.
+		if cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
 			m.post(informerSynced{monitor: m.id, source: source})
 		}
 	}()

@@ -3,7 +3,12 @@
 // changed (which must upgrade no release), and the peak RSS of each run. It
 // starts its own test cluster, builds the binary, and prints the figures.
 //
-//	go run ./bench/converge -modules 100
+//	go run ./bench/converge -modules 100 -restarts 5
+//
+// With -restarts N the restart is measured N times and the median printed
+// too (the machine is shared: single runs are noisy). With -baseline BIN
+// each restart is measured with BIN too, alternately, so that load from
+// other processes hits both alike.
 package main
 
 import (
@@ -13,6 +18,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
@@ -22,19 +29,31 @@ func main() {
 	modules := flag.Int("modules", 100, "modules to generate")
 	keep := flag.Bool("keep", false, "keep the work dir")
 	profile := flag.String("profile", "", "write CPU profiles and traces of both runs into this dir")
+	restarts := flag.Int("restarts", 1, "how many times to measure the restart with nothing changed (median printed)")
+	logs := flag.String("logs", "", "write each run's operator log into this dir")
+	baseline := flag.String("baseline", "", "an operator binary to measure alternately with this one on every restart")
 	flag.Parse()
-	if err := run(*modules, *keep, *profile); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
 }
 
-func run(modules int, keep bool, profile string) error {
+type options struct {
+	modules  int
+	keep     bool
+	profile  string
+	restarts int
+	logs     string
+	baseline string
+}
+
+func run(o options) error {
 	work, err := os.MkdirTemp("", "bench-converge-")
 	if err != nil {
 		return err
 	}
-	if !keep {
+	if !o.keep {
 		defer os.RemoveAll(work)
 	}
 	ctx := context.Background()
@@ -47,27 +66,74 @@ func run(modules int, keep bool, profile string) error {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/addon-operator").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
-	if err := generate(work, modules); err != nil {
+	if err := generate(work, o.modules); err != nil {
 		return err
 	}
 	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
 		return err
 	}
-	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", modules)
-	for i, name := range []string{"cold converge", "restart, nothing changed"} {
-		var env []string
-		if profile != "" {
-			env = []string{fmt.Sprintf("ADDON_OPERATOR_CPU_PROFILE=%s/cpu-%d.out", profile, i),
-				fmt.Sprintf("ADDON_OPERATOR_TRACE=%s/trace-%d.out", profile, i)}
-		}
-		r, err := measure(bin, work, c.Kubeconfig, env...)
+	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", o.modules)
+	var restarts, baseline []time.Duration
+	for i := range 1 + max(o.restarts, 1) {
+		r, err := o.measureRun(i, "", bin, work, c.Kubeconfig)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return err
 		}
-		fmt.Printf("%-26s ready in %6.2fs  helm upgrades %3d  peak RSS %4d MB  (%s)\n", name+":", r.ready.Seconds(),
-			r.upgrades, r.peakRSS>>20, r.phases)
+		if i == 0 {
+			continue
+		}
+		restarts = append(restarts, r.ready)
+		if o.baseline != "" {
+			b, err := o.measureRun(i, "baseline ", o.baseline, work, c.Kubeconfig)
+			if err != nil {
+				return err
+			}
+			baseline = append(baseline, b.ready)
+		}
 	}
+	printMedian("restart", restarts)
+	printMedian("baseline restart", baseline)
 	return nil
+}
+
+// measureRun measures run i (0 is the cold converge) of bin and prints it.
+func (o options) measureRun(i int, prefix, bin, work, kubeconfig string) (result, error) {
+	name := "cold converge"
+	if i > 0 {
+		name = "restart, nothing changed"
+	}
+	name = prefix + name
+	r, err := measure(bin, work, kubeconfig, o.runEnv(i)...)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.logs != "" {
+		file := filepath.Join(o.logs, fmt.Sprintf("%srun-%d.log", strings.TrimSpace(prefix), i))
+		if err := os.WriteFile(file, r.log, 0o644); err != nil {
+			return r, err
+		}
+	}
+	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  peak RSS %4d MB  (%s)\n", name+":", r.ready.Seconds(),
+		r.upgrades, r.peakRSS>>20, r.phases)
+	return r, nil
+}
+
+func printMedian(name string, ds []time.Duration) {
+	if len(ds) < 2 {
+		return
+	}
+	slices.Sort(ds)
+	fmt.Printf("%s median of %d: %.2fs (min %.2fs, max %.2fs)\n", name, len(ds),
+		ds[len(ds)/2].Seconds(), ds[0].Seconds(), ds[len(ds)-1].Seconds())
+}
+
+// runEnv asks run i for a CPU profile and a trace when -profile is set.
+func (o options) runEnv(i int) []string {
+	if o.profile == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("ADDON_OPERATOR_CPU_PROFILE=%s/cpu-%d.out", o.profile, i),
+		fmt.Sprintf("ADDON_OPERATOR_TRACE=%s/trace-%d.out", o.profile, i)}
 }
 
 // result is one run of the operator.
@@ -76,4 +142,5 @@ type result struct {
 	upgrades int
 	peakRSS  int64
 	phases   string
+	log      []byte
 }

@@ -44,6 +44,7 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 	}
 	r.upgrades = countUpgrades(logs.Bytes())
 	r.phases = phases(logs.Bytes(), start)
+	r.log = logs.Bytes()
 	return r, nil
 }
 

@@ -1,0 +1,159 @@
+package chartrun_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/addon-actors/addon-operator/chartrun"
+)
+
+// historyQueries counts helm's reads of one release's history (a LIST of
+// Secrets selected by name).
+type historyQueries struct{ n atomic.Int32 }
+
+func (q *historyQueries) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(req.URL.Path, "/secrets") && strings.Contains(req.URL.Query().Get("labelSelector"), "name=") {
+			q.n.Add(1)
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+// After a restart, the first run of each release decides its skip from the
+// index listed once (no history read), still only when none of its objects
+// is absent; a second run reads the history; a release changed by someone
+// else after the list is not decided from the index (the watch drops it):
+// reverting it to the values the index knew is an upgrade, not a skip.
+func TestRestartDecidesSkipsFromOneList(t *testing.T) {
+	f := newFixture(t, 2)
+	other := func(r *chartrun.Releaser, value string) chartrun.Result {
+		t.Helper()
+		res, err := r.Upgrade(context.Background(), chartrun.Request{Release: "other", ChartDir: f.dir,
+			Values: map[string]any{"demo": map[string]any{"value": value}}})
+		if err != nil {
+			t.Fatalf("upgrade other to %q: %v", value, err)
+		}
+		return res
+	}
+	f.upgrade(t, "a")
+	other(f.r, "a")
+	healed := chartrun.Request{Release: "healed", ChartDir: f.dir, Values: map[string]any{"demo": map[string]any{"value": "a"}}}
+	if _, err := f.r.Upgrade(context.Background(), healed); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.client.CoreV1().ConfigMaps(f.ns).Delete(context.Background(), "healed-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	var queries historyQueries
+	cfg := kube.Config(t)
+	cfg.Wrap(queries.wrap)
+	restarted, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan string, 16)
+	chartrun.OnIndexChange(restarted, func(name string) { changed <- name })
+	run := func(value string) chartrun.Result {
+		t.Helper()
+		res, err := restarted.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: f.dir,
+			Values: map[string]any{"demo": map[string]any{"value": value}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run("a"); res.Action != chartrun.Skipped || queries.n.Load() != 0 {
+		t.Fatalf("first run after the restart: %+v with %d history reads, want skipped with none", res, queries.n.Load())
+	}
+	if res := run("a"); res.Action != chartrun.Skipped || queries.n.Load() != 1 {
+		t.Fatalf("second run: %+v with %d history reads in all, want skipped with one", res, queries.n.Load())
+	}
+	if res, err := restarted.Upgrade(context.Background(), healed); err != nil || res.Action != chartrun.Upgraded ||
+		!strings.Contains(res.Reason, "healed-1") {
+		t.Fatalf("release with an absent object after the restart: %+v, %v; want upgraded", res, err)
+	}
+	other(f.r, "b") // someone else's change after the list
+	for name := ""; name != "other"; {
+		select {
+		case name = <-changed:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the index's watch did not see the change of other")
+		}
+	}
+	if res := other(restarted, "a"); res.Action != chartrun.Upgraded {
+		t.Fatalf("other back to the values the index knew: %+v, want upgraded", res)
+	}
+}
+
+// objectLists counts the LISTs of helm's ConfigMaps (the absent check).
+type objectLists struct{ n atomic.Int32 }
+
+func (q *objectLists) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(req.URL.Path, "/configmaps") && req.URL.Query().Get("watch") == "" &&
+			strings.Contains(req.URL.Query().Get("labelSelector"), "managed-by") {
+			q.n.Add(1)
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+// After a restart, the first runs check their objects in one list per kind,
+// kept current by a watch: an object deleted, or stripped of helm's label,
+// after that list is absent, and its release is upgraded.
+func TestRestartChecksAbsenceFromOneListPerKind(t *testing.T) {
+	f := newFixture(t, 2)
+	ctx := context.Background()
+	req := func(name string) chartrun.Request {
+		return chartrun.Request{Release: name, ChartDir: f.dir, Values: map[string]any{"demo": map[string]any{"value": "a"}}}
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		if _, err := f.r.Upgrade(ctx, req(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lists objectLists
+	cfg := kube.Config(t)
+	cfg.Wrap(lists.wrap)
+	restarted, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan string, 64)
+	chartrun.OnObjectChange(restarted, func(object string) { changed <- object })
+	for i, name := range []string{"a", "d"} {
+		if res, err := restarted.Upgrade(ctx, req(name)); err != nil || res.Action != chartrun.Skipped || lists.n.Load() != 1 {
+			t.Fatalf("run %d (%s): %+v, %v, %d lists; want skipped, one list in all", i, name, res, err, lists.n.Load())
+		}
+	}
+	cms := f.client.CoreV1().ConfigMaps(f.ns)
+	if err := cms.Delete(ctx, "b-1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := []byte(`{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
+	if _, err := cms.Patch(ctx, "c-0", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for seen := map[string]bool{}; !seen[f.ns+"/configmaps/b-1"] || !seen[f.ns+"/configmaps/c-0"]; {
+		select {
+		case o := <-changed:
+			seen[o] = true
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the index's watch saw only %v", seen)
+		}
+	}
+	for name, object := range map[string]string{"b": "b-1", "c": "c-0"} {
+		if res, err := restarted.Upgrade(ctx, req(name)); err != nil || res.Action != chartrun.Upgraded || !strings.Contains(res.Reason, object) {
+			t.Fatalf("%s after %s went: %+v, %v; want upgraded for it", name, object, res, err)
+		}
+	}
+}
