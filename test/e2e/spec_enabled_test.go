@@ -98,3 +98,33 @@ func TestGlobalHookEnablesAModuleDynamically(t *testing.T) {
 		t.Fatalf("ran %q", got)
 	}
 }
+
+// Module dirs that cannot be used are left out with an error naming them
+// (a name that is not a valid module name, a values.yaml that does not
+// parse, a hook whose --config fails); the other modules run.
+func TestBadModuleDirsAreLeftOut(t *testing.T) {
+	root := tree(t, map[string]string{
+		"modules/values.yaml":              "goodEnabled: true\nbrokenEnabled: true\nnoConfigEnabled: true\n",
+		"modules/001-Bad_Name/values.yaml": "{}\n",
+		"modules/002-broken/values.yaml":   "broken: [unclosed\n",
+		"modules/003-no-config/hooks/h":    "#!/usr/bin/env bash\necho 'not json'\n",
+		"modules/004-good/hooks/h":         hook(`{"configVersion":"v1","beforeHelm":1}`, `record good order`),
+	})
+	op := startSpec(t, root, kube.Namespace(t))
+	op.waitReady(t)
+	if got := record(t, root, "order"); got != "good\n" {
+		t.Fatalf("ran %q, want good", got)
+	}
+	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"good"}) {
+		t.Fatalf("enabled modules %v, want [good]", got)
+	}
+	if m := op.modules(t)["no-config"]; m.Phase != "failed" || m.LastErr == "" {
+		t.Fatalf("module list shows no-config as %+v, want failed with its error", m)
+	}
+	logs := op.logText()
+	for _, name := range []string{"001-Bad_Name", "002-broken/values.yaml", "no-config"} {
+		if !strings.Contains(logs, name) {
+			t.Fatalf("no error names %s\n%s", name, logs)
+		}
+	}
+}

@@ -43,6 +43,8 @@ type moduleState struct {
 	Name    string `json:"name"`
 	Enabled bool   `json:"enabled"`
 	LastRun string `json:"lastRun"`
+	Phase   string `json:"phase"`
+	LastErr string `json:"lastError"`
 	Tasks   int    `json:"tasks"`
 }
 
