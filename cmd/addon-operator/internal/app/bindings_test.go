@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 )
 
 // recordContext is a hook body that appends its binding context, one line
@@ -36,6 +37,48 @@ func TestScheduleFiresWithItsBindingName(t *testing.T) {
 	s.waitFor(t, "two ticks", func(b *board.Board) bool { return contexts(b, "global:tick") >= 2 })
 	first := strings.Split(s.record(t, "tick"), "\n")[0]
 	jsonEqual(t, "schedule context", first, `[{"binding":"every-second","type":"Schedule"}]`)
+}
+
+// spec/HOOKS.md: `*/2 * * * * *` fires every two seconds with its binding
+// name; with allowFailure a failed run is counted and dropped, not retried
+// (retries run every 200 ms here), and its queue goes on.
+func TestScheduleEveryTwoSecondsAllowFailure(t *testing.T) {
+	config := `{"configVersion":"v1","schedule":[{"name":"every-2s","crontab":"*/2 * * * * *","allowFailure":true,"queue":"ticks"}]}`
+	root := tree(t, map[string]string{"global-hooks/tick": hook(config, recordContext("tick")+"\nexit 1")})
+	s := startApp(t, root)
+	s.waitReady(t)
+	s.waitFor(t, "three failed ticks", func(b *board.Board) bool { return b.Hooks()["global:tick"].Failures >= 3 })
+	lines := strings.Split(strings.TrimSpace(s.record(t, "tick")), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("%d runs recorded", len(lines))
+	}
+	for _, line := range lines {
+		jsonEqual(t, "schedule context", line, `[{"binding":"every-2s","type":"Schedule"}]`)
+	}
+	if got := counterValue(t, s.app, "addon_operator_tasks_dropped_total"); got < 3 {
+		t.Fatalf("dropped tasks counted %v, want at least 3 (a failed run that allows failure is not retried)", got)
+	}
+	if got := counterValue(t, s.app, "addon_operator_global_hook_allowed_errors_total"); got < 3 {
+		t.Fatalf("allowed errors counted %v, want at least 3", got)
+	}
+}
+
+// counterValue sums a counter's series in the app's registry.
+func counterValue(t *testing.T, a *app.App, name string) float64 {
+	t.Helper()
+	families, err := a.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, f := range families {
+		if f.GetName() == name {
+			for _, m := range f.GetMetric() {
+				sum += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return sum
 }
 
 // A named queue keeps running while the main queue is stuck on a failing
