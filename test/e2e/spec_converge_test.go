@@ -3,6 +3,8 @@ package e2e_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // One converge: global onStartup hooks by ORDER (a global values patch of
@@ -38,7 +40,7 @@ func TestConvergeRunsHooksInOrderAndInstallsTheChart(t *testing.T) {
 	if got := strings.TrimSpace(record(t, root, "alpha-before")); got != `["alpha"]` {
 		t.Fatalf("enabledModules seen by alpha: %s", got)
 	}
-	cm := configMapData(t, ns, "alpha")
+	cm := scenario.ConfigMapData(t, kube, ns, "alpha")
 	if cm["replicas"] != "2" || cm["fromHook"] != "x" {
 		t.Fatalf("rendered values %v", cm)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // Module dirs are read again at every discovery: after the converge that
@@ -14,7 +16,7 @@ import (
 // and its release purged without afterDeleteHelm.
 func TestModuleDirsAppearingAndDisappearing(t *testing.T) {
 	t.Run("converge", func(t *testing.T) {
-		dirsChange(t, "0", func(ns string) { putConfigMap(t, ns, map[string]string{"global": "step: 2\n"}) })
+		dirsChange(t, "0", func(ns string) { scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "step: 2\n"}) })
 	})
 	t.Run("periodic look", func(t *testing.T) { dirsChange(t, "300ms", func(string) {}) })
 }
@@ -33,11 +35,11 @@ func dirsChange(t *testing.T, interval string, trigger func(ns string)) {
 		files["modules/001-alpha/"+name] = content
 	}
 	root, ns := tree(t, files), kube.Namespace(t)
-	putConfigMap(t, ns, map[string]string{"global": "step: 1\n"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "step: 1\n"})
 	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL="+interval)
 	op.waitReady(t)
 	op.waitIdle(t)
-	if configMapData(t, ns, "alpha") == nil {
+	if scenario.ConfigMapData(t, kube, ns, "alpha") == nil {
 		t.Fatal("alpha not installed")
 	}
 
@@ -51,7 +53,7 @@ func dirsChange(t *testing.T, interval string, trigger func(ns string)) {
 	writeFiles(t, root, beta)
 	trigger(ns)
 	op.waitUntil(t, "beta installed and alpha purged", func() bool {
-		return configMapData(t, ns, "beta") != nil && configMapData(t, ns, "alpha") == nil
+		return scenario.ConfigMapData(t, kube, ns, "beta") != nil && scenario.ConfigMapData(t, kube, ns, "alpha") == nil
 	})
 	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"beta"}) {
 		t.Fatalf("enabled modules %v, want [beta]", got)

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // spec/LIFECYCLE.md, "keys in values.yaml files" and "values.yaml and
@@ -20,7 +22,7 @@ func TestSpecEnabledLayering(t *testing.T) {
 		"modules/002-plain/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, `record plain order`),
 	})
 	ns := kube.Namespace(t)
-	putConfigMap(t, ns, map[string]string{"global": "param1: 200\n",
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "param1: 200\n",
 		"someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n", "someModuleEnabled": "true"})
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
@@ -45,7 +47,7 @@ func TestSpecEnabledScriptStopMePlease(t *testing.T) {
 				"modules/010-simple-module/enabled": script,
 			})
 			ns := kube.Namespace(t)
-			putConfigMap(t, ns, map[string]string{"simpleModule": "param2: " + param2 + "\n"})
+			scenario.PutConfigMap(t, kube, ns, map[string]string{"simpleModule": "param2: " + param2 + "\n"})
 			op := startSpec(t, root, ns)
 			op.waitReady(t)
 			if got := op.enabledModules(t); !reflect.DeepEqual(got, want) {
@@ -67,12 +69,12 @@ func TestDisableViaConfigMapUninstallsThenRunsAfterDeleteHelm(t *testing.T) {
 	ns := kube.Namespace(t)
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
-	if configMapData(t, ns, "alpha") == nil {
+	if scenario.ConfigMapData(t, kube, ns, "alpha") == nil {
 		t.Fatal("alpha not installed")
 	}
-	putConfigMap(t, ns, map[string]string{"alphaEnabled": "false"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"alphaEnabled": "false"})
 	op.waitUntil(t, "alpha deleted", func() bool { return op.modules(t)["alpha"].LastRun == "ModuleDelete" })
-	if configMapData(t, ns, "alpha") != nil {
+	if scenario.ConfigMapData(t, kube, ns, "alpha") != nil {
 		t.Fatal("alpha's objects still exist")
 	}
 	if got := record(t, root, "order"); strings.TrimSpace(got) != "after-delete" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // spec/VALUES.md's example: values.yaml files and the ConfigMap merge into
@@ -24,31 +25,31 @@ EOF`
 		"modules/01-some-module/hooks/hook.sh":     hook(`{"configVersion":"v1","beforeHelm":1}`, "mkdir -p $RECORD_DIR\n"+hookBody),
 	})
 	ns := kube.Namespace(t)
-	putConfigMap(t, ns, map[string]string{"global": "param1: 200\n", "someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "param1: 200\n", "someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n"})
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
 
 	configs := strings.Split(strings.TrimSpace(record(t, root, "config")), "\n")
-	jsonEqual(t, "first $CONFIG_VALUES_PATH", configs[0],
+	scenario.JSONEqual(t, "first $CONFIG_VALUES_PATH", configs[0],
 		`{"global":{"param1":200},"someModule":{"param1":"Long string","param2":"FOO"}}`)
-	jsonEqual(t, "first $VALUES_PATH", strings.Split(record(t, root, "values"), "\n")[0],
+	scenario.JSONEqual(t, "first $VALUES_PATH", strings.Split(record(t, root, "values"), "\n")[0],
 		`{"global":{"param1":200,"param2":"Yes"},"someModule":{"param1":"Long string","param2":"FOO"}}`)
-	if got := configMapData(t, ns, "addon-operator")["someModule"]; !strings.Contains(got, "param3: newValue") {
+	if got := scenario.ConfigMapData(t, kube, ns, "addon-operator")["someModule"]; !strings.Contains(got, "param3: newValue") {
 		t.Fatalf("config patch did not land in the ConfigMap: %q", got)
 	}
-	if got := configMapData(t, ns, "rendered")["text"]; got != "replicas: 200" {
+	if got := scenario.ConfigMapData(t, kube, ns, "rendered")["text"]; got != "replicas: 200" {
 		t.Fatalf("chart rendered %q", got)
 	}
 
 	// The next run (a change of the module's section triggers it) sees param3.
-	cm := configMapData(t, ns, "addon-operator")
+	cm := scenario.ConfigMapData(t, kube, ns, "addon-operator")
 	cm["someModule"] += "param4: more\n"
-	putConfigMap(t, ns, cm)
+	scenario.PutConfigMap(t, kube, ns, cm)
 	op.waitUntil(t, "the module's run with param4", func() bool {
 		return strings.Contains(record(t, root, "config"), "param4")
 	})
 	configs = strings.Split(strings.TrimSpace(record(t, root, "config")), "\n")
-	jsonEqual(t, "next $CONFIG_VALUES_PATH", configs[len(configs)-1],
+	scenario.JSONEqual(t, "next $CONFIG_VALUES_PATH", configs[len(configs)-1],
 		`{"global":{"param1":200},"someModule":{"param1":"Long string","param2":"FOO","param3":"newValue","param4":"more"}}`)
 }
 
@@ -66,13 +67,13 @@ func TestMemoryPatchReachesHelmNotTheConfigMap(t *testing.T) {
 	ns := kube.Namespace(t)
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
-	if got := configMapData(t, ns, "alpha")["mem"]; got != "m1" {
+	if got := scenario.ConfigMapData(t, kube, ns, "alpha")["mem"]; got != "m1" {
 		t.Fatalf("helm got %q", got)
 	}
 	if got := record(t, root, "after-saw"); got != "m1\n" {
 		t.Fatalf("afterHelm saw fromMemory %q", got)
 	}
-	if cm := configMapData(t, ns, "addon-operator"); cm != nil {
+	if cm := scenario.ConfigMapData(t, kube, ns, "addon-operator"); cm != nil {
 		t.Fatalf("memory patch reached the ConfigMap: %v", cm)
 	}
 }
@@ -121,7 +122,7 @@ func TestPurgeOfReleaseWithoutModuleDir(t *testing.T) {
 	if names, _ := r.List(context.Background()); len(names) != 0 {
 		t.Fatalf("releases after converge: %v", names)
 	}
-	if configMapData(t, ns, "gone") != nil {
+	if scenario.ConfigMapData(t, kube, ns, "gone") != nil {
 		t.Fatal("the purged release's objects remain")
 	}
 	if n := op.count("purged release without a module dir", map[string]any{"release": "gone"}); n != 1 {

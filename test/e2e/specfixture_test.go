@@ -103,22 +103,7 @@ func (op *operator) logLen() int {
 	return len(op.logs)
 }
 
-// The scenario package's helpers, bound to this package's cluster.
+// Short names for the scenario package's hook helpers.
 const recordLib = scenario.RecordLib
 
 func hook(config, body string) string { return scenario.Hook(config, body) }
-
-func jsonEqual(t testing.TB, what, got, want string) {
-	t.Helper()
-	scenario.JSONEqual(t, what, got, want)
-}
-
-func putConfigMap(t testing.TB, ns string, data map[string]string) {
-	t.Helper()
-	scenario.PutConfigMap(t, kube.Config(t), ns, data)
-}
-
-func configMapData(t testing.TB, ns, name string) map[string]string {
-	t.Helper()
-	return scenario.ConfigMapData(t, kube.Config(t), ns, name)
-}

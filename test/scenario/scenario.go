@@ -40,12 +40,17 @@ func JSONEqual(t testing.TB, what, got, want string) {
 	}
 }
 
+// Cluster is where the scenario runs: test/cluster's Harness.
+type Cluster interface {
+	Config(t testing.TB) *rest.Config
+}
+
 // PutConfigMap creates ConfigMap addon-operator in ns with data, or
 // replaces its data.
-func PutConfigMap(t testing.TB, cfg *rest.Config, ns string, data map[string]string) {
+func PutConfigMap(t testing.TB, c Cluster, ns string, data map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	cms := kubernetes.NewForConfigOrDie(cfg).CoreV1().ConfigMaps(ns)
+	cms := kubernetes.NewForConfigOrDie(c.Config(t)).CoreV1().ConfigMaps(ns)
 	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
@@ -65,9 +70,9 @@ func PutConfigMap(t testing.TB, cfg *rest.Config, ns string, data map[string]str
 
 // ConfigMapData is a ConfigMap's data: nil when it does not exist, empty
 // when it has none.
-func ConfigMapData(t testing.TB, cfg *rest.Config, ns, name string) map[string]string {
+func ConfigMapData(t testing.TB, c Cluster, ns, name string) map[string]string {
 	t.Helper()
-	cm, err := kubernetes.NewForConfigOrDie(cfg).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
+	cm, err := kubernetes.NewForConfigOrDie(c.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(), name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // recordContext is a hook body that appends its binding context, one line
@@ -36,7 +37,7 @@ func TestScheduleFiresWithItsBindingName(t *testing.T) {
 	s.waitReady(t)
 	s.waitFor(t, "two ticks", func(b *board.Board) bool { return contexts(b, "global:tick") >= 2 })
 	first := strings.Split(s.record(t, "tick"), "\n")[0]
-	jsonEqual(t, "schedule context", first, `[{"binding":"every-second","type":"Schedule"}]`)
+	scenario.JSONEqual(t, "schedule context", first, `[{"binding":"every-second","type":"Schedule"}]`)
 }
 
 // spec/HOOKS.md: `*/2 * * * * *` fires every two seconds with its binding
@@ -53,7 +54,7 @@ func TestScheduleEveryTwoSecondsAllowFailure(t *testing.T) {
 		t.Fatalf("%d runs recorded", len(lines))
 	}
 	for _, line := range lines {
-		jsonEqual(t, "schedule context", line, `[{"binding":"every-2s","type":"Schedule"}]`)
+		scenario.JSONEqual(t, "schedule context", line, `[{"binding":"every-2s","type":"Schedule"}]`)
 	}
 	if got := counterValue(t, s.app, "addon_operator_tasks_dropped_total"); got < 3 {
 		t.Fatalf("dropped tasks counted %v, want at least 3 (a failed run that allows failure is not retried)", got)
@@ -176,7 +177,7 @@ func TestOlderFormBindingContext(t *testing.T) {
 	}
 	s.waitFor(t, "the add event", func(b *board.Board) bool { return contexts(b, "global:old") >= 1 })
 	line := strings.Split(strings.TrimSpace(s.record(t, "old")), "\n")
-	jsonEqual(t, "older-form context", line[len(line)-1],
+	scenario.JSONEqual(t, "older-form context", line[len(line)-1],
 		`[{"binding":"secrets","resourceEvent":"add","resourceNamespace":"`+ns+`","resourceKind":"Secret","resourceName":"s1"}]`)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 func waitFatal(t *testing.T, s *started) error {
@@ -33,7 +34,7 @@ func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
 			"  clusterHostname:\n    type: string\n  discovery:\n    type: object\n",
 	})
 	ns := kube.Namespace(t)
-	putConfigMap(t, ns, map[string]string{"global": "project: myProject\n", "moduleOne": "param1: value1\n"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: myProject\n", "moduleOne": "param1: value1\n"})
 	err := waitFatal(t, startAppIn(t, root, ns))
 	if !strings.Contains(err.Error(), "config-values.yaml") || !strings.Contains(err.Error(), "/global") {
 		t.Fatalf("error does not name the schema and the values: %v", err)
@@ -42,7 +43,7 @@ func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
 
 func TestUnparsableConfigMapAtStartupIsFatal(t *testing.T) {
 	ns := kube.Namespace(t)
-	putConfigMap(t, ns, map[string]string{"global": "a: [1\n"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "a: [1\n"})
 	err := waitFatal(t, startAppIn(t, tree(t, map[string]string{}), ns))
 	if !strings.Contains(err.Error(), "global") {
 		t.Fatalf("error does not name the key: %v", err)

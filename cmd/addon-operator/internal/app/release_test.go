@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // Auto-healing: an object of a release deleted by someone else is found by
@@ -26,7 +27,7 @@ func TestDeletedReleaseObjectIsRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitFor(t, "a module run after the deletion", func(b *board.Board) bool { return moduleTasks(b, "alpha") > before })
-	if got := configMapData(t, s.ns, "alpha")["a"]; got != "b" {
+	if got := scenario.ConfigMapData(t, kube, s.ns, "alpha")["a"]; got != "b" {
 		t.Fatalf("object not restored: %q", got)
 	}
 }
@@ -39,7 +40,7 @@ func TestModuleWithTemplatesButNoChartYaml(t *testing.T) {
 	})
 	s := startApp(t, root)
 	s.waitReady(t)
-	if got := configMapData(t, s.ns, "bare")["a"]; got != "b" {
+	if got := scenario.ConfigMapData(t, kube, s.ns, "bare")["a"]; got != "b" {
 		t.Fatalf("bare module not installed: %q", got)
 	}
 }
