@@ -168,6 +168,9 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 
 func (a *Actor) fail(ctx actor.Context, err error) {
 	a.log.Error("module cannot start; it is left out", "err", err)
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, err)
+	}
 	a.state.Phase, a.state.LastError = "failed", err.Error()
 	a.startErr = err
 	a.publish()

@@ -29,6 +29,9 @@ type Metrics interface {
 	HookRun(r HookRun)
 	ModuleRun(module string, took time.Duration, err error)
 	Helm(module string, took time.Duration, err error)
+	// ModuleFailed is told that a module cannot start (its hooks could not
+	// be configured): it is left out until the next start.
+	ModuleFailed(module string, err error)
 }
 
 // RunInfoOf is the run information of a task.

@@ -123,6 +123,9 @@ func TestBadModuleDirsAreLeftOut(t *testing.T) {
 	if m := op.modules(t)["no-config"]; m.Phase != "failed" || m.LastErr == "" {
 		t.Fatalf("module list shows no-config as %+v, want failed with its error", m)
 	}
+	if _, metrics := op.get(t, "/metrics"); !strings.Contains(metrics, `addon_operator_module_failed{module="no-config"} 1`) {
+		t.Fatalf("/metrics does not show no-config failed")
+	}
 	logs := op.logText()
 	for _, name := range []string{"001-Bad_Name", "002-broken/values.yaml", "no-config"} {
 		if !strings.Contains(logs, name) {

@@ -28,6 +28,7 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
+	moduleFailed   *prometheus.GaugeVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
 	headSince      *prometheus.GaugeVec
@@ -80,7 +81,10 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 	m.kubeErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "kube_monitor_errors_total",
 		Help: "Errors of kubernetes bindings: failed or refused list/watch calls, jqFilter errors on an object."},
 		[]string{"module", "hook", "binding"})
-	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs)
+	m.moduleFailed = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_failed",
+		Help: "1 for a module that cannot start (its hooks failed --config); it is left out until the next start."},
+		[]string{"module"})
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed)
 }
 
 // kubeError counts an error of a kubernetes binding (kube.Options.Errors);
@@ -107,6 +111,11 @@ func (m *metrics) Helm(module string, took time.Duration, err error) {
 	if err != nil {
 		m.helmErrs.WithLabelValues(module).Inc()
 	}
+}
+
+// ModuleFailed implements owner.Metrics.
+func (m *metrics) ModuleFailed(module string, _ error) {
+	m.moduleFailed.WithLabelValues(module).Set(1)
 }
 
 // HookRun implements owner.Metrics.
