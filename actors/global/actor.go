@@ -48,6 +48,9 @@ type Actor struct {
 	peers   owner.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
+	// stopping is set once the actor is being stopped: a worker spawned
+	// then would never be stopped, and the actor would never end.
+	stopping bool
 }
 
 // run is the task a queue has given the global actor, and its step.
@@ -83,6 +86,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleApplyConfig(ctx, msg)
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
+	case *actor.Stopping:
+		a.stopping = true
 	case *actor.Stopped:
 		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {

@@ -21,6 +21,10 @@ var patchScope = hookexec.PatchScope{RootKey: values.GlobalKey, AllowEnabledKeys
 // retried.
 func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 	t := msg.Task
+	if a.stopping {
+		ctx.Respond(messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the operator is stopping"})
+		return
+	}
 	r := a.runFor(ctx, queueOf(t))
 	if r.task != nil {
 		ctx.Respond(messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the global actor is still running a task of this queue"})
