@@ -34,7 +34,7 @@ func TestConfig(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
+			r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
 			hook := testHook(t, "config.sh")
 			cfg, err := r.Config(context.Background(), hook, tc.scope)
 			if tc.want == nil {
@@ -60,7 +60,7 @@ func TestConfig(t *testing.T) {
 
 func TestConfigRunsInHookDirWithWorkingDir(t *testing.T) {
 	rec := newRecorder()
-	r := NewRunner(Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(`CONFIG_TEXT={"onStartup":1}`)})
+	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(`CONFIG_TEXT={"onStartup":1}`)})
 	hook := testHook(t, "config.sh")
 	hook.Root = "/the/hooks/root"
 	if _, err := r.Config(context.Background(), hook, bindings.ScopeGlobal); err != nil {
@@ -73,7 +73,7 @@ func TestConfigRunsInHookDirWithWorkingDir(t *testing.T) {
 }
 
 func TestConfigOutputTooLarge(t *testing.T) {
-	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("CONFIG_TEXT=" + strings.Repeat("x", 200)), MaxConfigBytes: 100})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("CONFIG_TEXT=" + strings.Repeat("x", 200)), MaxConfigBytes: 100})
 	_, err := r.Config(context.Background(), testHook(t, "config.sh"), bindings.ScopeGlobal)
 	if !errors.Is(err, ErrOutputTooLarge) {
 		t.Fatalf("err = %v, want ErrOutputTooLarge", err)
@@ -92,7 +92,7 @@ func TestRunEnabled(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.answer, func(t *testing.T) {
 			tmp := t.TempDir()
-			r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("ENABLED_ANSWER=" + tc.answer)})
+			r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("ENABLED_ANSWER=" + tc.answer)})
 			script := testHook(t, "enabled")
 			res, err := r.RunEnabled(context.Background(), EnabledRequest{
 				Script:       script,
@@ -118,7 +118,7 @@ func TestRunEnabled(t *testing.T) {
 }
 
 func TestRunEnabledScriptFails(t *testing.T) {
-	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("ENABLED_ANSWER=true")})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("ENABLED_ANSWER=true")})
 	// No enabledModules in the values: the script's grep fails.
 	_, err := r.RunEnabled(context.Background(), EnabledRequest{Script: testHook(t, "enabled"), Values: []byte(`{}`)})
 	if !errors.Is(err, ErrHookFailed) {

@@ -21,7 +21,7 @@ import (
 func TestRunCancelKillsProcessGroup(t *testing.T) {
 	out := t.TempDir()
 	rec := newRecorder("ready")
-	r := NewRunner(Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out)})
+	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out)})
 	ready := rec.wait("ready")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -37,7 +37,7 @@ func TestRunCancelKillsProcessGroup(t *testing.T) {
 
 func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 	out := t.TempDir()
-	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out), Timeout: time.Hour})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out), Timeout: time.Hour})
 	start := time.Now()
 	_, err := r.Run(context.Background(), Request{
 		Hook: testHook(t, "spawn-and-hang.sh"), Scope: PatchScope{RootKey: "global"},
@@ -57,7 +57,7 @@ func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 // the child is gone.
 func TestRunKillsWhatTheHookLeft(t *testing.T) {
 	out := t.TempDir()
-	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out)})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out)})
 	start := time.Now()
 	if _, err := r.Run(context.Background(), Request{Hook: testHook(t, "leave-child.sh"), Scope: PatchScope{RootKey: "global"}}); err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ func TestRunBadResults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
+			r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
 			hook := testHook(t, "patch.sh")
 			_, err := r.Run(context.Background(), Request{Hook: hook, Scope: PatchScope{RootKey: "someModule"}})
 			if !errors.Is(err, tc.want) {
@@ -41,7 +41,7 @@ func TestRunBadResults(t *testing.T) {
 }
 
 func TestRunEmptyOutputs(t *testing.T) {
-	r := NewRunner(Options{TmpDir: t.TempDir(), Environ: baseEnv()})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv()})
 	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "patch.sh"), Scope: PatchScope{RootKey: "someModule"}})
 	if err != nil {
 		t.Fatal(err)

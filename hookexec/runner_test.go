@@ -18,7 +18,7 @@ import (
 func TestRunFilesEnvAndOutputs(t *testing.T) {
 	out, tmp := t.TempDir(), t.TempDir()
 	rec := newRecorder()
-	r := NewRunner(Options{
+	r := newRunner(t, Options{
 		Logger: slog.New(rec), TmpDir: tmp,
 		Environ: baseEnv("OUT_DIR="+out, "FROM_DEPLOYMENT=yes", "VALUES_PATH=/inherited/must/lose"),
 	})
@@ -120,7 +120,7 @@ func wantEq[T comparable](t *testing.T, what string, got, want T) {
 
 func TestRunEnvAllowlist(t *testing.T) {
 	out := t.TempDir()
-	r := NewRunner(Options{
+	r := newRunner(t, Options{
 		TmpDir:       t.TempDir(),
 		Environ:      baseEnv("OUT_DIR="+out, "KUBE_A=1", "KUBE_B=2", "SECRET_TOKEN=x", "KEEP=1", "KEEPER=no"),
 		EnvAllowlist: ParseEnvAllowlist("OUT_DIR, KUBE_*,KEEP"),
@@ -143,7 +143,7 @@ func TestRunEnvAllowlist(t *testing.T) {
 
 func TestRunKeepFiles(t *testing.T) {
 	tmp := t.TempDir()
-	r := NewRunner(Options{TmpDir: tmp, KeepFiles: true, Environ: baseEnv("OUT_DIR=" + t.TempDir())})
+	r := newRunner(t, Options{TmpDir: tmp, KeepFiles: true, Environ: baseEnv("OUT_DIR=" + t.TempDir())})
 	if _, err := r.Run(context.Background(), Request{Hook: testHook(t, "all-outputs.sh"), Scope: PatchScope{RootKey: "someModule"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestRunKeepFiles(t *testing.T) {
 
 func TestRunFailureCarriesExitCodeAndStderrTail(t *testing.T) {
 	tmp := t.TempDir()
-	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv()})
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv()})
 	hook := testHook(t, "fail.sh")
 	res, err := r.Run(context.Background(), Request{Hook: hook, Scope: PatchScope{RootKey: "global"}})
 	var exit *ExitError
@@ -181,7 +181,7 @@ func TestRunFailureCarriesExitCodeAndStderrTail(t *testing.T) {
 
 func TestRunRequestLogger(t *testing.T) {
 	runnerLog, requestLog := newRecorder(), newRecorder()
-	r := NewRunner(Options{Logger: slog.New(runnerLog), TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + t.TempDir())})
+	r := newRunner(t, Options{Logger: slog.New(runnerLog), TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + t.TempDir())})
 	hook := testHook(t, "all-outputs.sh")
 	_, err := r.Run(context.Background(), Request{
 		Hook: hook, Scope: PatchScope{RootKey: "someModule"},
@@ -204,7 +204,7 @@ func TestRunRequestLogger(t *testing.T) {
 // written, and Close must leave the temp dir empty.
 func TestRunDirsMadeAheadAreFreshForEachRun(t *testing.T) {
 	out, tmp := t.TempDir(), t.TempDir()
-	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
 	const runs = 6
 	for i := range runs {
 		req := Request{Hook: testHook(t, "fresh-dir.sh"), Values: []byte(fmt.Sprintf(`{"run":%d}`, i)),
@@ -239,7 +239,7 @@ func TestRunDirsMadeAheadAreFreshForEachRun(t *testing.T) {
 // cleaner) is replaced by one made for the run.
 func TestRunDirMadeAheadAndRemovedIsReplaced(t *testing.T) {
 	out, tmp := t.TempDir(), t.TempDir()
-	r := NewRunner(Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
 	req := Request{Hook: testHook(t, "fresh-dir.sh"), Scope: PatchScope{RootKey: "someModule"}}
 	if _, err := r.Run(context.Background(), req); err != nil {
 		t.Fatal(err)
@@ -259,4 +259,12 @@ func TestRunDirMadeAheadAndRemovedIsReplaced(t *testing.T) {
 	}
 	r.Close()
 	assertNoEntries(t, tmp)
+}
+
+// newRunner is NewRunner closed at the end of the test, before its temp
+// dirs are removed (the runner makes run dirs ahead in the background).
+func newRunner(t testing.TB, o Options) *Runner {
+	r := NewRunner(o)
+	t.Cleanup(r.Close)
+	return r
 }
