@@ -233,6 +233,9 @@ func (a *Actor) handleDisabled(ctx actor.Context) {
 
 func (a *Actor) handleRemoved(ctx actor.Context) {
 	a.watch(ctx, false, nil)
+	if a.startErr != nil && a.opts.Metrics != nil {
+		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
+	}
 	if a.opts.Board != nil {
 		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)
 	}

@@ -30,7 +30,8 @@ type Metrics interface {
 	ModuleRun(module string, took time.Duration, err error)
 	Helm(module string, took time.Duration, err error)
 	// ModuleFailed is told that a module cannot start (its hooks could not
-	// be configured): it is left out until the next start.
+	// be configured): it is left out until the next start. A nil err says
+	// the failed module is gone (its dir was removed).
 	ModuleFailed(module string, err error)
 }
 

@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -112,7 +114,8 @@ func TestBadModuleDirsAreLeftOut(t *testing.T) {
 		"modules/003-no-config/hooks/h":    "#!/usr/bin/env bash\necho 'not json'\n",
 		"modules/004-good/hooks/h":         hook(`{"configVersion":"v1","beforeHelm":1}`, `record good order`),
 	})
-	op := startSpec(t, root, kube.Namespace(t))
+	ns := kube.Namespace(t)
+	op := startSpec(t, root, ns)
 	op.waitReady(t)
 	if got := record(t, root, "order"); got != "good\n" {
 		t.Fatalf("ran %q, want good", got)
@@ -123,8 +126,18 @@ func TestBadModuleDirsAreLeftOut(t *testing.T) {
 	if m := op.modules(t)["no-config"]; m.Phase != "failed" || m.LastErr == "" {
 		t.Fatalf("module list shows no-config as %+v, want failed with its error", m)
 	}
-	if _, metrics := op.get(t, "/metrics"); !strings.Contains(metrics, `addon_operator_module_failed{module="no-config"} 1`) {
+	failed := `addon_operator_module_failed{module="no-config"} 1`
+	if _, metrics := op.get(t, "/metrics"); !strings.Contains(metrics, failed) {
 		t.Fatalf("/metrics does not show no-config failed")
+	}
+	// Its dir removed, the failed module is gone from the list and the metric.
+	if err := os.RemoveAll(filepath.Join(root, "modules", "003-no-config")); err != nil {
+		t.Fatal(err)
+	}
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "converge: again\n"})
+	op.waitUntil(t, "no-config gone", func() bool { _, ok := op.modules(t)["no-config"]; return !ok })
+	if _, metrics := op.get(t, "/metrics"); strings.Contains(metrics, `module_failed{module="no-config"}`) {
+		t.Fatalf("/metrics still shows the removed module failed")
 	}
 	logs := op.logText()
 	for _, name := range []string{"001-Bad_Name", "002-broken/values.yaml", "no-config"} {

@@ -114,7 +114,11 @@ func (m *metrics) Helm(module string, took time.Duration, err error) {
 }
 
 // ModuleFailed implements owner.Metrics.
-func (m *metrics) ModuleFailed(module string, _ error) {
+func (m *metrics) ModuleFailed(module string, err error) {
+	if err == nil {
+		m.moduleFailed.DeleteLabelValues(module)
+		return
+	}
 	m.moduleFailed.WithLabelValues(module).Set(1)
 }
 
