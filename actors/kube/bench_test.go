@@ -33,20 +33,26 @@ func monitorFor(tb testing.TB, ns string, keepFull bool) messages.HookMonitor {
 
 func createConfigMaps(tb testing.TB, client kubernetes.Interface, ns string, n int) {
 	data := map[string]string{"payload": strings.Repeat("x", 1024)}
+	inParallel(tb, n, func(i int) error {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%05d", i),
+			Labels: map[string]string{"n": fmt.Sprint(i)}}, Data: data}
+		_, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
+		return err
+	})
+}
+
+// inParallel calls do(i) for every i below n from 16 clients at once.
+func inParallel(tb testing.TB, n int, do func(i int) error) {
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range work {
-				cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%05d", i),
-					Labels: map[string]string{"n": fmt.Sprint(i)}}, Data: data}
-				if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+				if err := do(i); err != nil {
 					tb.Error(err)
 				}
 			}
-		}()
+		})
 	}
 	for i := range n {
 		work <- i

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -148,23 +147,9 @@ func waitRun(tb testing.TB, runs <-chan hookRun) hookRun {
 // ConfigMaps, from 16 clients at once.
 func patchLabels(tb testing.TB, client kubernetes.Interface, ns string, step, n int, rev string) {
 	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"rev":%q}}}`, rev))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				name := fmt.Sprintf("cm-%05d", i*step)
-				if _, err := client.CoreV1().ConfigMaps(ns).Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-					tb.Error(err)
-				}
-			}
-		}()
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	inParallel(tb, n, func(i int) error {
+		name := fmt.Sprintf("cm-%05d", i*step)
+		_, err := client.CoreV1().ConfigMaps(ns).Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{})
+		return err
+	})
 }
