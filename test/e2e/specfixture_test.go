@@ -48,29 +48,32 @@ type moduleState struct {
 	Tasks   int    `json:"tasks"`
 }
 
-// modules asks the running operator for its modules through the CLI.
-func (op *operator) modules(t *testing.T) map[string]moduleState {
+// moduleList asks the running operator for its modules, in the order the
+// CLI lists them.
+func (op *operator) moduleList(t *testing.T) []moduleState {
 	t.Helper()
 	var list []moduleState
 	if err := json.Unmarshal([]byte(op.cli(t, "module", "list", "-o", "json")), &list); err != nil {
 		t.Fatalf("module list: %v", err)
 	}
+	return list
+}
+
+// modules is moduleList by name.
+func (op *operator) modules(t *testing.T) map[string]moduleState {
+	t.Helper()
 	out := map[string]moduleState{}
-	for _, m := range list {
+	for _, m := range op.moduleList(t) {
 		out[m.Name] = m
 	}
 	return out
 }
 
-// enabledModules lists the enabled modules in module order.
+// enabledModules lists the enabled modules.
 func (op *operator) enabledModules(t *testing.T) []string {
 	t.Helper()
-	var list []moduleState
-	if err := json.Unmarshal([]byte(op.cli(t, "module", "list", "-o", "json")), &list); err != nil {
-		t.Fatalf("module list: %v", err)
-	}
 	out := []string{}
-	for _, m := range list {
+	for _, m := range op.moduleList(t) {
 		if m.Enabled {
 			out = append(out, m.Name)
 		}

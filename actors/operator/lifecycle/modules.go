@@ -75,9 +75,10 @@ func diffModules(known []module.Definition, scan modulesScanned) moduleChanges {
 }
 
 // startDiscovery reads the modules dirs again when the operator can spawn
-// module actors, then discovers.
+// module actors, then discovers. Until the first converge is done the
+// modules are those the start-up has just read.
 func (b *brain) startDiscovery(ctx actor.Context) {
-	if b.opts.Scan == nil || b.opts.ModuleProps == nil {
+	if b.opts.Scan == nil || b.opts.ModuleProps == nil || !b.opts.Board.Ready() {
 		b.discover(ctx)
 		return
 	}

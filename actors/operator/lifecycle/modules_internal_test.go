@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -45,5 +47,20 @@ func TestDiffModules(t *testing.T) {
 	}
 	if !reflect.DeepEqual(c.removed, []string{"gamma"}) {
 		t.Fatalf("removed %v", c.removed)
+	}
+}
+
+// A module dir is gone only when the modules dir holding it is still
+// there: an unmounted modules dir must not purge every release.
+func TestGoneDirsOnlyUnderAModulesDirThatExists(t *testing.T) {
+	root := t.TempDir()
+	kept, removed := filepath.Join(root, "001-kept"), filepath.Join(root, "002-removed")
+	if err := os.Mkdir(kept, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unmounted := filepath.Join(root, "unmounted", "003-away")
+	got := goneDirs(map[string]string{"kept": kept, "removed": removed, "away": unmounted})
+	if !reflect.DeepEqual(got, []string{"removed"}) {
+		t.Fatalf("gone %v, want [removed]", got)
 	}
 }

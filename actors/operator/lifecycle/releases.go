@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -59,13 +60,23 @@ func (w *worker) Receive(ctx actor.Context) {
 	}
 }
 
-// goneDirs names the modules whose dir no longer exists.
+// goneDirs names the modules whose dir no longer exists in a modules dir
+// that does: a modules dir that cannot be seen at all (an unmounted
+// volume) removes none of its modules, whose releases would be purged.
 func goneDirs(known map[string]string) []string {
 	var gone []string
 	for name, dir := range known {
+		if !isDir(filepath.Dir(dir)) {
+			continue
+		}
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			gone = append(gone, name)
 		}
 	}
 	return gone
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }

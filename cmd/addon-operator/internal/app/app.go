@@ -132,7 +132,11 @@ func Start(cfg Config) (*App, error) {
 // Render renders a module's chart with its current values (the debug
 // API's module render), from the module's dir as it is now.
 func (a *App) Render(ctx context.Context, module string) (string, error) {
-	defs, _ := a.scan()
+	own, ok := a.Board.ModuleValues(module)
+	if !ok {
+		return "", fmt.Errorf("no module %q", module)
+	}
+	defs, errs := a.scan()
 	for _, d := range defs {
 		if d.Names.Name != module {
 			continue
@@ -140,10 +144,9 @@ func (a *App) Render(ctx context.Context, module string) (string, error) {
 		if !d.HasChart {
 			return "", fmt.Errorf("module %s has no chart", module)
 		}
-		own, _ := a.Board.ModuleValues(module)
 		return a.helm.Render(ctx, module, d.Dir, values.HelmValues(a.Board.Global(), own))
 	}
-	return "", fmt.Errorf("no module %q", module)
+	return "", fmt.Errorf("module %q: its dir cannot be read now: %w", module, errors.Join(errs...))
 }
 
 // liveTickPeriod is how often live_ticks grows: a flat line means a stuck
