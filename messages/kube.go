@@ -22,14 +22,30 @@ type WatchKube struct {
 	Monitors []HookMonitor
 	// SyncTo, when set, receives the Synchronization runs as KubeSyncRuns
 	// instead of the queue: a module runs them inside its first module run,
-	// between onStartup and beforeHelm (LIFECYCLE-STEPS step 5).
+	// between onStartup and beforeHelm (LIFECYCLE-STEPS step 5); the global
+	// actor after the global onStartup hooks (step 2). A binding in a named
+	// queue with waitForSynchronization: false is queued in its queue all
+	// the same: nothing waits for it.
 	SyncTo *actor.PID
+	// WaitNamed queues the Synchronization of a named queue's binding in
+	// its queue even when it waits (waitForSynchronization), and lists it
+	// in KubeSyncRuns.Waited: the owner waits for that task to finish
+	// (the global hooks; a module runs them inside its own run instead).
+	WaitNamed bool
+}
+
+// SyncRef names the Synchronization run of one binding.
+type SyncRef struct {
+	Hook    string
+	Binding string
 }
 
 // SyncRun is the Synchronization run of one binding.
 type SyncRun struct {
 	Hook    string
 	Binding string
+	// Group is the binding's group: one run stands for the whole group.
+	Group   string
 	Context []byte
 }
 
@@ -38,6 +54,9 @@ type SyncRun struct {
 type KubeSyncRuns struct {
 	Owner string
 	Runs  []SyncRun
+	// Waited are the Synchronization runs queued in named queues that the
+	// owner waits for (WatchKube.WaitNamed): each is a task with Sync set.
+	Waited []SyncRef
 	// Err names the bindings that could not be watched; the module run
 	// fails with it (and is retried).
 	Err string

@@ -17,8 +17,10 @@ type WatchSchedules struct {
 	Schedules []HookSchedule
 }
 
-// HoldSchedules stops (Hold) or resumes the firing of every schedule: they
-// are held back while module discovery is failing.
-type HoldSchedules struct {
+// HoldEvents holds back (Hold) or releases the hook runs of schedule ticks
+// and Kubernetes events, in every queue, while module discovery is failing
+// (spec/LIFECYCLE.md, "Modules discovery"). Nothing is lost: what was held
+// is queued, in order, when they are released.
+type HoldEvents struct {
 	Hold bool
 }

@@ -16,6 +16,11 @@ const (
 	TaskGlobalBinding TaskKind = "GlobalBindingRun"
 	// TaskGlobalHook runs one global hook for one binding (owner: global).
 	TaskGlobalHook TaskKind = "GlobalHookRun"
+	// TaskGlobalSync starts the global hooks' schedule and kubernetes
+	// bindings after the global onStartup hooks, and expands into their
+	// Synchronization runs (LIFECYCLE-STEPS step 2); it ends once those in
+	// named queues that wait have finished too (owner: global).
+	TaskGlobalSync TaskKind = "GlobalSynchronization"
 	// TaskModuleRun is a module run (owner: module/NAME): onStartup if it
 	// has not completed since the module was enabled, beforeHelm, helm
 	// upgrade when needed, afterHelm. A failed run is retried from the start.
@@ -68,6 +73,12 @@ type Task struct {
 	Compact bool `json:"compact,omitempty"`
 	// Context is the binding context the hook gets (JSON), for event tasks.
 	Context []byte `json:"-"`
+	// Contexts counts the binding contexts in Context: events and ticks
+	// that waited merge into one run (shown in /queue).
+	Contexts int `json:"contexts,omitempty"`
+	// Sync marks the Synchronization run of a kubernetes binding: values
+	// it changes trigger nothing (LIFECYCLE-STEPS steps 2 and 5).
+	Sync bool `json:"synchronization,omitempty"`
 	// Retry state, kept on the task and shown in /queue.
 	Attempts  int       `json:"attempts,omitempty"`
 	LastError string    `json:"lastError,omitempty"`

@@ -51,6 +51,8 @@ type Actor struct {
 	// stopping is set once the actor is being stopped: a worker spawned
 	// then would never be stopped, and the actor would never end.
 	stopping bool
+	// sync is the running TaskGlobalSync, while it waits.
+	sync *syncing
 }
 
 // run is the task a queue has given the global actor, and its step.
@@ -86,6 +88,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleApplyConfig(ctx, msg)
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
+	case messages.KubeSyncRuns:
+		a.handleKubeSyncRuns(ctx, msg)
 	case *actor.Stopping:
 		a.stopping = true
 	case *actor.Stopped:
@@ -118,9 +122,10 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 		ready.Err = msg.Err.Error()
 		a.opts.Log.Error("global hooks", "err", msg.Err)
 	}
+	// Their bindings start with TaskGlobalSync, after onStartup: no
+	// schedule fires and no event runs a hook before it.
 	a.hooks = msg.Hooks
 	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
-	a.hooks.Watch(ctx, a.peers, messages.OwnerGlobal, "", true, nil)
 	ctx.Send(a.peers.Report, ready)
 }
 

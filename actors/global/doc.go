@@ -5,4 +5,7 @@
 // patches, writes their config patches through the config actor, publishes
 // its values on the board for module actors and the debug API, and queues
 // "reload all modules" when afterAll or an event hook changed global values.
+// The global hooks' bindings start with TaskGlobalSync, after their onStartup
+// hooks: kubernetes bindings first, whose Synchronization runs follow in
+// main (and in named queues, waited for), then the schedules.
 package global

@@ -36,6 +36,8 @@ func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 		a.done(ctx, r, messages.TaskDone{Next: a.expand(t)})
 	case messages.TaskGlobalHook:
 		a.startHook(ctx, r, t)
+	case messages.TaskGlobalSync:
+		a.startSync(ctx, r)
 	default:
 		a.done(ctx, r, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)})
 	}
@@ -76,21 +78,29 @@ func (a *Actor) startHook(ctx actor.Context, r *run, t messages.Task) {
 // finish commits a successful step and reports the task; afterAll and
 // event hooks that changed global values queue "reload all modules".
 func (a *Actor) finish(ctx actor.Context, r *run, res owner.StepResult) {
+	cur := r.task
 	if res.Err != nil {
+		if cur != nil && cur.Task.AllowFailure {
+			a.syncFinished(ctx, cur.Task)
+		}
 		a.done(ctx, r, messages.TaskDone{Err: res.Err.Error()})
 		return
 	}
 	a.scope = res.Applied.Scope
 	a.publish()
 	var later []messages.Task
-	if cur := r.task; cur != nil && res.Applied.ValuesChanged && reloadsOnChange(cur.Task.Binding) {
+	if cur != nil && res.Applied.ValuesChanged && !cur.Task.Sync && reloadsOnChange(cur.Task.Binding) {
 		later = append(later, messages.NewReloadAll("global values changed by "+cur.Task.Hook))
 	}
 	a.done(ctx, r, messages.TaskDone{Later: later})
+	if cur != nil {
+		a.syncFinished(ctx, cur.Task)
+	}
 }
 
 // reloadsOnChange tells whether a values change by a hook of this binding
-// is an event (LIFECYCLE-STEPS: afterAll, kubernetes and schedule hooks).
+// is an event (LIFECYCLE-STEPS: afterAll, kubernetes and schedule hooks;
+// not a Synchronization run, steps 2 and 5).
 func reloadsOnChange(binding string) bool {
 	switch bindings.Type(binding) {
 	case bindings.OnStartup, bindings.BeforeAll:

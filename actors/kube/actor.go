@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -45,10 +44,13 @@ type Actor struct {
 	inputs   *inputs
 	monitors map[int]*monitor
 	byOwner  map[string][]int
-	// syncTo and syncRuns: owners that run their Synchronization
-	// themselves, and the runs collected for them.
-	syncTo   map[string]*actor.PID
-	syncRuns map[string][]messages.SyncRun
+	// syncTo: owners that run their Synchronization themselves (each
+	// monitor keeps its run until they get them).
+	syncTo map[string]*actor.PID
+	// waitNamed and waited: owners that wait for the Synchronization of
+	// their named queues' bindings (WatchKube.WaitNamed), and those runs.
+	waitNamed map[string]bool
+	waited    map[string][]messages.SyncRef
 	// failed holds, by owner, the bindings that could not be watched.
 	failed map[string][]string
 	post   func(any)
@@ -63,6 +65,9 @@ type inputs struct {
 	// next numbers monitors across instances, so that an event posted by
 	// a stopped informer reaches no monitor of the next instance.
 	next int
+	// hold: runs are held back in held while discovery fails.
+	hold bool
+	held []messages.Task
 }
 
 // New returns the producer of a kube actor.
@@ -73,7 +78,8 @@ func New(opts Options) actor.Producer {
 	in := &inputs{watches: map[string]messages.WatchKube{}}
 	return func() actor.Actor {
 		return &Actor{opts: opts, inputs: in, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
-			syncTo: map[string]*actor.PID{}, syncRuns: map[string][]messages.SyncRun{}, failed: map[string][]string{}}
+			syncTo: map[string]*actor.PID{}, failed: map[string][]string{},
+			waitNamed: map[string]bool{}, waited: map[string][]messages.SyncRef{}}
 	}
 }
 
@@ -94,6 +100,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleNamespace(msg)
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
+	case messages.HoldEvents:
+		a.handleHold(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		for id := range a.monitors {
 			a.stopMonitor(id)
@@ -126,10 +134,11 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 		a.stopMonitor(id)
 	}
 	delete(a.byOwner, msg.Owner)
-	delete(a.syncRuns, msg.Owner)
 	delete(a.syncTo, msg.Owner)
 	delete(a.failed, msg.Owner)
+	delete(a.waited, msg.Owner)
 	delete(a.inputs.watches, msg.Owner)
+	a.waitNamed[msg.Owner] = msg.WaitNamed
 	if len(msg.Monitors) > 0 {
 		a.inputs.watches[msg.Owner] = msg
 	}
@@ -154,11 +163,9 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 		}
 	}
 	if to := a.syncTo[owner]; to != nil {
-		runs := a.syncRuns[owner]
-		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Hook < runs[j].Hook })
-		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: runs, Err: strings.Join(a.failed[owner], "; ")})
+		ctx.Send(to, messages.KubeSyncRuns{Owner: owner, Runs: a.ownerSyncRuns(owner), Waited: a.waited[owner], Err: strings.Join(a.failed[owner], "; ")})
 		delete(a.syncTo, owner)
-		delete(a.syncRuns, owner)
+		delete(a.waited, owner)
 		if w, ok := a.inputs.watches[owner]; ok {
 			w.SyncTo = nil // its first run has them: a restart queues them
 			a.inputs.watches[owner] = w

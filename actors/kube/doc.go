@@ -6,7 +6,13 @@
 // objects once the informer has listed them, then an Event per add, update
 // and delete that executeHookOnEvent selects (an update whose filter result
 // did not change runs nothing). Runs of one hook waiting in a queue are
-// compacted into one. A namespace that a namespace label selector picks
+// compacted into one; a Synchronization run stays one task, since its
+// owner may wait for it. An owner that runs its Synchronization itself
+// (WatchKube.SyncTo) gets them, in hook and binding order, one per hook and
+// group, once every monitor has listed. The snapshots a context carries
+// are a placeholder here: the owner reads them when the hook starts.
+// While module discovery fails, the runs wait here and are queued in order
+// once it is released. A namespace that a namespace label selector picks
 // later runs the hook as Added for each of its objects; one it drops
 // leaves the snapshot without runs.
 //

@@ -2,9 +2,9 @@ package kube
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
@@ -59,25 +59,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	if ev.event == string(bindings.Modified) && existed && m.hook.Binding.Jq != nil && string(before.filter) == string(it.filter) {
 		return // the filter result did not change
 	}
-	it.object = objectJSON(ev) // an Event context always carries its object
-	a.enqueue(ctx, m, a.eventContext(m, ev, it))
-}
-
-// objectJSON is the event's object as the hook gets it (a slim object
-// without the operator's own fields).
-func objectJSON(ev objectEvent) []byte {
-	obj := ev.obj
-	if _, slim := obj.Object[filterField]; slim || obj.Object[filterErrField] != nil {
-		clean := map[string]any{}
-		for k, v := range obj.Object {
-			if k != filterField && k != filterErrField {
-				clean[k] = v
-			}
-		}
-		obj = &unstructured.Unstructured{Object: clean}
-	}
-	data, _ := obj.MarshalJSON()
-	return data
+	a.enqueue(ctx, m, a.eventContext(m, ev, it), false)
 }
 
 func (a *Actor) wants(m *monitor, event string) bool {
@@ -100,17 +82,70 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	}
 	m.initialDone = true
 	if m.hook.Binding.ExecuteHookOnSynchronization {
-		if a.syncTo[m.owner] != nil {
-			a.syncRuns[m.owner] = append(a.syncRuns[m.owner],
-				messages.SyncRun{Hook: m.hook.Hook, Binding: m.hook.Binding.Name, Context: a.syncContext(m)})
-		} else {
-			a.enqueue(ctx, m, a.syncContext(m))
-		}
+		a.queueSync(ctx, m)
 	}
 	a.reportIfSynced(ctx, m.owner)
 }
 
+// queueSync hands the binding's Synchronization run to its owner, or
+// queues it (an owner that does not run them itself, and named queues:
+// see WatchKube.SyncTo and WaitNamed). A grouped binding's run is one per
+// hook and group: its Group context stands for every binding of the group.
+func (a *Actor) queueSync(ctx actor.Context, m *monitor) {
+	b := m.hook.Binding
+	to := a.syncTo[m.owner]
+	named := b.Queue != "" && b.Queue != messages.MainQueue
+	if to == nil || named && (!b.WaitForSynchronization || a.waitNamed[m.owner]) {
+		if a.groupSyncQueued(m) {
+			return
+		}
+		m.syncQueued = true
+		if to != nil && b.WaitForSynchronization {
+			a.waited[m.owner] = append(a.waited[m.owner], messages.SyncRef{Hook: m.hook.Hook, Binding: b.Name})
+		}
+		a.enqueue(ctx, m, a.syncContext(m), true)
+		return
+	}
+	m.syncRun = &messages.SyncRun{Hook: m.hook.Hook, Binding: b.Name, Group: b.Group, Context: a.syncContext(m)}
+}
+
+// groupSyncQueued tells whether another binding of m's group in the same
+// hook has queued its Synchronization: its Group context stands for m's.
+func (a *Actor) groupSyncQueued(m *monitor) bool {
+	if m.hook.Binding.Group == "" {
+		return false
+	}
+	for _, id := range a.byOwner[m.owner] {
+		o := a.monitors[id]
+		if o != nil && o != m && o.syncQueued && o.hook.Hook == m.hook.Hook && o.hook.Binding.Group == m.hook.Binding.Group {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerSyncRuns are the Synchronization runs handed to an owner: in hook
+// order, then in the order of the hook's bindings (monitors start in that
+// order), one per hook and group.
+func (a *Actor) ownerSyncRuns(owner string) []messages.SyncRun {
+	var runs []messages.SyncRun
+	for _, id := range a.byOwner[owner] {
+		m := a.monitors[id]
+		if m == nil || m.syncRun == nil || m.syncRun.Group != "" && slices.ContainsFunc(runs, func(r messages.SyncRun) bool {
+			return r.Hook == m.syncRun.Hook && r.Group == m.syncRun.Group
+		}) {
+			continue
+		}
+		runs = append(runs, *m.syncRun)
+		m.syncRun = nil
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Hook < runs[j].Hook })
+	return runs
+}
+
 // eventContext is the binding context of one event, in the hook's format.
+// Its snapshots are a placeholder: the owner fills them in just before the
+// hook runs (runs wait in queues and merge).
 func (a *Actor) eventContext(m *monitor, ev objectEvent, it item) []byte {
 	b := m.hook.Binding
 	if m.hook.Version == bindings.V0 {
@@ -118,10 +153,10 @@ func (a *Actor) eventContext(m *monitor, ev objectEvent, it item) []byte {
 		return data
 	}
 	if b.Group != "" {
-		return bctx.Marshal([]bctx.Context{bctx.GroupContext(b.Group, a.snapshots(m, a.groupBindings(m)))})
+		return bctx.Marshal([]bctx.Context{bctx.GroupContext(b.Name, b.Group, nil)})
 	}
 	item := bctx.ObjectAndFilterResult{Object: it.object, FilterResult: it.filter}
-	return bctx.Marshal([]bctx.Context{bctx.WatchEventContext(b.Name, ev.event, item, a.snapshots(m, b.IncludeSnapshotsFrom))})
+	return bctx.Marshal([]bctx.Context{bctx.WatchEventContext(b.Name, ev.event, item, placeholder(b))})
 }
 
 func (a *Actor) syncContext(m *monitor) []byte {
@@ -131,45 +166,51 @@ func (a *Actor) syncContext(m *monitor) []byte {
 		return data
 	}
 	if b.Group != "" {
-		return bctx.Marshal([]bctx.Context{bctx.GroupContext(b.Group, a.snapshots(m, a.groupBindings(m)))})
+		return bctx.Marshal([]bctx.Context{bctx.GroupContext(b.Name, b.Group, nil)})
 	}
-	return bctx.Marshal([]bctx.Context{bctx.Sync(b.Name, m.objects(), a.snapshots(m, b.IncludeSnapshotsFrom))})
+	return bctx.Marshal([]bctx.Context{bctx.Sync(b.Name, m.objects(), placeholder(b))})
 }
 
-// snapshots are the current objects of the named bindings of the same hook.
-func (a *Actor) snapshots(m *monitor, names []string) bctx.Snapshots {
-	if len(names) == 0 {
+// placeholder marks a context that carries snapshots (includeSnapshotsFrom).
+func placeholder(b bindings.KubernetesBinding) bctx.Snapshots {
+	if len(b.IncludeSnapshotsFrom) == 0 {
 		return nil
 	}
-	out := bctx.Snapshots{}
-	for _, id := range a.byOwner[m.owner] {
-		o := a.monitors[id]
-		if o != nil && o.hook.Hook == m.hook.Hook && slices.Contains(names, o.hook.Binding.Name) {
-			out[o.hook.Binding.Name] = o.objects()
-		}
-	}
-	return out
+	return bctx.Snapshots{}
 }
 
-func (a *Actor) groupBindings(m *monitor) []string {
-	var names []string
-	for _, id := range a.byOwner[m.owner] {
-		if o := a.monitors[id]; o != nil && o.hook.Hook == m.hook.Hook && o.hook.Binding.Group == m.hook.Binding.Group {
-			names = append(names, o.hook.Binding.Name)
-		}
-	}
-	return names
-}
-
-// enqueue queues the hook run; waiting runs of the same hook compact.
-func (a *Actor) enqueue(ctx actor.Context, m *monitor, context []byte) {
+// enqueue queues the hook run; waiting event runs of the same hook compact.
+// While events are held (discovery failing) the run waits here instead.
+func (a *Actor) enqueue(ctx actor.Context, m *monitor, context []byte, sync bool) {
 	b := m.hook.Binding
 	kind := messages.TaskGlobalHook
 	if m.module != "" {
 		kind = messages.TaskModuleHook
 	}
+	reason := "kubernetes " + m.kind
+	if sync {
+		reason = "Synchronization of " + m.kind
+	}
 	t := messages.Task{Queue: b.Queue, Kind: kind, Owner: m.owner, Module: m.module, Hook: m.hook.Hook,
-		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: "kubernetes " + m.kind, Context: context,
-		MergeKey: "hook/" + m.owner + "/" + m.hook.Hook, Compact: true}
+		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: reason, Context: context, Contexts: 1, Sync: sync}
+	if !sync {
+		// A Synchronization run stays one task: an owner may wait for it.
+		t.MergeKey, t.Compact = "hook/"+m.owner+"/"+m.hook.Hook, true
+	}
+	if a.inputs.hold {
+		a.inputs.held = append(a.inputs.held, t)
+		return
+	}
 	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: []messages.Task{t}})
+}
+
+// handleHold holds the runs of events back, or queues what was held.
+func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
+	a.inputs.hold = msg.Hold
+	if msg.Hold || len(a.inputs.held) == 0 {
+		return
+	}
+	a.opts.Log.Info("events held back while discovery failed are queued", "runs", len(a.inputs.held))
+	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: a.inputs.held})
+	a.inputs.held = nil
 }

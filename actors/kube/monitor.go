@@ -46,6 +46,11 @@ type monitor struct {
 	nsSynced map[string]bool
 	// initialDone: the first listing of every informer is complete.
 	initialDone bool
+	// syncRun is the Synchronization run kept for an owner that runs
+	// them itself, until it gets them.
+	syncRun *messages.SyncRun
+	// syncQueued: its Synchronization run went to the queue.
+	syncQueued bool
 	// failures counts the failed lists and watches of each source.
 	failures map[string]int
 }
@@ -289,7 +294,9 @@ func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 		}
 		it.filter = res
 	}
-	if m.hook.Binding.KeepFullObjectsInMemory || m.hook.Binding.Jq == nil {
+	// keepFullObjectsInMemory: false leaves the object out of every
+	// context, even without a jqFilter (as shell-operator does).
+	if m.hook.Binding.KeepFullObjectsInMemory {
 		obj, err := json.Marshal(u.Object)
 		if err != nil {
 			return item{}, err

@@ -250,7 +250,7 @@ func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
 		return
 	}
 	a.watching = on
-	a.hooks.Watch(ctx, a.peers, a.owner(), a.opts.Definition.Names.Name, on, syncTo)
+	a.hooks.Watch(ctx, a.peers, messages.WatchKube{Owner: a.owner(), Module: a.opts.Definition.Names.Name, SyncTo: syncTo}, on)
 }
 
 func (a *Actor) publish() {

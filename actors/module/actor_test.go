@@ -99,8 +99,10 @@ func TestModuleRunPhasesAndOnStartupOnlyUntilARunCompletes(t *testing.T) {
 	if done := e.run(t, task); done.ID != 7 || done.Err != "" || len(done.Later) != 0 {
 		t.Fatalf("first run: %+v", done)
 	}
-	want := []string{`a [{"binding":"onStartup"}]`, `c [{"binding":"beforeHelm"}]`,
-		`b [{"binding":"beforeHelm"}]`, `b [{"binding":"afterHelm"}]`}
+	// beforeHelm and afterHelm carry the snapshots of the hook's kubernetes
+	// bindings, {} for none (UPSTREAM §8.4); onStartup carries nothing.
+	want := []string{`a [{"binding":"onStartup"}]`, `c [{"binding":"beforeHelm","snapshots":{}}]`,
+		`b [{"binding":"beforeHelm","snapshots":{}}]`, `b [{"binding":"afterHelm","snapshots":{}}]`}
 	if got := e.recorded(t); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("first run ran\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

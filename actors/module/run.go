@@ -89,7 +89,7 @@ func (a *Actor) plan(t messages.Task) ([]phase, error) {
 		if !ok {
 			return nil, fmt.Errorf("module %s has no hook %q", a.opts.Definition.Names.Name, t.Hook)
 		}
-		return []phase{{kind: phaseHook, hook: h, binding: t.Binding, context: t.Context, reacts: true}}, nil
+		return []phase{{kind: phaseHook, hook: h, binding: t.Binding, context: t.Context, reacts: !t.Sync}}, nil
 	}
 	return nil, fmt.Errorf("module actor cannot run %s tasks", t.Kind)
 }

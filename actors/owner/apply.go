@@ -12,13 +12,36 @@ import (
 )
 
 // OrderContext is the binding context of an ORDER binding run, in the
-// hook's own format: [{"binding":"beforeHelm"}].
-func OrderContext(h Hook, binding bindings.Type) []byte {
+// hook's own format: [{"binding":"onStartup"}] exactly; the other ORDER
+// bindings of a v1 hook carry the snapshots of every kubernetes binding of
+// the hook ({} when it has none), as the original gives them.
+func OrderContext(h Hook, binding bindings.Type, snapshots bctx.Snapshots) []byte {
 	if h.Config != nil && h.Config.Version == bindings.V0 {
 		data, _ := bctx.MarshalV0([]bctx.V0Context{bctx.V0Binding(string(binding))})
 		return data
 	}
-	return bctx.Marshal([]bctx.Context{bctx.Order(string(binding), nil)})
+	if binding == bindings.OnStartup {
+		return bctx.Marshal([]bctx.Context{bctx.Order(string(binding), nil)})
+	}
+	var names []string
+	if h.Config != nil {
+		names = h.Config.KubernetesNames()
+	}
+	return bctx.Marshal([]bctx.Context{bctx.Order(string(binding), bctx.Pick(snapshots, names))})
+}
+
+// RefillContexts gives the binding contexts of an event or schedule run
+// the snapshots they carry as they are now (current: every kubernetes
+// binding of the hook). Contexts it cannot read are left as they are.
+func RefillContexts(h Hook, data []byte, current bctx.Snapshots) []byte {
+	contexts, err := bctx.Unmarshal(data)
+	if err != nil || h.Config == nil {
+		return data
+	}
+	names := func(c bctx.Context) ([]string, bool) {
+		return h.Config.SnapshotNames(c.Binding, c.Type == bctx.Schedule)
+	}
+	return bctx.Marshal(bctx.Refill(contexts, names, current))
 }
 
 // Request builds a hook run with the given binding context and input.

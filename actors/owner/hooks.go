@@ -46,24 +46,38 @@ func (s HookSet) Find(name string) (Hook, bool) {
 }
 
 // Watch tells the schedule and kube actors about the hooks' schedule and
-// kubernetes bindings (none when on is false: stop them).
-// With syncTo set, the Synchronization runs come back to syncTo.
-func (s HookSet) Watch(ctx actor.Context, peers Siblings, ownerName, module string, on bool, syncTo *actor.PID) {
+// kubernetes bindings (none when on is false: stop them). kube names the
+// owner and how its Synchronization runs come back (SyncTo, WaitNamed).
+func (s HookSet) Watch(ctx actor.Context, peers Siblings, kube messages.WatchKube, on bool) {
+	s.WatchSchedules(ctx, peers, kube.Owner, kube.Module, on)
+	s.WatchKube(ctx, peers, kube, on)
+}
+
+// WatchSchedules starts (or, on false, stops) the hooks' schedules.
+func (s HookSet) WatchSchedules(ctx actor.Context, peers Siblings, ownerName, module string, on bool) {
 	ws := messages.WatchSchedules{Owner: ownerName, Module: module}
-	wk := messages.WatchKube{Owner: ownerName, Module: module, SyncTo: syncTo}
 	for _, h := range s {
-		if !on || h.Config == nil {
-			continue
-		}
-		for _, b := range h.Config.Schedules {
-			ws.Schedules = append(ws.Schedules, messages.HookSchedule{Hook: h.Name, Version: h.Config.Version, Binding: b})
-		}
-		for _, b := range h.Config.Kubernetes {
-			wk.Monitors = append(wk.Monitors, messages.HookMonitor{Hook: h.Name, Version: h.Config.Version, Binding: b})
+		if on && h.Config != nil {
+			for _, b := range h.Config.Schedules {
+				ws.Schedules = append(ws.Schedules, messages.HookSchedule{Hook: h.Name, Version: h.Config.Version, Binding: b})
+			}
 		}
 	}
 	if peers.Schedule != nil {
 		ctx.Send(peers.Schedule, ws)
+	}
+}
+
+// WatchKube starts (or, on false, stops) the hooks' kubernetes bindings.
+func (s HookSet) WatchKube(ctx actor.Context, peers Siblings, kube messages.WatchKube, on bool) {
+	wk := kube
+	wk.Monitors = nil
+	for _, h := range s {
+		if on && h.Config != nil {
+			for _, b := range h.Config.Kubernetes {
+				wk.Monitors = append(wk.Monitors, messages.HookMonitor{Hook: h.Name, Version: h.Config.Version, Binding: b})
+			}
+		}
 	}
 	if peers.Kube != nil {
 		ctx.Send(peers.Kube, wk)

@@ -10,7 +10,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -62,21 +61,33 @@ type StepResult struct {
 	Err     error
 }
 
-// Start sends the hook run to the worker. A run of an ORDER binding (its
-// request has no binding context yet) gets the snapshots of the hook's
-// kubernetes bindings in its context, which takes a turn through the kube
-// actor when it has any.
+// Start sends the hook run to the worker. The snapshots a run's binding
+// context carries are read from the kube actor just before it starts (one
+// turn through it): an ORDER run other than onStartup carries every
+// kubernetes binding of the hook; an event or schedule run, the bindings
+// its includeSnapshotsFrom and group name, as they are now, not as they
+// were when the run was queued.
 func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run RunInfo) {
 	s.hook, s.applied, s.run, s.waiting, s.current = h.Name, nil, run, nil, h
-	if req.BindingContext == nil && s.Kube != nil && h.Config != nil && h.Config.Version != bindings.V0 && len(h.Config.Kubernetes) > 0 {
+	if s.wantsSnapshots(h, req, run) {
 		s.waiting = &req
 		ctx.Request(s.Kube, messages.GetSnapshots{Owner: s.Owner, Hook: h.Name, Tag: s.Tag})
 		return
 	}
 	if req.BindingContext == nil {
-		req.BindingContext = OrderContext(h, bindings.Type(run.Binding))
+		req.BindingContext = OrderContext(h, bindings.Type(run.Binding), nil)
 	}
 	s.send(ctx, req)
+}
+
+func (s *HookStep) wantsSnapshots(h Hook, req hookexec.Request, run RunInfo) bool {
+	if s.Kube == nil || h.Config == nil || h.Config.Version == bindings.V0 || len(h.Config.Kubernetes) == 0 {
+		return false
+	}
+	if req.BindingContext == nil {
+		return run.Binding != string(bindings.OnStartup)
+	}
+	return h.Config.NeedsSnapshots()
 }
 
 // OnSnapshots starts the run that waited for its snapshots.
@@ -86,7 +97,11 @@ func (s *HookStep) OnSnapshots(ctx actor.Context, msg messages.HookSnapshots) {
 	}
 	req := *s.waiting
 	s.waiting = nil
-	req.BindingContext = bctx.Marshal([]bctx.Context{bctx.Order(s.run.Binding, msg.Snapshots)})
+	if req.BindingContext == nil {
+		req.BindingContext = OrderContext(s.current, bindings.Type(s.run.Binding), msg.Snapshots)
+	} else {
+		req.BindingContext = RefillContexts(s.current, req.BindingContext, msg.Snapshots)
+	}
 	s.send(ctx, req)
 }
 

@@ -212,3 +212,22 @@ func TestQueuesIdleIsLoggedWhenTheLastTaskEnds(t *testing.T) {
 		t.Fatalf("more records: %q", (<-logs).Message)
 	}
 }
+
+// Runs of one hook that wait behind a running one merge: their binding
+// contexts are appended in order and counted (/queue shows how many).
+func TestWaitingRunsOfAHookCompact(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	event := func(ctx string) messages.Task {
+		t := hook("h")
+		t.MergeKey, t.Compact, t.Context, t.Contexts = "hook/global/h", true, []byte(ctx), 1
+		return t
+	}
+	e.enqueue(event(`[{"binding":"a"}]`))
+	first := e.expectRun(t, "h")
+	e.enqueue(event(`[{"binding":"b"}]`), event(`[{"binding":"c"}]`))
+	e.done(first, "")
+	merged := e.expectRun(t, "h")
+	if string(merged.Context) != `[{"binding":"b"},{"binding":"c"}]` || merged.Contexts != 2 {
+		t.Fatalf("merged run: %d contexts %s", merged.Contexts, merged.Context)
+	}
+}

@@ -105,6 +105,7 @@ func (l *line) dedupe() {
 			if at, ok := seen[t.MergeKey]; ok {
 				if t.Compact {
 					out[at].Context = appendContexts(out[at].Context, t.Context)
+					out[at].Contexts += t.Contexts
 				}
 				continue
 			}

@@ -44,7 +44,9 @@ type Actor struct {
 // no owner would send its schedules again.
 type inputs struct {
 	watches map[string]messages.WatchSchedules
-	hold    bool
+	// hold: ticks are held back in held while discovery fails.
+	hold bool
+	held []messages.Task
 	// next numbers entries across instances, so that a tick of a stopped
 	// timer still in the mailbox fires no entry of the next instance.
 	next int
@@ -71,8 +73,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleStarted(ctx)
 	case messages.WatchSchedules:
 		a.handleWatch(ctx, msg)
-	case messages.HoldSchedules:
-		a.inputs.hold = msg.Hold
+	case messages.HoldEvents:
+		a.handleHold(ctx, msg)
 	case tick:
 		a.handleTick(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
@@ -156,9 +158,22 @@ func (a *Actor) handleTick(ctx actor.Context, t tick) {
 	a.arm(ctx, t.ID, e)
 	if a.inputs.hold {
 		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
+		a.inputs.held = append(a.inputs.held, run(e))
 		return
 	}
 	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: []messages.Task{run(e)}})
+}
+
+// handleHold holds ticks back, or queues the ticks that were held, in the
+// order they fired (waiting runs of one hook merge in the queue).
+func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
+	a.inputs.hold = msg.Hold
+	if msg.Hold || len(a.inputs.held) == 0 {
+		return
+	}
+	a.opts.Log.Info("schedule ticks held back while discovery failed are queued", "runs", len(a.inputs.held))
+	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: a.inputs.held})
+	a.inputs.held = nil
 }
 
 // run is the hook run of one tick.
@@ -170,13 +185,23 @@ func run(e *entry) messages.Task {
 	}
 	return messages.Task{Queue: b.Queue, Kind: kind, Owner: e.owner, Module: e.module, Hook: e.hook.Hook,
 		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: "schedule " + b.Crontab,
-		Context: context(e.hook.Version, b), MergeKey: "hook/" + e.owner + "/" + e.hook.Hook, Compact: true}
+		Context: context(e.hook.Version, b), Contexts: 1, MergeKey: "hook/" + e.owner + "/" + e.hook.Hook, Compact: true}
 }
 
+// context is a tick's binding context. The snapshots it carries
+// (includeSnapshotsFrom, or every kubernetes binding of its group) are a
+// placeholder here: the owner fills them in just before the hook runs.
 func context(v bindings.Version, b bindings.ScheduleBinding) []byte {
 	if v == bindings.V0 {
 		data, _ := bctx.MarshalV0([]bctx.V0Context{bctx.V0Binding(b.Name)})
 		return data
 	}
-	return bctx.Marshal([]bctx.Context{bctx.ScheduleTick(b.Name, nil)})
+	if b.Group != "" {
+		return bctx.Marshal([]bctx.Context{bctx.GroupContext(b.Name, b.Group, nil)})
+	}
+	var snapshots bctx.Snapshots
+	if len(b.IncludeSnapshotsFrom) > 0 {
+		snapshots = bctx.Snapshots{}
+	}
+	return bctx.Marshal([]bctx.Context{bctx.ScheduleTick(b.Name, snapshots)})
 }

@@ -112,7 +112,7 @@ func TestSecondsCrontabFiresOnTime(t *testing.T) {
 		task := f.run(t)
 		want := messages.Task{Queue: "slow", Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal, Hook: "every.sh",
 			Binding: "every2", AllowFailure: true, Reason: "schedule */2 * * * * *", Context: task.Context,
-			MergeKey: "hook/global/every.sh", Compact: true}
+			Contexts: 1, MergeKey: "hook/global/every.sh", Compact: true}
 		if !reflect.DeepEqual(task, want) {
 			t.Fatalf("tick %d: task %+v, want %+v", i, task, want)
 		}
@@ -156,6 +156,29 @@ func TestV0Context(t *testing.T) {
 	}
 }
 
+// A tick that carries snapshots (includeSnapshotsFrom) or belongs to a
+// group (a Group context, spec/UPSTREAM.md §8.4) marks them with an empty
+// map: the owner fills in the objects as they are when the hook starts.
+func TestSnapshotAndGroupContexts(t *testing.T) {
+	f := newFixture(t, true)
+	f.kit.Send(f.pid, messages.WatchSchedules{Owner: messages.OwnerGlobal, Schedules: schedulesOf(t, "s.sh",
+		`{"configVersion":"v1","kubernetes":[{"name":"pods","kind":"Pod","group":"g"}],"schedule":[`+
+			`{"name":"inc","crontab":"0 * * * *","includeSnapshotsFrom":["pods"]},{"name":"grp","crontab":"0 * * * *","group":"g"}]}`)})
+	f.kit.Clock.Advance(time.Hour)
+	got := map[string]string{}
+	for range 2 {
+		task := f.run(t)
+		got[task.Binding] = string(task.Context)
+	}
+	want := map[string]string{
+		"inc": `[{"binding":"inc","type":"Schedule","snapshots":{}}]`,
+		"grp": `[{"binding":"grp","type":"Group","groupName":"g","snapshots":{}}]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("contexts %v, want %v", got, want)
+	}
+}
+
 // Several bindings, of one hook and of two owners, each fire on their own
 // crontab; when two are due at once both run.
 func TestSeveralBindings(t *testing.T) {
@@ -184,13 +207,14 @@ func TestSeveralBindings(t *testing.T) {
 }
 
 // While discovery fails every schedule is held back: its ticks pass
-// (logged) without runs, and it keeps its rhythm; once resumed the next
-// tick runs. A tick missed while held is not made up for.
+// (logged) without runs, and it keeps its rhythm; once released, the runs
+// of the held ticks are queued at once, in the order they fired (nothing
+// is lost: LIFECYCLE.md, "Modules discovery"), and the next tick runs.
 func TestHeldWhileDiscoveryFails(t *testing.T) {
 	f := newFixture(t, true)
 	f.kit.Send(f.pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"name":"s","crontab":"*/10 * * * * *"}]}`)})
-	f.kit.Send(f.pid, messages.HoldSchedules{Hold: true})
+	f.kit.Send(f.pid, messages.HoldEvents{Hold: true})
 
 	f.kit.Clock.Advance(10 * time.Second)
 	expectLog(t, f.logs, slog.LevelInfo, "schedule held back", map[string]string{"hook": "h.sh", "binding": "s"})
@@ -199,12 +223,22 @@ func TestHeldWhileDiscoveryFails(t *testing.T) {
 	f.queue.ExpectNoMessage(50 * time.Millisecond)
 	f.pending(t, 10*time.Second)
 
-	f.kit.Send(f.pid, messages.HoldSchedules{Hold: false})
-	f.queue.ExpectNoMessage(20 * time.Millisecond) // no make-up run
+	f.kit.Send(f.pid, messages.HoldEvents{Hold: false})
+	held := actortest.Expect[messages.Enqueue](f.queue, wait)
+	if len(held.Tasks) != 2 {
+		t.Fatalf("%d runs queued on release, want the 2 held ticks", len(held.Tasks))
+	}
+	for _, task := range held.Tasks {
+		if b := bindingOf(t, task); b != "s" {
+			t.Fatalf("held run of binding %q", b)
+		}
+	}
 	f.kit.Clock.Advance(10 * time.Second)
 	if b := bindingOf(t, f.run(t)); b != "s" {
 		t.Fatalf("binding %q", b)
 	}
+	f.kit.Send(f.pid, messages.HoldEvents{Hold: false}) // nothing held: nothing queued
+	f.queue.ExpectNoMessage(20 * time.Millisecond)
 }
 
 // Replacing an owner's schedules by none stops its timers; another owner's
@@ -264,8 +298,8 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: queue.PID, Log: log}))
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
-	kit.Send(pid, messages.HoldSchedules{Hold: true})
-	kit.Send(pid, messages.HoldSchedules{Hold: false})
+	kit.Send(pid, messages.HoldEvents{Hold: true})
+	kit.Send(pid, messages.HoldEvents{Hold: false})
 	kit.Send(pid, messages.WatchSchedules{Owner: "module/boom", Module: "boom", // panics in its log line
 		Schedules: schedulesOf(t, "b.sh", `{"configVersion":"v1","schedule":[{"name":"b","crontab":"*/3 * * * * *"}]}`)})
 

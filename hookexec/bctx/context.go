@@ -32,6 +32,8 @@ type Context struct {
 	Binding    string
 	Type       Type
 	WatchEvent string
+	// GroupName is the group of a Group context.
+	GroupName string
 	// Item is the object of an Event context.
 	Item ObjectAndFilterResult
 	// Objects of a Synchronization context; written as [] when empty.
@@ -41,8 +43,9 @@ type Context struct {
 }
 
 // Order is the context of an ORDER binding (onStartup, beforeAll, afterAll,
-// beforeHelm, afterHelm, afterDeleteHelm): just the binding, plus snapshots
-// of the hook's kubernetes bindings when it has any (pass nil otherwise).
+// beforeHelm, afterHelm, afterDeleteHelm): just the binding, plus the
+// snapshots when not nil. onStartup gets none; the others get every
+// kubernetes binding of the hook, {} when it has none (as the original).
 func Order(binding string, snapshots Snapshots) Context {
 	return Context{Binding: binding, Snapshots: snapshots}
 }
@@ -67,11 +70,13 @@ func WatchEventContext(name, watchEvent string, item ObjectAndFilterResult, snap
 	return Context{Binding: name, Type: Event, WatchEvent: watchEvent, Item: item, Snapshots: snapshots}
 }
 
-// GroupContext is the context of a group of bindings: the group name and
-// the snapshots of every binding in it.
-func GroupContext(group string, snapshots Snapshots) Context {
+// GroupContext is the context of a binding that belongs to a group, for
+// any of its events and its Synchronization: the binding's name, the group
+// name and the snapshots of every kubernetes binding in the group, never
+// objects (shell-operator's v1 Group context).
+func GroupContext(binding, group string, snapshots Snapshots) Context {
 	if snapshots == nil {
 		snapshots = Snapshots{}
 	}
-	return Context{Binding: group, Type: Group, Snapshots: snapshots}
+	return Context{Binding: binding, Type: Group, GroupName: group, Snapshots: snapshots}
 }

@@ -50,7 +50,7 @@ func TestV1Contexts(t *testing.T) {
 		// LIFECYCLE-STEPS.md step 11: schedule with "snapshots".
 		{"schedule", []Context{ScheduleTick("every-minute", Snapshots{"pods": {pod}})},
 			`[{"binding":"every-minute","type":"Schedule","snapshots":{"pods":[{"object":{"kind":"Pod","metadata":{"name":"p1"}},"filterResult":{"app":"x"}}]}}]`},
-		{"group", []Context{GroupContext("main-group", nil)}, `[{"binding":"main-group","type":"Group","snapshots":{}}]`},
+		{"group", []Context{GroupContext("pods", "main-group", nil)}, `[{"binding":"pods","type":"Group","groupName":"main-group","snapshots":{}}]`},
 		{"several", []Context{Order("onStartup", nil), ScheduleTick("s", nil)}, `[{"binding":"onStartup"},{"binding":"s","type":"Schedule"}]`},
 		{"empty array", nil, `[]`},
 		{"escaped name", []Context{Order("a \"quoted\" <name>\u007f\n", nil)}, `[{"binding":"a \"quoted\" <name>\u007f\n"}]`},

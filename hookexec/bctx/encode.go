@@ -41,6 +41,10 @@ func (c Context) appendJSON(dst []byte) []byte {
 		dst = append(dst, `,"watchEvent":`...)
 		dst = appendString(dst, c.WatchEvent)
 	}
+	if c.GroupName != "" {
+		dst = append(dst, `,"groupName":`...)
+		dst = appendString(dst, c.GroupName)
+	}
 	if c.Type == Event {
 		dst = c.Item.appendFields(dst, true)
 	}

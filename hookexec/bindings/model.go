@@ -1,6 +1,7 @@
 package bindings
 
 import (
+	"slices"
 	"time"
 
 	"github.com/itchyny/gojq"
@@ -157,3 +158,79 @@ type NamespaceSelector struct {
 
 // AllWatchEvents is the default of executeHookOnEvent and `event`.
 func AllWatchEvents() []WatchEvent { return []WatchEvent{Added, Modified, Deleted} }
+
+// SnapshotNames names the kubernetes bindings whose current objects a
+// binding context of binding carries (spec/UPSTREAM.md §8.3–8.4): for a
+// binding in a group, every kubernetes binding of the group, plus its own
+// includeSnapshotsFrom; otherwise its includeSnapshotsFrom. ok is false
+// when it carries none. schedule says to look for binding among the
+// schedule bindings first (a kubernetes binding may have the same name).
+func (c *Config) SnapshotNames(binding string, schedule bool) (names []string, ok bool) {
+	include, group, found := c.bindingSnapshots(binding, schedule)
+	if !found || group == "" && len(include) == 0 {
+		return nil, false
+	}
+	if group != "" {
+		for _, k := range c.Kubernetes {
+			if k.Group == group {
+				names = append(names, k.Name)
+			}
+		}
+	}
+	for _, n := range include {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names, true
+}
+
+func (c *Config) bindingSnapshots(binding string, schedule bool) (include []string, group string, found bool) {
+	findSchedule := func() bool {
+		for _, s := range c.Schedules {
+			if s.Name == binding {
+				include, group, found = s.IncludeSnapshotsFrom, s.Group, true
+			}
+		}
+		return found
+	}
+	findKubernetes := func() bool {
+		for _, k := range c.Kubernetes {
+			if k.Name == binding {
+				include, group, found = k.IncludeSnapshotsFrom, k.Group, true
+			}
+		}
+		return found
+	}
+	if schedule {
+		_ = findSchedule() || findKubernetes()
+	} else {
+		_ = findKubernetes() || findSchedule()
+	}
+	return include, group, found
+}
+
+// KubernetesNames lists the names of the hook's kubernetes bindings.
+func (c *Config) KubernetesNames() []string {
+	out := make([]string, 0, len(c.Kubernetes))
+	for _, k := range c.Kubernetes {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// NeedsSnapshots tells whether any schedule or kubernetes binding carries
+// snapshots in its contexts (includeSnapshotsFrom or group).
+func (c *Config) NeedsSnapshots() bool {
+	for _, s := range c.Schedules {
+		if s.Group != "" || len(s.IncludeSnapshotsFrom) > 0 {
+			return true
+		}
+	}
+	for _, k := range c.Kubernetes {
+		if k.Group != "" || len(k.IncludeSnapshotsFrom) > 0 {
+			return true
+		}
+	}
+	return false
+}

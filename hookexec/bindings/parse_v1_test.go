@@ -166,3 +166,39 @@ func TestParseV1Kubernetes(t *testing.T) {
 			}},
 	})
 }
+
+// A binding's contexts carry the snapshots of its includeSnapshotsFrom and,
+// in a group, of every kubernetes binding of the group (UPSTREAM §8.3).
+func TestSnapshotNames(t *testing.T) {
+	cfg, err := Parse([]byte(`{"configVersion":"v1",
+	  "kubernetes":[{"name":"a","kind":"Pod","group":"g"},{"name":"b","kind":"Pod","group":"g","includeSnapshotsFrom":["c"]},
+	    {"name":"c","kind":"Pod","includeSnapshotsFrom":["a","c"]},{"name":"d","kind":"Pod"}],
+	  "schedule":[{"name":"e","crontab":"* * * * *","group":"g"},{"name":"plain","crontab":"* * * * *"}]}`), ScopeGlobal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		binding  string
+		schedule bool
+		want     []string
+		ok       bool
+	}{
+		{"a", false, []string{"a", "b"}, true},
+		{"b", false, []string{"a", "b", "c"}, true},
+		{"c", false, []string{"a", "c"}, true},
+		{"d", false, nil, false},
+		{"e", true, []string{"a", "b"}, true},  // a schedule binding in group g
+		{"e", false, []string{"a", "b"}, true}, // found among the schedules too (a Group context)
+		{"plain", true, nil, false},
+		{"unknown", false, nil, false},
+	}
+	for _, tc := range cases {
+		got, ok := cfg.SnapshotNames(tc.binding, tc.schedule)
+		if ok != tc.ok || !slices.Equal(got, tc.want) {
+			t.Errorf("SnapshotNames(%q, %t) = %v, %t; want %v, %t", tc.binding, tc.schedule, got, ok, tc.want, tc.ok)
+		}
+	}
+	if !cfg.NeedsSnapshots() {
+		t.Error("NeedsSnapshots is false")
+	}
+}

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,10 +16,14 @@ var (
 	binary string
 )
 
-// TestMain builds the binary once (to a fixed path, replaced on every run)
-// and runs the tests against the shared or a private cluster.
+// TestMain builds the binary once (to a path of this checkout's own,
+// replaced on every run: two checkouts tested at once on one machine must
+// not run each other's binary) and runs the tests against the shared or a
+// private cluster.
 func TestMain(m *testing.M) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("addon-operator-e2e-%d", os.Getuid()))
+	wd, _ := os.Getwd()
+	sum := sha256.Sum256([]byte(wd))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("addon-operator-e2e-%d-%x", os.Getuid(), sum[:6]))
 	binary = filepath.Join(dir, "addon-operator")
 	build := exec.Command("go", "build", "-o", binary, "github.com/addon-actors/addon-operator/cmd/addon-operator")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

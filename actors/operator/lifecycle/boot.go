@@ -16,7 +16,6 @@ type boot struct {
 	applying    int             // ApplyConfig replies still due
 	applied     bool            // every owner has its section
 	applyFailed []string
-	kubeSynced  bool // the global hooks' monitors have listed
 }
 
 // newBoot waits for the global actor only: module actors configure their
@@ -100,30 +99,27 @@ func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 	b.maybeQueueStartup(ctx)
 }
 
-// handleKubeSynced notes that the global hooks' monitors have listed
-// (their Synchronization runs are queued).
-func (b *brain) handleKubeSynced(ctx actor.Context, msg messages.KubeSynced) {
-	if msg.Owner == messages.OwnerGlobal && !b.boot.done {
-		if msg.Err != "" {
-			b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
-			return
-		}
-		b.boot.kubeSynced = true
-		b.maybeQueueStartup(ctx)
+// handleKubeSynced stops start-up when a global hook's kubernetes binding
+// cannot be watched (an unknown kind) before the first converge is done.
+func (b *brain) handleKubeSynced(msg messages.KubeSynced) {
+	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !b.opts.Board.Ready() {
+		b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
 	}
 }
 
-// maybeQueueStartup queues onStartup and the first converge once the
-// configuration is applied and the global monitors have synced. With no kube
-// actor among the children there is nothing to wait for.
+// maybeQueueStartup queues start-up once the configuration is applied
+// (LIFECYCLE-STEPS 1–3): the global onStartup hooks, then the global
+// hooks' bindings start and their Synchronization runs, then the first
+// converge, beforeAll first.
 func (b *brain) maybeQueueStartup(ctx actor.Context) {
-	if b.boot.done || !b.boot.applied || !b.boot.kubeSynced && b.children.PID(ChildKube) != nil {
+	if b.boot.done || !b.boot.applied {
 		return
 	}
 	b.boot.done = true
 	b.convergeStart = b.opts.Clock.Now()
-	b.opts.Log.Info("start-up: running global onStartup hooks, then converging")
+	b.opts.Log.Info("start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")
 	b.enqueue(ctx,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
+		messages.Task{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up"},
 		messages.NewReloadAll("start-up"))
 }

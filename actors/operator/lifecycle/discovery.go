@@ -59,7 +59,7 @@ func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChec
 	}
 	if msg.Err != "" {
 		b.disc = nil
-		b.holdSchedules(ctx, true)
+		b.holdEvents(ctx, true)
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
 		return
 	}
@@ -80,11 +80,11 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 		return
 	}
 	if msg.Err != nil {
-		b.holdSchedules(ctx, true)
+		b.holdEvents(ctx, true)
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
 		return
 	}
-	b.holdSchedules(ctx, false)
+	b.holdEvents(ctx, false)
 	b.opts.Board.SetEnabledModules(d.enabled)
 	next := b.moduleTasks(ctx, d.enabled, msg.Names)
 	next = append(next,
@@ -124,13 +124,15 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []mes
 	return append(append(runs, deletes...), purges...)
 }
 
-// holdSchedules holds schedules back while discovery is failing (and
-// counts the failure).
-func (b *brain) holdSchedules(ctx actor.Context, hold bool) {
+// holdEvents holds the runs of schedule ticks and Kubernetes events back
+// while discovery is failing (and counts the failure).
+func (b *brain) holdEvents(ctx actor.Context, hold bool) {
 	if hold && b.opts.DiscoverErrors != nil {
 		b.opts.DiscoverErrors.Inc()
 	}
-	if pid := b.children.PID(ChildSchedule); pid != nil {
-		ctx.Send(pid, messages.HoldSchedules{Hold: hold})
+	for _, child := range []string{ChildSchedule, ChildKube} {
+		if pid := b.children.PID(child); pid != nil {
+			ctx.Send(pid, messages.HoldEvents{Hold: hold})
+		}
 	}
 }

@@ -110,7 +110,7 @@ func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 	case messages.OwnerReady:
 		b.handleOwnerReady(ctx, msg)
 	case messages.KubeSynced:
-		b.handleKubeSynced(ctx, msg)
+		b.handleKubeSynced(msg)
 	case messages.ConfigApplied:
 		b.handleConfigApplied(ctx, msg)
 	case messages.RunTask:

@@ -89,7 +89,9 @@ func startWith(t *testing.T, defs []module.Definition, owned []string, set func(
 }
 
 // boot plays a good start: config read, global ready, every owner accepts
-// its section; the lifecycle then queues onStartup and a reload.
+// its section; the lifecycle then queues, in order (LIFECYCLE-STEPS 1–3),
+// the global onStartup hooks, the start of the global bindings with their
+// Synchronization, and a reload (beforeAll first).
 func (e *env) boot(t *testing.T, owners int) {
 	e.kit.Send(e.root, messages.ConfigChanged{Initial: true})
 	e.kit.Send(e.root, messages.OwnerReady{Owner: messages.OwnerGlobal})
@@ -98,8 +100,9 @@ func (e *env) boot(t *testing.T, owners int) {
 		e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{}, e.probe.PID)
 	}
 	q := actortest.Expect[messages.Enqueue](e.probe, patience)
-	if len(q.Tasks) != 2 || q.Tasks[0].Binding != "onStartup" || q.Tasks[1].Kind != messages.TaskReloadAll {
-		t.Fatalf("start-up queued %+v", q.Tasks)
+	want := []string{"GlobalBindingRun  onStartup", "GlobalSynchronization", "ReloadAllModules"}
+	if got := kinds(q.Tasks); !reflect.DeepEqual(got, want) {
+		t.Fatalf("start-up queued %v, want %v", got, want)
 	}
 }
 

@@ -84,10 +84,10 @@ func counterValue(t *testing.T, a *app.App, name string) float64 {
 }
 
 // A named queue keeps running while the main queue is stuck on a failing
-// hook.
+// hook (beforeAll: the global schedules start only after onStartup).
 func TestNamedQueueRunsWhileMainIsStuck(t *testing.T) {
 	root := tree(t, map[string]string{
-		"global-hooks/broken": hook(`{"configVersion":"v1","onStartup":1}`, "exit 1"),
+		"global-hooks/broken": hook(`{"configVersion":"v1","beforeAll":1}`, "exit 1"),
 		"global-hooks/side": hook(`{"configVersion":"v1","schedule":[{"crontab":"*/1 * * * * *","queue":"side"}]}`,
 			recordContext("side")),
 	})
