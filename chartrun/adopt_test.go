@@ -23,8 +23,8 @@ type records struct {
 }
 
 func (c *records) Enabled(context.Context, slog.Level) bool { return true }
-func (c *records) WithAttrs([]slog.Attr) slog.Handler        { return c }
-func (c *records) WithGroup(string) slog.Handler             { return c }
+func (c *records) WithAttrs([]slog.Attr) slog.Handler       { return c }
+func (c *records) WithGroup(string) slog.Handler            { return c }
 func (c *records) Handle(_ context.Context, r slog.Record) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
