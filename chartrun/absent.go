@@ -43,9 +43,6 @@ func (r *Releaser) AbsentResources(ctx context.Context, name string) ([]Object, 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOurs(history); err != nil {
-		return nil, err
-	}
 	deployed := lastDeployed(history)
 	if deployed == nil {
 		return nil, fmt.Errorf("%s: %w", name, ErrNotDeployed)

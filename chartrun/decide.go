@@ -27,27 +27,21 @@ func (p plan) String() string {
 	return [...]string{"install", "upgrade", "skip", "uninstall and install", "roll back and upgrade"}[p]
 }
 
-// checkOurs refuses a release whose latest revision does not carry the
-// heritage label: someone else installed it, or took it over.
-func checkOurs(history []*release.Release) error {
-	if len(history) == 0 {
-		return nil
-	}
-	if last := latest(history); last.Labels[LabelHeritage] != HeritageValue {
-		return fmt.Errorf("%w: %s (revision %d)", ErrForeignRelease, last.Name, last.Version)
-	}
-	return nil
+// ours tells whether a revision carries the heritage label: this operator
+// wrote it. A release named after a module whose latest revision does not is
+// still that module's release (installed by the original addon-operator, an
+// older version or plain helm): it is adopted, never skipped, so its next
+// revision carries the label.
+func ours(rel *release.Release) bool {
+	return rel.Labels[LabelHeritage] == HeritageValue
 }
 
 // decide picks what to do from the release's history (any order), the
 // checksum wanted and the objects of the deployed revision that are absent.
-// It never returns a plan for a foreign release: that is an error.
-func decide(history []*release.Release, checksum string, absent []Object) (plan, string, error) {
+// A stuck release is cleared the same way whoever installed it.
+func decide(history []*release.Release, checksum string, absent []Object) (plan, string) {
 	if len(history) == 0 {
-		return planInstall, "not installed", nil
-	}
-	if err := checkOurs(history); err != nil {
-		return 0, "", err
+		return planInstall, "not installed"
 	}
 	last, deployed := latest(history), lastDeployed(history)
 	status := release.StatusUnknown
@@ -57,19 +51,21 @@ func decide(history []*release.Release, checksum string, absent []Object) (plan,
 	switch {
 	case status == release.StatusDeployed:
 	case deployed == nil:
-		return planReinstall, fmt.Sprintf("revision %d is %s and none deployed", last.Version, status), nil
+		return planReinstall, fmt.Sprintf("revision %d is %s and none deployed", last.Version, status)
 	case status.IsPending():
-		return planRollback, fmt.Sprintf("revision %d left %s", last.Version, status), nil
+		return planRollback, fmt.Sprintf("revision %d left %s", last.Version, status)
 	default:
-		return planUpgrade, fmt.Sprintf("revision %d is %s", last.Version, status), nil
+		return planUpgrade, fmt.Sprintf("revision %d is %s", last.Version, status)
 	}
 	switch {
+	case !ours(last):
+		return planUpgrade, fmt.Sprintf("revision %d not labelled %s=%s: adopted", last.Version, LabelHeritage, HeritageValue)
 	case last.Labels[LabelChecksum] != checksum:
-		return planUpgrade, "manifests or values changed", nil
+		return planUpgrade, "manifests or values changed"
 	case len(absent) > 0:
-		return planUpgrade, "absent: " + objectList(absent), nil
+		return planUpgrade, "absent: " + objectList(absent)
 	}
-	return planSkip, "up to date", nil
+	return planSkip, "up to date"
 }
 
 // objectList names the first few objects.

@@ -1,7 +1,6 @@
 package chartrun
 
 import (
-	"errors"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/release"
@@ -22,31 +21,30 @@ func TestDecide(t *testing.T) {
 		history []*release.Release
 		absent  []Object
 		want    plan
-		foreign bool
 	}{
-		{"none", nil, nil, planInstall, false},
-		{"same", []*release.Release{rev(1, release.StatusDeployed, "s", true)}, nil, planSkip, false},
-		{"changed", []*release.Release{rev(1, release.StatusDeployed, "old", true)}, nil, planUpgrade, false},
-		{"absent", []*release.Release{rev(1, release.StatusDeployed, "s", true)}, gone, planUpgrade, false},
-		{"only failed", []*release.Release{rev(1, release.StatusFailed, "s", true)}, nil, planReinstall, false},
-		{"only pending-install", []*release.Release{rev(1, release.StatusPendingInstall, "s", true)}, nil, planReinstall, false},
-		{"failed upgrade", []*release.Release{rev(1, release.StatusDeployed, "s", true), rev(2, release.StatusFailed, "s", true)}, nil, planUpgrade, false},
-		{"pending-upgrade", []*release.Release{rev(2, release.StatusPendingUpgrade, "s", true), rev(1, release.StatusDeployed, "s", true)}, nil, planRollback, false},
-		{"pending-rollback", []*release.Release{rev(1, release.StatusSuperseded, "s", true), rev(2, release.StatusDeployed, "s", true), rev(3, release.StatusPendingRollback, "s", true)}, nil, planRollback, false},
-		{"foreign", []*release.Release{rev(1, release.StatusDeployed, "s", false)}, nil, 0, true},
-		{"label taken off", []*release.Release{rev(1, release.StatusSuperseded, "s", true), rev(2, release.StatusDeployed, "s", false)}, nil, 0, true},
+		{"none", nil, nil, planInstall},
+		{"same", []*release.Release{rev(1, release.StatusDeployed, "s", true)}, nil, planSkip},
+		{"changed", []*release.Release{rev(1, release.StatusDeployed, "old", true)}, nil, planUpgrade},
+		{"absent", []*release.Release{rev(1, release.StatusDeployed, "s", true)}, gone, planUpgrade},
+		{"only failed", []*release.Release{rev(1, release.StatusFailed, "s", true)}, nil, planReinstall},
+		{"only pending-install", []*release.Release{rev(1, release.StatusPendingInstall, "s", true)}, nil, planReinstall},
+		{"failed upgrade", []*release.Release{rev(1, release.StatusDeployed, "s", true), rev(2, release.StatusFailed, "s", true)}, nil, planUpgrade},
+		{"pending-upgrade", []*release.Release{rev(2, release.StatusPendingUpgrade, "s", true), rev(1, release.StatusDeployed, "s", true)}, nil, planRollback},
+		{"pending-rollback", []*release.Release{rev(1, release.StatusSuperseded, "s", true), rev(2, release.StatusDeployed, "s", true), rev(3, release.StatusPendingRollback, "s", true)}, nil, planRollback},
+		// A module's release that we did not label is adopted: upgraded
+		// even with the wanted checksum, cleared when stuck.
+		{"not ours", []*release.Release{rev(1, release.StatusDeployed, "s", false)}, nil, planUpgrade},
+		{"label taken off", []*release.Release{rev(1, release.StatusSuperseded, "s", true), rev(2, release.StatusDeployed, "s", false)}, nil, planUpgrade},
+		{"not ours, only failed", []*release.Release{rev(1, release.StatusFailed, "", false)}, nil, planReinstall},
+		{"not ours, pending-install", []*release.Release{rev(1, release.StatusPendingInstall, "", false)}, nil, planReinstall},
+		{"not ours, pending-upgrade", []*release.Release{rev(1, release.StatusDeployed, "", false), rev(2, release.StatusPendingUpgrade, "", false)}, nil, planRollback},
+		{"not ours, failed upgrade", []*release.Release{rev(1, release.StatusDeployed, "", false), rev(2, release.StatusFailed, "", false)}, nil, planUpgrade},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason, err := decide(tt.history, "s", tt.absent)
-			if tt.foreign {
-				if !errors.Is(err, ErrForeignRelease) {
-					t.Fatalf("decide = %v, %v; want ErrForeignRelease", got, err)
-				}
-				return
-			}
-			if err != nil || got != tt.want || reason == "" {
-				t.Fatalf("decide = %v (%q), %v; want %v", got, reason, err, tt.want)
+			got, reason := decide(tt.history, "s", tt.absent)
+			if got != tt.want || reason == "" {
+				t.Fatalf("decide = %v (%q); want %v", got, reason, tt.want)
 			}
 		})
 	}

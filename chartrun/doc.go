@@ -21,9 +21,16 @@
 //     releases whose module is gone.
 //   - Render returns the manifests for given values without installing.
 //
-// Every release it installs carries the label heritage=addon-operator. A
-// release without it is someone else's: it is never listed, changed,
-// adopted or deleted (ErrForeignRelease), nor is Options.IgnoreRelease.
+// Every revision it writes carries the label heritage=addon-operator, and
+// only releases with it are listed, so only those are purged when their
+// module dir is gone; Options.IgnoreRelease is never listed, upgraded or
+// deleted. A release named after a module that lacks the label (installed
+// by the original addon-operator, an older version or plain helm) is still
+// that module's release: Upgrade adopts it (never skips it, clears it when
+// stuck as it would its own, upgrades it so its new revision carries the
+// label) and logs the adoption once per release and process, with the
+// revision and who installed it as far as its labels tell; Delete and
+// AbsentResources treat it as the module's release too.
 //
 // Choices worth knowing:
 //   - The checksum is of what the chart renders, so a change to a hook, a

@@ -12,8 +12,9 @@ import (
 // List returns the names of the releases this operator installed, sorted,
 // so that the lifecycle can purge those whose module is gone. Releases
 // without the heritage label, and Options.IgnoreRelease, are not listed.
-// Only the Secrets with the label are read (a label selector), so foreign
-// releases are never decoded.
+// Only the Secrets with the label are read (a label selector), so a release
+// someone else installed is never decoded, and never purged; one adopted by
+// a module run is listed once its revision with the label is written.
 func (r *Releaser) List(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -15,11 +15,11 @@ import (
 )
 
 // installPlain installs a release as someone else would: plain helm, no
-// heritage label.
-func installPlain(t *testing.T, cfg *action.Configuration, ns, name string) {
+// heritage label (only the given labels).
+func installPlain(t *testing.T, cfg *action.Configuration, ns, name string, labels map[string]string) {
 	t.Helper()
 	in := action.NewInstall(cfg)
-	in.ReleaseName, in.Namespace = name, ns
+	in.ReleaseName, in.Namespace, in.Labels = name, ns, labels
 	ch := &chart.Chart{Metadata: &chart.Metadata{APIVersion: "v2", Name: "other", Version: "1.0.0"},
 		Templates: []*chart.File{{Name: "templates/cm.yaml", Data: []byte(fmt.Sprintf(cmTemplate, 0))}}}
 	if _, err := in.Run(ch, map[string]any{"demo": map[string]any{"value": "theirs"}}); err != nil {
@@ -40,38 +40,6 @@ func (f fixture) secretVersions(t *testing.T) map[string]string {
 		versions[s.Name] = s.ResourceVersion
 	}
 	return versions
-}
-
-func TestForeignReleasesAreNeverTouched(t *testing.T) {
-	f := newFixture(t, 1)
-	cfg := helmConfig(t, f.ns)
-	installPlain(t, cfg, f.ns, "demo")  // a foreign release with the module's name
-	installPlain(t, cfg, f.ns, "other") // a release without the label
-	before := f.secretVersions(t)
-	ctx := context.Background()
-	for _, name := range []string{"demo", "other"} {
-		_, err := f.r.Upgrade(ctx, chartrun.Request{Release: name, ChartDir: f.dir, Values: map[string]any{}})
-		if !errors.Is(err, chartrun.ErrForeignRelease) {
-			t.Fatalf("upgrade of foreign %s: %v", name, err)
-		}
-		if err := f.r.Delete(ctx, name); !errors.Is(err, chartrun.ErrForeignRelease) {
-			t.Fatalf("delete of foreign %s: %v", name, err)
-		}
-		if _, err := f.r.AbsentResources(ctx, name); !errors.Is(err, chartrun.ErrForeignRelease) {
-			t.Fatalf("absent check of foreign %s: %v", name, err)
-		}
-	}
-	if names, err := f.r.List(ctx); err != nil || len(names) != 0 {
-		t.Fatalf("List includes foreign releases: %v %v", names, err)
-	}
-	if after := f.secretVersions(t); !reflect.DeepEqual(after, before) || len(after) != 2 {
-		t.Fatalf("foreign release storage changed: %v -> %v", before, after)
-	}
-	for _, name := range []string{"demo-0", "other-0"} {
-		if v, _ := f.value(t, name); v != "theirs" {
-			t.Fatalf("foreign object %s changed: %q", name, v)
-		}
-	}
 }
 
 func TestIgnoredReleaseIsNeitherListedNorDeleted(t *testing.T) {

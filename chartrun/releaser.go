@@ -15,8 +15,9 @@ import (
 // Labels on every release this operator installs (helm stores them on the
 // release's Secret).
 const (
-	// LabelHeritage marks a release as ours: only such releases are
-	// upgraded, deleted, listed or purged.
+	// LabelHeritage marks a release as ours: only such releases are listed
+	// (so purged when their module dir is gone). A module's release without
+	// it is adopted: upgraded, and labelled from then on.
 	LabelHeritage = "heritage"
 	// HeritageValue is LabelHeritage's value.
 	HeritageValue = "addon-operator"
@@ -26,10 +27,6 @@ const (
 )
 
 var (
-	// ErrForeignRelease is returned for a release with the module's name
-	// that this operator did not install (no heritage label): it is never
-	// adopted, changed or deleted.
-	ErrForeignRelease = errors.New("release exists but was not installed by addon-operator")
 	// ErrIgnoredRelease is returned for the release named by
 	// Options.IgnoreRelease (HELM_IGNORE_RELEASE).
 	ErrIgnoredRelease = errors.New("release is ignored (HELM_IGNORE_RELEASE)")
@@ -69,6 +66,7 @@ type Releaser struct {
 	caps      capsCache
 	index     startIndex
 	objects   objectIndex
+	adopted   adoptions
 }
 
 // NewReleaser returns a releaser for the releases in namespace.

@@ -50,7 +50,9 @@ type Result struct {
 // Upgrade installs or upgrades the release from the chart in ChartDir with
 // Values, unless the deployed release was made from the same rendered
 // manifests and values and none of its objects is absent. A stuck release
-// is cleared first (see decide); a foreign one is refused.
+// is cleared first (see decide). A release with the module's name that
+// this operator did not label is adopted: logged once, cleared when stuck,
+// and upgraded (never skipped), its new revision labelled.
 func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	if err := r.checkName(req.Release); err != nil {
 		return Result{}, err
@@ -126,7 +128,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 		check.cancel()
 	}
 	if indexed {
-		if p, _, err := decide(read.history, out.sum, absent); err != nil || p != planSkip {
+		if p, _ := decide(read.history, out.sum, absent); p != planSkip {
 			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
 		}
 	}
@@ -148,13 +150,11 @@ func (r *Releaser) historyOf(ctx context.Context, cfg *action.Configuration, nam
 // install, an upgrade, or first clearing a stuck release.
 func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string,
 	history []*release.Release, absent []Object) (Result, error) {
-	p, reason, err := decide(history, sum, absent)
-	if err != nil {
-		return Result{}, err
-	}
+	p, reason := decide(history, sum, absent)
 	if p == planSkip {
 		return Result{Action: Skipped, Revision: latest(history).Version, Checksum: sum, Reason: reason}, nil
 	}
+	r.adopt(history)
 	r.opts.Log.Info("helm release", "release", req.Release, "plan", p.String(), "reason", reason)
 	defer r.forgetCapabilities()
 	if p == planRollback {
