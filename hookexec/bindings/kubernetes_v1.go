@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 type kubernetesV1Raw struct {
@@ -80,6 +81,7 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 	steps := []func() error{
 		func() (err error) { return r.checkMode(field) },
 		func() (err error) { return checkBindingName(field+".name", r.Name) },
+		func() (err error) { return checkAPIVersion(field+".apiVersion", r.APIVersion) },
 		func() (err error) { b.ExecuteHookOnEvent, err = r.events(field); return },
 		func() (err error) { b.NameSelector, err = matchNames(field+".nameSelector", r.NameSelector); return },
 		func() (err error) { return nameAndFieldSelector(field, r.NameSelector, r.FieldSelector) },
@@ -105,6 +107,18 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 	// than main; the main queue always waits for Synchronization.
 	b.WaitForSynchronization = boolOr(r.WaitForSynchronization, true) || b.Queue == DefaultQueue
 	return b, nil
+}
+
+// checkAPIVersion refuses an apiVersion that is no group/version; empty is
+// found by discovery.
+func checkAPIVersion(field, apiVersion string) error {
+	if apiVersion == "" {
+		return nil
+	}
+	if _, err := schema.ParseGroupVersion(apiVersion); err != nil {
+		return fieldErr(field, ErrBadValue, "%v", err)
+	}
+	return nil
 }
 
 // checkMode refuses `mode`, which shell-operator's v1 schema does not have.

@@ -19,6 +19,8 @@ func TestParseV1KeyErrors(t *testing.T) {
 			"kubernetes[0].mode: unknown field: mode is not allowed in configVersion v1; remove it"},
 		{"mode in the second binding", ScopeModule, `{"configVersion":"v1","kubernetes":[{"kind":"Pod"},{"kind":"Secret","mode":"Incremental"}]}`, ErrUnknownField,
 			"kubernetes[1].mode: unknown field: mode is not allowed in configVersion v1; remove it"},
+		{"bad apiVersion", ScopeGlobal, kube1(`"apiVersion":"apps/v1/extra"`), ErrBadValue,
+			`kubernetes[0].apiVersion: bad value: unexpected GroupVersion string: apps/v1/extra`},
 		{"bad watchEvent", ScopeGlobal, kube1(`"watchEvent":["add"]`), ErrBadValue,
 			`kubernetes[0].watchEvent[0]: bad value: "add": want Added, Modified or Deleted`},
 		{"bad watchEvent next to executeHookOnEvent", ScopeGlobal, kube1(`"watchEvent":["Added","Created"],"executeHookOnEvent":["Added"]`), ErrBadValue,
