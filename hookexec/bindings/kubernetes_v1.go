@@ -67,7 +67,6 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 		APIVersion:                   r.APIVersion,
 		Kind:                         r.Kind,
 		ExecuteHookOnSynchronization: boolOr(r.ExecuteHookOnSynchronization, true),
-		WaitForSynchronization:       boolOr(r.WaitForSynchronization, true),
 		KeepFullObjectsInMemory:      boolOr(r.KeepFullObjectsInMemory, true),
 		JqFilter:                     r.JqFilter,
 		IncludeSnapshotsFrom:         r.IncludeSnapshotsFrom,
