@@ -3,6 +3,7 @@ package hookexec
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 )
@@ -10,7 +11,9 @@ import (
 // Config runs the hook with --config in its directory, with WORKING_DIR set,
 // and parses what it prints (JSON or YAML) into its binding configuration
 // for scope. Errors name the hook file and the field (see bindings.Parse);
-// they wrap ErrConfig and the bindings sentinel, or ErrHookFailed.
+// they wrap ErrConfig and the bindings sentinel, or ErrHookFailed. Keys the
+// configuration may have but the operator does not act on (webhook
+// bindings) are logged as one WARN each, naming the hook and the key.
 func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error) {
 	out, err := r.ConfigOutput(ctx, hook)
 	if err != nil {
@@ -19,6 +22,10 @@ func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*
 	cfg, err := bindings.Parse(out, scope)
 	if err != nil {
 		return nil, fmt.Errorf("%w: hook %s --config: %w", ErrConfig, hook.Path, err)
+	}
+	for _, w := range cfg.Warnings {
+		r.opts.Logger.Warn("hook binding ignored", slog.String("hook", hook.Path),
+			slog.String("key", w.Key), slog.String("reason", w.Message))
 	}
 	return cfg, nil
 }

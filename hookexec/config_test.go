@@ -125,3 +125,35 @@ func TestRunEnabledScriptFails(t *testing.T) {
 		t.Fatalf("err = %v, want ErrHookFailed", err)
 	}
 }
+
+// Webhook bindings are accepted; each key gets one WARN naming the hook.
+func TestConfigWarnsOnceForEachIgnoredKey(t *testing.T) {
+	rec := newRecorder()
+	text := `CONFIG_TEXT={"configVersion":"v1","onStartup":1,"kubernetesValidating":[{"name":"a"},{"name":"b"}],"kubernetesMutating":[{"name":"m"}]}`
+	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(text)})
+	hook := testHook(t, "config.sh")
+	cfg, err := r.Config(context.Background(), hook, bindings.ScopeGlobal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if order, ok := cfg.Order(bindings.OnStartup); !ok || order != 1 {
+		t.Errorf("onStartup = %v %v", order, ok)
+	}
+	var got []string
+	for _, rec := range rec.all() {
+		if rec.msg != "hook binding ignored" {
+			continue
+		}
+		if rec.level != slog.LevelWarn || rec.attrs["hook"] != hook.Path {
+			t.Errorf("record %+v: want WARN with hook=%s", rec, hook.Path)
+		}
+		got = append(got, rec.attrs["key"].(string)+": "+rec.attrs["reason"].(string))
+	}
+	want := []string{
+		"kubernetesMutating: 1 binding(s) accepted and ignored: this operator serves no mutating admission webhooks",
+		"kubernetesValidating: 2 binding(s) accepted and ignored: this operator serves no validating admission webhooks",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 type kubernetesV1Raw struct {
@@ -12,6 +13,7 @@ type kubernetesV1Raw struct {
 	APIVersion                   string                `json:"apiVersion"`
 	Kind                         string                `json:"kind"`
 	ExecuteHookOnEvent           *[]string             `json:"executeHookOnEvent"`
+	WatchEvent                   *[]string             `json:"watchEvent"`
 	ExecuteHookOnSynchronization *flexBool             `json:"executeHookOnSynchronization"`
 	WaitForSynchronization       *flexBool             `json:"waitForSynchronization"`
 	KeepFullObjectsInMemory      *flexBool             `json:"keepFullObjectsInMemory"`
@@ -24,6 +26,10 @@ type kubernetesV1Raw struct {
 	AllowFailure                 *flexBool             `json:"allowFailure"`
 	Queue                        string                `json:"queue"`
 	Group                        string                `json:"group"`
+	ResynchronizationPeriod      string                `json:"resynchronizationPeriod"`
+	// Mode is read only to refuse it with a clear message: shell-operator's
+	// v1 schema does not allow it.
+	Mode json.RawMessage `json:"mode"`
 }
 
 type namespaceSelectorV1 struct {
@@ -61,23 +67,23 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 		APIVersion:                   r.APIVersion,
 		Kind:                         r.Kind,
 		ExecuteHookOnSynchronization: boolOr(r.ExecuteHookOnSynchronization, true),
-		WaitForSynchronization:       boolOr(r.WaitForSynchronization, true),
 		KeepFullObjectsInMemory:      boolOr(r.KeepFullObjectsInMemory, true),
 		JqFilter:                     r.JqFilter,
 		IncludeSnapshotsFrom:         r.IncludeSnapshotsFrom,
 		AllowFailure:                 boolOr(r.AllowFailure, false),
 		Group:                        r.Group,
+		ResynchronizationPeriod:      r.ResynchronizationPeriod,
 	}
 	if b.Name == "" {
 		b.Name = string(Kubernetes)
 	}
 	steps := []func() error{
+		func() (err error) { return r.checkMode(field) },
 		func() (err error) { return checkBindingName(field+".name", r.Name) },
-		func() (err error) {
-			b.ExecuteHookOnEvent, err = watchEvents(field+".executeHookOnEvent", r.ExecuteHookOnEvent)
-			return
-		},
+		func() (err error) { return checkAPIVersion(field+".apiVersion", r.APIVersion) },
+		func() (err error) { b.ExecuteHookOnEvent, err = r.events(field); return },
 		func() (err error) { b.NameSelector, err = matchNames(field+".nameSelector", r.NameSelector); return },
+		func() (err error) { return nameAndFieldSelector(field, r.NameSelector, r.FieldSelector) },
 		func() (err error) {
 			b.LabelSelector, err = labelSelector(field+".labelSelector", r.LabelSelector)
 			return
@@ -96,7 +102,45 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 			return KubernetesBinding{}, err
 		}
 	}
+	// waitForSynchronization: false takes effect only with a queue other
+	// than main; the main queue always waits for Synchronization.
+	b.WaitForSynchronization = boolOr(r.WaitForSynchronization, true) || b.Queue == DefaultQueue
 	return b, nil
+}
+
+// checkAPIVersion refuses an apiVersion that is no group/version; empty is
+// found by discovery.
+func checkAPIVersion(field, apiVersion string) error {
+	if apiVersion == "" {
+		return nil
+	}
+	if _, err := schema.ParseGroupVersion(apiVersion); err != nil {
+		return fieldErr(field, ErrBadValue, "%v", err)
+	}
+	return nil
+}
+
+// checkMode refuses `mode`, which shell-operator's v1 schema does not have.
+func (r kubernetesV1Raw) checkMode(field string) error {
+	if r.Mode == nil {
+		return nil
+	}
+	return fieldErr(field+".mode", ErrUnknownField, "mode is not allowed in configVersion v1; remove it")
+}
+
+// events is executeHookOnEvent, else its deprecated alias watchEvent, else
+// all events. Both are checked when both are given, as shell-operator's
+// schema does; executeHookOnEvent wins.
+func (r kubernetesV1Raw) events(field string) ([]WatchEvent, error) {
+	alias, err := watchEvents(field+".watchEvent", r.WatchEvent)
+	if err != nil {
+		return nil, err
+	}
+	events, err := watchEvents(field+".executeHookOnEvent", r.ExecuteHookOnEvent)
+	if err != nil || r.ExecuteHookOnEvent != nil || r.WatchEvent == nil {
+		return events, err
+	}
+	return alias, nil
 }
 
 func watchEvents(field string, events *[]string) ([]WatchEvent, error) {

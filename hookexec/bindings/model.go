@@ -84,7 +84,21 @@ type Config struct {
 	Schedules  []ScheduleBinding
 	Kubernetes []KubernetesBinding
 	Settings   Settings
+	// Warnings are keys the format accepts that this operator does not act
+	// on (kubernetesValidating, kubernetesMutating,
+	// kubernetesCustomResourceConversion), in key order; the caller logs
+	// them once for the hook.
+	Warnings []Warning
 }
+
+// Warning is an accepted key that has no effect.
+type Warning struct {
+	// Key is the top-level key, such as `kubernetesValidating`.
+	Key     string
+	Message string
+}
+
+func (w Warning) String() string { return w.Key + ": " + w.Message }
 
 // Order returns the ORDER number of binding t and whether the hook has it.
 func (c *Config) Order(t Type) (float64, bool) {
@@ -122,12 +136,18 @@ type KubernetesBinding struct {
 	Name       string
 	APIVersion string
 	Kind       string
-	// ExecuteHookOnEvent lists the watch events that run the hook; all three
-	// when the configuration names none.
+	// ExecuteHookOnEvent lists the watch events that run the hook: v1
+	// executeHookOnEvent, else its deprecated alias watchEvent, else all
+	// three. An empty list runs the hook on no event: the binding only
+	// keeps its snapshot up to date.
 	ExecuteHookOnEvent           []WatchEvent
 	ExecuteHookOnSynchronization bool
-	WaitForSynchronization       bool
-	KeepFullObjectsInMemory      bool
+	// WaitForSynchronization is false only when the configuration says
+	// false and names a queue other than main, as in shell-operator and
+	// addon-operator: Synchronization of a main-queue binding is always
+	// waited for.
+	WaitForSynchronization  bool
+	KeepFullObjectsInMemory bool
 	// NameSelector is the list of object names to watch; empty is all.
 	NameSelector []string
 	// LabelSelector selects objects by label; nil is everything.
@@ -145,6 +165,10 @@ type KubernetesBinding struct {
 	Group                string
 	// DisableDebug is the older form's flag; kept for the caller's logging.
 	DisableDebug bool
+	// ResynchronizationPeriod is v1 resynchronizationPeriod as written.
+	// shell-operator accepts it and does nothing with it; so does this
+	// operator.
+	ResynchronizationPeriod string
 }
 
 // NamespaceSelector restricts a Kubernetes binding to some namespaces. The

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -110,6 +111,8 @@ func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
 		cfg.Kubernetes, err = parseKubernetesV0(raw)
 	case key == "settings" && cfg.Version == V1:
 		cfg.Settings, err = parseSettings(raw)
+	case unservedKeys()[key] != "" && cfg.Version == V1:
+		return acceptUnserved(cfg, key, raw)
 	default:
 		return unknownBinding(cfg.Version, key)
 	}
@@ -118,12 +121,34 @@ func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
 
 func unknownBinding(v Version, key string) error {
 	switch {
-	case v == V0 && (key == string(Kubernetes) || key == "settings"):
+	case v == V0 && (key == string(Kubernetes) || key == "settings" || unservedKeys()[key] != ""):
 		return fieldErr(key, ErrUnknownBinding, "%s needs configVersion: v1", key)
 	case v == V1 && key == string(OnKubernetesEvent):
 		return fieldErr(key, ErrUnknownBinding, "onKubernetesEvent is the older form; with configVersion: v1 use kubernetes")
 	}
 	return fieldErr(key, ErrUnknownBinding, "%q is no binding type", key)
+}
+
+// unservedKeys are the v1 bindings shell-operator serves with webhooks this
+// operator does not run, with what they are.
+func unservedKeys() map[string]string {
+	return map[string]string{
+		"kubernetesValidating":               "validating admission webhooks",
+		"kubernetesMutating":                 "mutating admission webhooks",
+		"kubernetesCustomResourceConversion": "custom resource conversion webhooks",
+	}
+}
+
+// acceptUnserved accepts a list of webhook bindings without acting on it:
+// the hook still loads, and the caller warns that they are ignored.
+func acceptUnserved(cfg *Config, key string, raw json.RawMessage) error {
+	list, err := decodeList(key, raw)
+	if err != nil {
+		return err
+	}
+	cfg.Warnings = append(cfg.Warnings, Warning{Key: key, Message: fmt.Sprintf(
+		"%d binding(s) accepted and ignored: this operator serves no %s", len(list), unservedKeys()[key])})
+	return nil
 }
 
 func checkScope(t Type, scope Scope) error {
@@ -152,7 +177,14 @@ func parseOrder(key string, raw json.RawMessage) (float64, error) {
 func decodeStrict(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	return typeError(dec.Decode(v))
+	err := dec.Decode(v)
+	if err != nil {
+		if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			path := unknownFieldPath(raw, reflect.TypeOf(v), strings.Trim(key, `"`))
+			return fieldErr(path, ErrUnknownField, "no such field")
+		}
+	}
+	return typeError(err)
 }
 
 // decodeLoose decodes raw into v, ignoring unknown fields (the older form

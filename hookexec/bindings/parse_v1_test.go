@@ -110,7 +110,7 @@ func TestParseV1Kubernetes(t *testing.T) {
 	   "executeHookOnSynchronization":false,"waitForSynchronization":false,"keepFullObjectsInMemory":false,
 	   "nameSelector":{"matchNames":["a","b"]},
 	   "labelSelector":{"matchLabels":{"app":"x"},"matchExpressions":[{"key":"tier","operator":"In","values":["cache"]}]},
-	   "fieldSelector":{"matchExpressions":[{"field":"metadata.name","operator":"Equals","value":"a"},{"field":"status.phase","operator":"!=","value":"Done"}]},
+	   "fieldSelector":{"matchExpressions":[{"field":"metadata.namespace","operator":"Equals","value":"a"},{"field":"status.phase","operator":"!=","value":"Done"}]},
 	   "namespace":{"nameSelector":{"matchNames":["default"]},"labelSelector":{"matchLabels":{"env":"prod"}}},
 	   "jqFilter":".data",
 	   "includeSnapshotsFrom":["cms","pods"],
@@ -128,7 +128,7 @@ func TestParseV1Kubernetes(t *testing.T) {
 			wantEq(t, "keep", k.KeepFullObjectsInMemory, false)
 			wantEq(t, "names", slices.Equal(k.NameSelector, []string{"a", "b"}), true)
 			wantEq(t, "labels", k.LabelSelector.String(), "app=x,tier in (cache)")
-			wantEq(t, "fields", k.FieldSelector, "metadata.name=a,status.phase!=Done")
+			wantEq(t, "fields", k.FieldSelector, "metadata.namespace=a,status.phase!=Done")
 			wantEq(t, "ns names", slices.Equal(k.Namespace.Names, []string{"default"}), true)
 			wantEq(t, "ns labels", k.Namespace.LabelSelector.String(), "env=prod")
 			wantEq(t, "jqFilter", k.JqFilter, ".data")

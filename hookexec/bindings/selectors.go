@@ -77,3 +77,19 @@ func fieldSelector(field string, fs *fieldSelectorRaw) (string, error) {
 	}
 	return selector, nil
 }
+
+// nameAndFieldSelector refuses a `metadata.name` field expression together
+// with nameSelector.matchNames, as shell-operator does: both would select
+// objects by name.
+func nameAndFieldSelector(field string, names *nameSelectorRaw, fs *fieldSelectorRaw) error {
+	if names == nil || len(names.MatchNames) == 0 || fs == nil {
+		return nil
+	}
+	for i, e := range fs.MatchExpressions {
+		if e.Field == "metadata.name" {
+			return fieldErr(fmt.Sprintf("%s.fieldSelector.matchExpressions[%d].field", field, i), ErrBadSelector,
+				"metadata.name cannot be used together with nameSelector.matchNames; use one of them")
+		}
+	}
+	return nil
+}
