@@ -41,10 +41,11 @@ type ConfigPatchDone struct {
 	Tag     string
 }
 
-// ApplyConfig gives an owner (global or module actor) its ConfigMap section;
-// Section nil means the ConfigMap has none. The reply is ConfigApplied.
+// ApplyConfig gives an owner (global or module actor) its ConfigMap section:
+// a map, or for a module a list ([]any) too; Section nil means the ConfigMap
+// has none. The reply is ConfigApplied.
 type ApplyConfig struct {
-	Section map[string]any
+	Section any
 }
 
 // ConfigApplied answers ApplyConfig. Err is set when the section failed

@@ -87,7 +87,7 @@ func TestConfigActorReportsWhatChanged(t *testing.T) {
 	putConfigMap(t, env.client, env.ns, map[string]string{
 		"global": "a: 1\n", "fooBar": "x: [1, 2]\n", "baz": "y: true\n", "bazEnabled": "false"})
 	got := expectChange(t, env, values.Change{Global: true, Enabled: []string{"baz"}, Modules: []string{"baz", "fooBar"}})
-	if got.Initial || got.Config.Modules["fooBar"]["x"] == nil {
+	if got.Initial || got.Config.Modules["fooBar"].(map[string]any)["x"] == nil {
 		t.Fatalf("created: %+v", got)
 	}
 

@@ -93,7 +93,7 @@ func modulePatch(b *testing.B, key string) jsonpatch.Patch {
 // values.yaml and ConfigMap layers merged, config-values.yaml defaults,
 // validation against config-values.yaml, values.yaml defaults, and the
 // in-memory layer replayed.
-func mergeValidate(b *testing.B, m benchModule, section map[string]any) values.Scope {
+func mergeValidate(b *testing.B, m benchModule, section any) values.Scope {
 	s, err := m.scope.WithConfig(section)
 	if err != nil {
 		b.Fatal(err)

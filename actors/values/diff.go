@@ -42,10 +42,10 @@ func Diff(before, after Sections) Change {
 	return c
 }
 
-// sameSection treats an absent section and an empty one alike: both give
-// no values.
-func sameSection(a, b map[string]any) bool {
-	if len(a) == 0 && len(b) == 0 {
+// sameSection treats an absent section and an empty map alike: both give
+// no values. An empty list is a value (it replaces a list below it).
+func sameSection(a, b any) bool {
+	if emptySection(a) && emptySection(b) {
 		return true
 	}
 	return Equal(a, b)

@@ -10,7 +10,10 @@
 //	$MODULES_DIR/values.yaml -> module values.yaml -> ConfigMap
 //	-> OpenAPI defaults where a key is absent -> in-memory patches from hooks
 //
-// Maps merge deeply; lists and scalars replace. Enabled state has its own
+// Maps merge deeply; lists and scalars replace. The global section is a map;
+// a module section is a map or a list (spec/MODULES.md), and an empty
+// section (absent, null or {}) never hides a list below it (see
+// [MergeSections]). Enabled state has its own
 // layers (see [EnabledByLayers]): disabled -> $MODULES_DIR/values.yaml ->
 // module values.yaml -> ConfigMap -> flags set by global hooks' patches.
 //

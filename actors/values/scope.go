@@ -10,69 +10,70 @@ import (
 // schema) implements it, and a nil *schema.Set has none.
 type Schemas interface {
 	// ApplyConfigDefaults sets config-values.yaml defaults, in place, where
-	// section lacks a key.
-	ApplyConfigDefaults(section map[string]any)
+	// section lacks a key. A section is a map, or a list for a module.
+	ApplyConfigDefaults(section any)
 	// ApplyDefaults sets the defaults of both schemas, in place, where
 	// section lacks a key.
-	ApplyDefaults(section map[string]any)
+	ApplyDefaults(section any)
 	// ValidateConfig checks values.yaml files merged with the ConfigMap.
-	ValidateConfig(scope string, section map[string]any) error
+	ValidateConfig(scope string, section any) error
 	// ValidateValues checks the values after in-memory patches.
-	ValidateValues(scope string, section map[string]any) error
+	ValidateValues(scope string, section any) error
 	// ValidateHelm checks the values handed to helm.
-	ValidateHelm(scope string, section map[string]any) error
+	ValidateHelm(scope string, section any) error
 }
 
 // Scope is the values of one owner, the global scope or one module: its
 // layers and the values they merge into. It is immutable: the With methods
 // return a new Scope and leave the receiver as it was, which is also what a
-// failed change leaves behind. The maps it returns must not be changed.
+// failed change leaves behind. The sections it returns must not be changed:
+// maps for the global scope, a map or a list ([]any) for a module.
 type Scope struct {
 	label   string // "global" or `module "name"`, for errors
 	key     string // "global" or the module's values key
-	static  map[string]any
-	config  map[string]any
+	lists   bool   // a module scope: its section may be a list
+	static  any
+	config  any
 	schemas Schemas
 	patches PatchLayer
-	values  map[string]any
+	values  any
 	dynamic map[string]bool
 }
 
 // NewGlobalScope builds the global scope from the "global" sections of the
 // given values.yaml files (low to high); schemas may be nil.
 func NewGlobalScope(schemas Schemas, static ...Sections) (Scope, error) {
-	layers := make([]map[string]any, 0, len(static))
+	layers := make([]any, 0, len(static))
 	for _, s := range static {
 		layers = append(layers, s.Global)
 	}
-	return newScope(GlobalKey, GlobalKey, schemas, layers)
+	return Scope{label: GlobalKey, key: GlobalKey, static: MergeSections(layers...), schemas: schemas}.WithConfig(nil)
 }
 
 // NewModuleScope builds a module's scope from its sections in the given
 // values.yaml files, low to high: $MODULES_DIR/values.yaml, then the
 // module's own values.yaml. Schemas may be nil.
 func NewModuleScope(names Names, schemas Schemas, static ...Sections) (Scope, error) {
-	layers := make([]map[string]any, 0, len(static))
+	layers := make([]any, 0, len(static))
 	for _, s := range static {
 		layers = append(layers, s.Modules[names.ValuesKey])
 	}
-	return newScope(fmt.Sprintf("module %q", names.Name), names.ValuesKey, schemas, layers)
-}
-
-func newScope(label, key string, schemas Schemas, static []map[string]any) (Scope, error) {
-	s := Scope{label: label, key: key, static: Merge(static...), config: map[string]any{}, schemas: schemas}
+	s := Scope{label: fmt.Sprintf("module %q", names.Name), key: names.ValuesKey, lists: true, schemas: schemas}
+	s.static = MergeSections(layers...)
 	return s.WithConfig(nil)
 }
 
-// WithConfig replaces the ConfigMap layer with section (nil: no section).
-// Values.yaml files merged with section and config-values.yaml defaults must
+// WithConfig replaces the ConfigMap layer with section (nil: no section),
+// a map, or for a module a list too; it merges over the values.yaml files as
+// [MergeSections] says. The merge with config-values.yaml defaults must
 // pass config-values.yaml, else the scope stays as it was.
-func (s Scope) WithConfig(section map[string]any) (Scope, error) {
-	section = copyMap(section)
-	if section == nil {
-		section = map[string]any{}
+func (s Scope) WithConfig(section any) (Scope, error) {
+	section, err := s.section(section)
+	if err != nil {
+		return s, fmt.Errorf("%s: ConfigMap section: %w", s.label, err)
 	}
-	merged := Merge(s.static, section)
+	section = DeepCopy(section)
+	merged := MergeSections(s.static, section)
 	s.sch().ApplyConfigDefaults(merged)
 	if err := s.sch().ValidateConfig(s.label, merged); err != nil {
 		return s, err
@@ -95,7 +96,7 @@ func (s Scope) WithConfig(section map[string]any) (Scope, error) {
 // stays as it was and the error fails the hook run. changed tells whether the
 // values or the dynamic enabled flags differ from before.
 func (s Scope) WithValuesPatch(p jsonpatch.Patch) (next Scope, changed bool, err error) {
-	base := Merge(s.static, s.config)
+	base := MergeSections(s.static, s.config)
 	s.sch().ApplyDefaults(base)
 	doc := map[string]any{s.key: base} // fresh from Merge: patched in place
 	layer, err := s.patches.appendTo(doc, p)
@@ -123,7 +124,7 @@ func (s Scope) WithConfigPatch(p jsonpatch.Patch) (Scope, error) {
 	if err != nil {
 		return s, fmt.Errorf("%s: config patch: %w", s.label, err)
 	}
-	section, err := sectionMap(doc[s.key])
+	section, err := s.section(doc[s.key])
 	if err != nil {
 		return s, fmt.Errorf("%s: config patch: /%s: %w", s.label, s.key, err)
 	}
@@ -137,8 +138,8 @@ func (s Scope) WithConfigPatch(p jsonpatch.Patch) (Scope, error) {
 
 // split takes the scope's section and the "xEnabled" flags out of a patched
 // document.
-func (s Scope) split(doc map[string]any) (map[string]any, map[string]bool, error) {
-	values, err := sectionMap(doc[s.key])
+func (s Scope) split(doc map[string]any) (any, map[string]bool, error) {
+	values, err := s.section(doc[s.key])
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: /%s: %w", s.label, s.key, err)
 	}
@@ -183,10 +184,10 @@ func (s Scope) ValidateForHelm() error {
 func (s Scope) Key() string { return s.key }
 
 // Values is the scope's section after every layer ($VALUES_PATH's part).
-func (s Scope) Values() map[string]any { return s.values }
+func (s Scope) Values() any { return s.values }
 
 // ConfigValues is the scope's ConfigMap section ($CONFIG_VALUES_PATH's part).
-func (s Scope) ConfigValues() map[string]any { return s.config }
+func (s Scope) ConfigValues() any { return s.config }
 
 // DynamicEnabled is the "xEnabled" flags that the scope's values patches set
 // (global hooks enable modules this way), by values key; the top layer of
@@ -199,6 +200,15 @@ func (s Scope) Patches() PatchLayer { return s.patches }
 // Checksum is the checksum of Values.
 func (s Scope) Checksum() string { return Checksum(s.values) }
 
+// section checks the kind of a section of this scope: a map (null is an
+// empty one), or for a module a list.
+func (s Scope) section(v any) (any, error) {
+	if s.lists {
+		return moduleSection(v)
+	}
+	return globalSection(v)
+}
+
 // sch keeps the zero Scope usable: it has no schemas.
 func (s Scope) sch() Schemas {
 	if s.schemas == nil {
@@ -210,8 +220,8 @@ func (s Scope) sch() Schemas {
 // noSchemas is the Schemas of a scope without OpenAPI files.
 type noSchemas struct{}
 
-func (noSchemas) ApplyConfigDefaults(map[string]any)          {}
-func (noSchemas) ApplyDefaults(map[string]any)                {}
-func (noSchemas) ValidateConfig(string, map[string]any) error { return nil }
-func (noSchemas) ValidateValues(string, map[string]any) error { return nil }
-func (noSchemas) ValidateHelm(string, map[string]any) error   { return nil }
+func (noSchemas) ApplyConfigDefaults(any)          {}
+func (noSchemas) ApplyDefaults(any)                {}
+func (noSchemas) ValidateConfig(string, any) error { return nil }
+func (noSchemas) ValidateValues(string, any) error { return nil }
+func (noSchemas) ValidateHelm(string, any) error   { return nil }

@@ -9,8 +9,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// ErrInvalidSection is returned for a section that is neither a map nor
-// "false", an enabled key that is not a boolean, or a file that is not YAML.
+// ErrInvalidSection is returned for a section that is neither a map, a list
+// (module sections only) nor "false", an enabled key that is not a boolean,
+// or a file that is not YAML.
 var ErrInvalidSection = errors.New("invalid values section")
 
 // Sections is one source of values split by root key: a values.yaml file, or
@@ -19,8 +20,9 @@ var ErrInvalidSection = errors.New("invalid values section")
 type Sections struct {
 	// Global is the "global" section; nil when the source has none.
 	Global map[string]any
-	// Modules holds each module section that is a map (null reads as {}).
-	Modules map[string]map[string]any
+	// Modules holds each module section that is a map (null reads as {})
+	// or a list ([]any); see [MergeSections].
+	Modules map[string]any
 	// Enabled holds the source's say on each module it mentions: the
 	// "xEnabled" key, or false for a section that is "false" (which wins over
 	// an "xEnabled" key beside it).
@@ -43,7 +45,7 @@ func ParseValuesFile(file string, data []byte) (Sections, error) {
 // SectionsOf splits a parsed document by root key; where names the source in
 // errors. Every bad key is reported, sorted by key.
 func SectionsOf(where string, doc map[string]any) (Sections, error) {
-	s := Sections{Modules: map[string]map[string]any{}, Enabled: map[string]bool{}}
+	s := Sections{Modules: map[string]any{}, Enabled: map[string]bool{}}
 	var errs []error
 	keys := sortedKeys(doc)
 	falseSections := map[string]bool{}
@@ -76,7 +78,7 @@ func SectionsOf(where string, doc map[string]any) (Sections, error) {
 // addSection files the global section or a module section into s.
 func (s *Sections) addSection(key string, v any, falseSections map[string]bool) error {
 	if key == GlobalKey {
-		m, err := sectionMap(v)
+		m, err := globalSection(v)
 		s.Global = m
 		return err
 	}
@@ -89,11 +91,11 @@ func (s *Sections) addSection(key string, v any, falseSections map[string]bool) 
 		falseSections[key] = true
 		return nil
 	}
-	m, err := sectionMap(v)
+	section, err := moduleSection(v)
 	if err != nil {
 		return err
 	}
-	s.Modules[key] = m
+	s.Modules[key] = section
 	return nil
 }
 
@@ -105,18 +107,6 @@ func isFalse(v any) bool {
 		return strings.TrimSpace(x) == "false"
 	}
 	return false
-}
-
-// sectionMap accepts a map, or null (an empty section); anything else is an
-// error.
-func sectionMap(v any) (map[string]any, error) {
-	switch x := v.(type) {
-	case nil:
-		return map[string]any{}, nil
-	case map[string]any:
-		return x, nil
-	}
-	return nil, fmt.Errorf("%w: want a map, got %s", ErrInvalidSection, describeKind(v))
 }
 
 func describeKind(v any) string {

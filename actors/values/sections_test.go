@@ -21,8 +21,8 @@ Weird-Key: 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Equal(s.Global, map[string]any{"a": 1.0}) || !Equal(s.Modules, map[string]map[string]any{
-		"someModule": {"b": []any{1.0, 2.0}}, "nullModule": {}}) {
+	if !Equal(s.Global, map[string]any{"a": 1.0}) || !Equal(s.Modules, map[string]any{
+		"someModule": map[string]any{"b": []any{1.0, 2.0}}, "nullModule": map[string]any{}}) {
 		t.Errorf("sections %+v", s)
 	}
 	if len(s.Enabled) != 2 || s.Enabled["offModule"] || !s.Enabled["onModule"] {
@@ -39,7 +39,7 @@ func TestParseValuesFileErrors(t *testing.T) {
 		t.Errorf("bad YAML: %v", err)
 	}
 	_, err = ParseValuesFile("modules/values.yaml", []byte("global: [1]\na: 5\naEnabled: \"yes\"\n"))
-	for _, want := range []string{`modules/values.yaml: key "a": invalid values section: want a map, got the number 5`,
+	for _, want := range []string{`modules/values.yaml: key "a": invalid values section: want a map or a list, got the number 5`,
 		`key "aEnabled": invalid values section: want true or false, got the string "yes"`,
 		`key "global": invalid values section: want a map, got a list`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -66,7 +66,7 @@ func TestViews(t *testing.T) {
 	if !Equal(in.Values, want) {
 		t.Errorf("values %v", in.Values)
 	}
-	if _, ok := global.Values[EnabledModulesKey]; ok {
+	if _, ok := global.Values.(map[string]any)[EnabledModulesKey]; ok {
 		t.Error("the snapshot was changed")
 	}
 	helm := HelmValues(global, module)
@@ -98,7 +98,15 @@ func TestScopeChangeDetection(t *testing.T) {
 	if _, _, err := s.WithValuesPatch(mustPatch(t, `[{"op":"add","path":"/other/a","value":1}]`)); err == nil {
 		t.Error("a patch outside the scope's key was taken")
 	}
-	if _, _, err := s.WithValuesPatch(mustPatch(t, `[{"op":"add","path":"/m","value":[1]}]`)); !errors.Is(err, ErrInvalidSection) {
-		t.Errorf("section replaced by a list: %v", err)
+	if _, _, err := s.WithValuesPatch(mustPatch(t, `[{"op":"add","path":"/m","value":5}]`)); !errors.Is(err, ErrInvalidSection) {
+		t.Errorf("section replaced by a number: %v", err)
+	}
+	g, err := NewGlobalScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = g.WithValuesPatch(mustPatch(t, `[{"op":"add","path":"/global","value":[1]}]`))
+	if !errors.Is(err, ErrInvalidSection) || !strings.Contains(err.Error(), "want a map, got a list") {
+		t.Errorf("global section replaced by a list: %v", err)
 	}
 }

@@ -6,11 +6,12 @@ const EnabledModulesKey = "enabledModules"
 
 // Snapshot is a scope's values as another actor sees them: a plain value
 // to carry in a message (the global actor sends its Snapshot to modules).
-// Its maps must not be changed.
+// Its sections must not be changed. Config and Values are sections: maps
+// for the global scope, a map or a list ([]any) for a module.
 type Snapshot struct {
 	Key    string
-	Config map[string]any
-	Values map[string]any
+	Config any
+	Values any
 }
 
 // Snapshot returns the scope's current values.
@@ -61,11 +62,13 @@ func HelmValues(global, module Snapshot) map[string]any {
 	}
 }
 
-// WithEnabledModules returns a shallow copy of globalValues with
-// enabledModules set (an empty list, never null, when none is enabled).
-func WithEnabledModules(globalValues map[string]any, enabledModules []string) map[string]any {
-	out := make(map[string]any, len(globalValues)+1)
-	for k, v := range globalValues {
+// WithEnabledModules returns a shallow copy of globalValues (the global
+// section, a map; anything else counts as empty) with enabledModules set
+// (an empty list, never null, when none is enabled).
+func WithEnabledModules(globalValues any, enabledModules []string) map[string]any {
+	global, _ := globalValues.(map[string]any)
+	out := make(map[string]any, len(global)+1)
+	for k, v := range global {
 		out[k] = v
 	}
 	list := make([]any, 0, len(enabledModules))
@@ -74,11 +77,4 @@ func WithEnabledModules(globalValues map[string]any, enabledModules []string) ma
 	}
 	out[EnabledModulesKey] = list
 	return out
-}
-
-func orEmpty(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }

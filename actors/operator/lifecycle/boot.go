@@ -70,7 +70,7 @@ func (b *brain) liveOwners() []string {
 	return names
 }
 
-func (b *brain) sectionOf(owner string) map[string]any {
+func (b *brain) sectionOf(owner string) any {
 	if owner == messages.OwnerGlobal {
 		return b.config.Global
 	}

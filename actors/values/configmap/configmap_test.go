@@ -25,6 +25,8 @@ func TestParse(t *testing.T) {
 		"global":            "a: 1\nb: [x]\n",
 		"someModule":        "param: v\n",
 		"emptyModule":       "",
+		"listModule":        "- a\n- 2\n",
+		"emptyListModule":   "[]",
 		"offModule":         " false\n",
 		"offModuleEnabled":  "true", // a "false" section wins
 		"someModuleEnabled": " true\n",
@@ -38,7 +40,8 @@ func TestParse(t *testing.T) {
 	if !values.Equal(s.Global, map[string]any{"a": 1.0, "b": []any{"x"}}) {
 		t.Errorf("Global = %v", s.Global)
 	}
-	wantModules := map[string]map[string]any{"someModule": {"param": "v"}, "emptyModule": {}}
+	wantModules := map[string]any{"someModule": map[string]any{"param": "v"}, "emptyModule": map[string]any{},
+		"listModule": []any{"a", 2.0}, "emptyListModule": []any{}}
 	if !values.Equal(s.Modules, wantModules) {
 		t.Errorf("Modules = %v", s.Modules)
 	}
@@ -59,7 +62,6 @@ func TestParse(t *testing.T) {
 func TestParseErrorsNameEveryKey(t *testing.T) {
 	_, err := configmap.Parse(map[string]string{
 		"global":       "a: [1\n",
-		"listModule":   "- a\n- b\n",
 		"scalarModule": "5",
 		"xEnabled":     "yes",
 		"goodModule":   "a: 1",
@@ -67,8 +69,8 @@ func TestParseErrorsNameEveryKey(t *testing.T) {
 	if !errors.Is(err, values.ErrInvalidSection) {
 		t.Fatalf("err = %v", err)
 	}
-	for _, want := range []string{`"global"`, `key "listModule": invalid values section: want a map, got a list`,
-		`key "scalarModule": invalid values section: want a map, got the number 5`,
+	for _, want := range []string{`"global"`,
+		`key "scalarModule": invalid values section: want a map or a list, got the number 5`,
 		`key "xEnabled": invalid values section: want "true" or "false", got "yes"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
@@ -279,5 +281,36 @@ func TestApplyPatchRoundTripsTrickyStrings(t *testing.T) {
 		"x": "0x1F", "d": "2024-01-01", "big": 12345678901.0}}
 	if !values.Equal(s.Modules["m"], want) {
 		t.Errorf("read back %v from %q", s.Modules["m"], data["m"])
+	}
+}
+
+// TestApplyPatchListSection: a module section that is a list is patched and
+// written back as a YAML list; global cannot become one.
+func TestApplyPatchListSection(t *testing.T) {
+	cases := []struct {
+		name, data, patch, want string
+	}{
+		{"append", "- 1\n", `[{"op":"add","path":"/myModule/-","value":2}]`, "- 1\n- 2\n"},
+		{"replace an item", "[a, b]", `[{"op":"replace","path":"/myModule/1","value":"c"}]`, "- a\n- c\n"},
+		{"set a list", "", `[{"op":"add","path":"/myModule","value":[]}]`, "[]\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := map[string]string{}
+			if c.data != "" {
+				data["myModule"] = c.data
+			}
+			got, changed, err := configmap.ApplyPatch(data, mustPatch(t, c.patch))
+			if err != nil || !changed || got["myModule"] != c.want {
+				t.Fatalf("got %q, %v, %v; want %q", got["myModule"], changed, err, c.want)
+			}
+			s, err := configmap.Parse(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := s.Modules["myModule"].([]any); !ok {
+				t.Errorf("read back %#v", s.Modules["myModule"])
+			}
+		})
 	}
 }

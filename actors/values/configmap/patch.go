@@ -97,12 +97,30 @@ func encodeKey(key string, v any) (string, error) {
 	if v == nil {
 		v = map[string]any{}
 	}
-	if _, ok := v.(map[string]any); !ok {
-		return "", fmt.Errorf("%w: want a map, got %T", values.ErrInvalidSection, v)
+	if err := checkSectionKind(key, v); err != nil {
+		return "", err
 	}
 	raw, err := yaml.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("encode YAML: %w", err)
 	}
 	return string(raw), nil
+}
+
+// checkSectionKind refuses what the key cannot hold: global is a map, a
+// module section a map or a list.
+func checkSectionKind(key string, v any) error {
+	switch v.(type) {
+	case map[string]any:
+		return nil
+	case []any:
+		if key != values.GlobalKey {
+			return nil
+		}
+		return fmt.Errorf("%w: want a map, got a list", values.ErrInvalidSection)
+	}
+	if key == values.GlobalKey {
+		return fmt.Errorf("%w: want a map, got %T", values.ErrInvalidSection, v)
+	}
+	return fmt.Errorf("%w: want a map or a list, got %T", values.ErrInvalidSection, v)
 }

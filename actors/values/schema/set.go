@@ -132,7 +132,7 @@ func (f Files) name(file string) string {
 
 // ValidateConfig checks values merged from values.yaml files and the
 // ConfigMap (with defaults applied) against config-values.yaml.
-func (set *Set) ValidateConfig(scope string, section map[string]any) error {
+func (set *Set) ValidateConfig(scope string, section any) error {
 	if set == nil {
 		return nil
 	}
@@ -140,7 +140,7 @@ func (set *Set) ValidateConfig(scope string, section map[string]any) error {
 }
 
 // ValidateValues checks values after patches against values.yaml.
-func (set *Set) ValidateValues(scope string, section map[string]any) error {
+func (set *Set) ValidateValues(scope string, section any) error {
 	if set == nil {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (set *Set) ValidateValues(scope string, section map[string]any) error {
 
 // ValidateHelm checks the values handed to helm against values.yaml with
 // x-required-for-helm.
-func (set *Set) ValidateHelm(scope string, section map[string]any) error {
+func (set *Set) ValidateHelm(scope string, section any) error {
 	if set == nil {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (set *Set) ValidateHelm(scope string, section map[string]any) error {
 
 // ApplyConfigDefaults sets, in place, the defaults of config-values.yaml
 // where section lacks a key: what config values are validated with.
-func (set *Set) ApplyConfigDefaults(section map[string]any) {
+func (set *Set) ApplyConfigDefaults(section any) {
 	if set != nil && set.Config != nil {
 		set.Config.defaults.apply(section)
 	}
@@ -166,7 +166,7 @@ func (set *Set) ApplyConfigDefaults(section map[string]any) {
 
 // ApplyDefaults sets, in place, the defaults of config-values.yaml and then
 // of values.yaml where section lacks a key: the defaults layer of values.
-func (set *Set) ApplyDefaults(section map[string]any) {
+func (set *Set) ApplyDefaults(section any) {
 	if set == nil {
 		return
 	}

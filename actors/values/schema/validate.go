@@ -52,7 +52,7 @@ func (s *Schema) Spec() (*spec.Schema, error) { return deepCopy(s.spec) }
 
 // Validate checks one section of values (what lies under the scope's root
 // key) and returns a *ValidationError naming scope on failure.
-func (s *Schema) Validate(scope string, section map[string]any) error {
+func (s *Schema) Validate(scope string, section any) error {
 	if s == nil || s.quick != nil && s.quick.valid(section) {
 		return nil
 	}

@@ -32,8 +32,8 @@ type Options struct {
 
 // ModuleValues is the answer of /modules/NAME/values and /global/values.
 type ModuleValues struct {
-	Config map[string]any `json:"config"`
-	Values map[string]any `json:"values"`
+	Config any `json:"config"` // a map, or a list for a module
+	Values any `json:"values"`
 	// Patches are the in-memory values patches of the owner's hooks.
 	Patches json.RawMessage `json:"patches"`
 }
