@@ -73,12 +73,10 @@ func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 }
 
 // addedContext is the Added context of cm: with keepFullObjectsInMemory
-// false the Event carries the object's identity, and the filter result
-// (the name and the data, none yet).
+// false the Event carries no object (UPSTREAM §8.2), only the filter
+// result (the name and the data, none yet).
 func addedContext(cm *corev1.ConfigMap) string {
-	return `[{"binding":"cms","type":"Event","watchEvent":"Added","object":{"apiVersion":"v1","kind":"ConfigMap",` +
-		`"metadata":{"name":"` + cm.Name + `","namespace":"` + cm.Namespace + `","resourceVersion":"` + cm.ResourceVersion +
-		`","uid":"` + string(cm.UID) + `"}},"filterResult":["` + cm.Name + `",null]}]`
+	return `[{"binding":"cms","type":"Event","watchEvent":"Added","filterResult":["` + cm.Name + `",null]}]`
 }
 
 // A kubernetes binding with mode: the global hook's --config is refused
