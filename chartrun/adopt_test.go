@@ -197,8 +197,8 @@ func TestStuckUnlabelledReleasesAreCleared(t *testing.T) {
 	}
 }
 
-// List, what the purge of releases without a module dir works from, names
-// only labelled releases: an unlabelled release is never purged, nor is the
+// List (ReleaseNames.Owned), what the purge of releases without a module
+// dir works from, names only labelled releases: an unlabelled release is never purged, nor is the
 // ignored one. The releaser never writes to either.
 func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	f, _ := newLoggedFixture(t, 1)
@@ -215,6 +215,12 @@ func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	f.upgrade(t, "a")
 	if names, err := f.r.List(ctx); err != nil || !reflect.DeepEqual(names, []string{"demo"}) {
 		t.Fatalf("List = %v, %v; want only demo", names, err)
+	}
+	// Names also gives every release (a disabled module's is deleted
+	// whoever installed it), never the ignored one.
+	want := chartrun.ReleaseNames{Owned: []string{"demo"}, All: []string{"demo", "other"}}
+	if names, err := f.r.Names(ctx); err != nil || !reflect.DeepEqual(names, want) {
+		t.Fatalf("Names = %+v, %v; want %+v", names, err, want)
 	}
 	if _, err := f.r.Upgrade(ctx, chartrun.Request{Release: "operator", ChartDir: f.dir}); !errors.Is(err, chartrun.ErrIgnoredRelease) {
 		t.Fatalf("upgrade of the ignored release: %v", err)

@@ -2,44 +2,59 @@ package chartrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
-	"helm.sh/helm/v3/pkg/storage/driver"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// List returns the names of the releases this operator installed, sorted,
-// so that the lifecycle can purge those whose module is gone. Releases
-// without the heritage label, and Options.IgnoreRelease, are not listed.
-// Only the Secrets with the label are read (a label selector), so a release
-// someone else installed is never decoded, and never purged; one adopted by
-// a module run is listed once its revision with the label is written.
+// ReleaseNames are the helm releases in the operator's namespace, sorted,
+// Options.IgnoreRelease left out of both lists.
+type ReleaseNames struct {
+	// Owned are the releases this operator installed (a revision carries
+	// the heritage label): only they are purged when their module is gone.
+	Owned []string
+	// All are every release, whoever installed it: a disabled module's
+	// release is deleted whoever installed it, as the original does.
+	All []string
+}
+
+
+// List returns the names of the releases this operator installed (see
+// ReleaseNames.Owned).
 func (r *Releaser) List(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	cfg, err := r.config()
+	names, err := r.Names(ctx)
+	return names.Owned, err
+}
+
+// Names lists the releases from the metadata of helm's release Secrets
+// (labels owner=helm, name, heritage): no release is decoded, so a release
+// someone else installed is never read. One adopted by a module run is
+// owned once its revision with the label is written.
+func (r *Releaser) Names(ctx context.Context) (ReleaseNames, error) {
+	list, err := r.meta.Resource(secretsResource).Namespace(r.namespace).List(ctx, metav1.ListOptions{LabelSelector: "owner=helm"})
 	if err != nil {
-		return nil, err
+		return ReleaseNames{}, fmt.Errorf("list releases: %w", err)
 	}
-	ours, err := cfg.Releases.Driver.Query(map[string]string{"owner": "helm", LabelHeritage: HeritageValue})
-	if errors.Is(err, driver.ErrReleaseNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list releases: %w", err)
-	}
-	seen := map[string]bool{}
-	for _, rel := range ours {
-		if rel.Name != r.opts.IgnoreRelease {
-			seen[rel.Name] = true
+	owned, all := map[string]bool{}, map[string]bool{}
+	for _, s := range list.Items {
+		name := s.Labels["name"]
+		if name == "" || name == r.opts.IgnoreRelease {
+			continue
+		}
+		all[name] = true
+		if s.Labels[LabelHeritage] == HeritageValue {
+			owned[name] = true
 		}
 	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
-		names = append(names, n)
+	return ReleaseNames{Owned: sortedKeys(owned), All: sortedKeys(all)}, nil
+}
+
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
 	}
-	sort.Strings(names)
-	return names, nil
+	sort.Strings(out)
+	return out
 }

@@ -86,7 +86,7 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	}
 	b.holdEvents(ctx, false)
 	b.opts.Board.SetEnabledModules(d.enabled)
-	next := b.moduleTasks(ctx, d.enabled, msg.Names)
+	next := b.moduleTasks(ctx, d.enabled, msg)
 	next = append(next,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
 		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
@@ -94,7 +94,7 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	b.done(ctx, messages.TaskDone{Next: next})
 }
 
-func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []messages.Task {
+func (b *brain) moduleTasks(ctx actor.Context, enabled []string, releases releasesListed) []messages.Task {
 	var runs, deletes, purges []messages.Task
 	now := map[string]bool{}
 	for _, name := range enabled {
@@ -108,13 +108,13 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled, releases []string) []mes
 		if now[name] || b.failed[messages.ModuleOwner(name)] {
 			continue
 		}
-		if b.enabled[name] || slices.Contains(releases, name) {
+		if b.enabled[name] || slices.Contains(releases.All, name) {
 			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
 				Owner: messages.ModuleOwner(name), Module: name, Reason: "disabled"})
 		}
 		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
-	for _, r := range releases {
+	for _, r := range releases.Owned {
 		if !modules[r] && r != b.opts.IgnoreRelease {
 			purges = append(purges, messages.Task{Kind: messages.TaskModulePurge, Owner: messages.OwnerOperator,
 				Module: r, Reason: "no module dir"})

@@ -16,10 +16,11 @@ import (
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
-// Releases is what the lifecycle needs of chartrun: the releases this
-// operator installed, and uninstalling one.
+// Releases is what the lifecycle needs of chartrun: the releases in the
+// namespace (those this operator installed, and all of them), and
+// uninstalling one.
 type Releases interface {
-	List(ctx context.Context) ([]string, error)
+	Names(ctx context.Context) (owned, all []string, err error)
 	Delete(ctx context.Context, name string) error
 }
 

@@ -22,11 +22,13 @@ import (
 
 const patience = 5 * time.Second
 
-// releases is a fixed list of owned releases (the helm side is chartrun's
-// and is tested against the real apiserver there).
-type releases struct{ names []string }
+// releases is a fixed list of owned releases and of others' (the helm side
+// is chartrun's and is tested against the real apiserver there).
+type releases struct{ names, others []string }
 
-func (r releases) List(context.Context) ([]string, error) { return r.names, nil }
+func (r releases) Names(context.Context) (owned, all []string, err error) {
+	return r.names, append(slices.Clone(r.names), r.others...), nil
+}
 func (r releases) Delete(context.Context, string) error   { return nil }
 
 // forwarder is a child that hands every message to the probe, keeping the
@@ -78,7 +80,7 @@ func startWith(t *testing.T, defs []module.Definition, owned []string, set func(
 			Props: actor.PropsFromProducer(forwarder(e.probe))})
 	}
 	opts := lifecycle.Options{Modules: defs, Board: e.board,
-		Releases: releases{owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}
+		Releases: releases{names: owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}
 	set(&opts)
 	root, err := kit.System.StartWith(children, lifecycle.New(opts))
 	if err != nil {
@@ -169,6 +171,20 @@ func TestConvergeFromBootToReady(t *testing.T) {
 	e.runTask(t, messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
 	if !e.board.Ready() {
 		t.Fatal("not ready after the converge")
+	}
+}
+
+// A disabled module's release is deleted whoever installed it (the
+// original, an older version, plain helm: adopted by name); a release
+// without a module dir is purged only when this operator installed it.
+func TestReleasesOfOthers(t *testing.T) {
+	defs := []module.Definition{definition(t, "001-a", false, false)}
+	e := startWith(t, defs, nil, func(o *lifecycle.Options) { o.Releases = releases{others: []string{"a", "stranger"}} })
+	e.boot(t, 2)
+	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
+	want := []string{"ModuleDelete a", "GlobalBindingRun  afterAll", "ConvergeDone"}
+	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
+		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
 	}
 }
 

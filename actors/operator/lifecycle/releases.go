@@ -17,8 +17,8 @@ const releaseTimeout = 5 * time.Minute
 type (
 	listReleases   struct{}
 	releasesListed struct {
-		Names []string
-		Err   error
+		Owned, All []string
+		Err        error
 	}
 	deleteRelease  struct{ Name string }
 	releaseDeleted struct {
@@ -51,8 +51,8 @@ func (w *worker) Receive(ctx actor.Context) {
 	case listReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
-		names, err := w.releases.List(c)
-		ctx.Respond(releasesListed{Names: names, Err: err})
+		owned, all, err := w.releases.Names(c)
+		ctx.Respond(releasesListed{Owned: owned, All: all, Err: err})
 	case deleteRelease:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()

@@ -19,8 +19,11 @@ func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals ma
 // Delete implements owner.Releaser.
 func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R.Delete(ctx, module) }
 
-// List implements lifecycle.Releases.
-func (h ChartHelm) List(ctx context.Context) ([]string, error) { return h.R.List(ctx) }
+// Names implements lifecycle.Releases.
+func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {
+	names, err := h.R.Names(ctx)
+	return names.Owned, names.All, err
+}
 
 // Absent implements owner.Releaser.
 func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) {
