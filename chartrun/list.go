@@ -19,7 +19,6 @@ type ReleaseNames struct {
 	All []string
 }
 
-
 // List returns the names of the releases this operator installed (see
 // ReleaseNames.Owned).
 func (r *Releaser) List(ctx context.Context) ([]string, error) {

@@ -29,7 +29,7 @@ type releases struct{ names, others []string }
 func (r releases) Names(context.Context) (owned, all []string, err error) {
 	return r.names, append(slices.Clone(r.names), r.others...), nil
 }
-func (r releases) Delete(context.Context, string) error   { return nil }
+func (r releases) Delete(context.Context, string) error { return nil }
 
 // forwarder is a child that hands every message to the probe, keeping the
 // sender, so the test plays the config, queue, global and module actors.
