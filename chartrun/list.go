@@ -3,7 +3,8 @@ package chartrun
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -46,14 +47,5 @@ func (r *Releaser) Names(ctx context.Context) (ReleaseNames, error) {
 			owned[name] = true
 		}
 	}
-	return ReleaseNames{Owned: sortedKeys(owned), All: sortedKeys(all)}, nil
-}
-
-func sortedKeys(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return ReleaseNames{Owned: slices.Sorted(maps.Keys(owned)), All: slices.Sorted(maps.Keys(all))}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -65,9 +66,8 @@ type inputs struct {
 	// next numbers monitors across instances, so that an event posted by
 	// a stopped informer reaches no monitor of the next instance.
 	next int
-	// hold: runs are held back in held while discovery fails.
-	hold bool
-	held []messages.Task
+	// gate holds runs back while discovery fails.
+	gate queue.Gate
 }
 
 // New returns the producer of a kube actor.

@@ -197,20 +197,12 @@ func (a *Actor) enqueue(ctx actor.Context, m *monitor, context []byte, sync bool
 		// A Synchronization run stays one task: an owner may wait for it.
 		t.MergeKey, t.Compact = "hook/"+m.owner+"/"+m.hook.Hook, true
 	}
-	if a.inputs.hold {
-		a.inputs.held = append(a.inputs.held, t)
-		return
-	}
-	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: []messages.Task{t}})
+	a.inputs.gate.Send(ctx, a.opts.Queue, t)
 }
 
 // handleHold holds the runs of events back, or queues what was held.
 func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
-	a.inputs.hold = msg.Hold
-	if msg.Hold || len(a.inputs.held) == 0 {
-		return
+	if n := a.inputs.gate.Set(ctx, a.opts.Queue, msg.Hold); n > 0 {
+		a.opts.Log.Info("events held back while discovery failed are queued", "runs", n)
 	}
-	a.opts.Log.Info("events held back while discovery failed are queued", "runs", len(a.inputs.held))
-	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: a.inputs.held})
-	a.inputs.held = nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/messages"
@@ -44,9 +45,8 @@ type Actor struct {
 // no owner would send its schedules again.
 type inputs struct {
 	watches map[string]messages.WatchSchedules
-	// hold: ticks are held back in held while discovery fails.
-	hold bool
-	held []messages.Task
+	// gate holds the ticks' runs back while discovery fails.
+	gate queue.Gate
 	// next numbers entries across instances, so that a tick of a stopped
 	// timer still in the mailbox fires no entry of the next instance.
 	next int
@@ -96,7 +96,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	for _, owner := range owners {
 		a.handleWatch(ctx, a.inputs.watches[owner])
 	}
-	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners), "held", a.inputs.hold)
+	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners), "held", a.inputs.gate.Held())
 }
 
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
@@ -156,24 +156,18 @@ func (a *Actor) handleTick(ctx actor.Context, t tick) {
 		return
 	}
 	a.arm(ctx, t.ID, e)
-	if a.inputs.hold {
+	if a.inputs.gate.Held() {
 		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
-		a.inputs.held = append(a.inputs.held, run(e))
-		return
 	}
-	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: []messages.Task{run(e)}})
+	a.inputs.gate.Send(ctx, a.opts.Queue, run(e))
 }
 
 // handleHold holds ticks back, or queues the ticks that were held, in the
 // order they fired (waiting runs of one hook merge in the queue).
 func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
-	a.inputs.hold = msg.Hold
-	if msg.Hold || len(a.inputs.held) == 0 {
-		return
+	if n := a.inputs.gate.Set(ctx, a.opts.Queue, msg.Hold); n > 0 {
+		a.opts.Log.Info("schedule ticks held back while discovery failed are queued", "runs", n)
 	}
-	a.opts.Log.Info("schedule ticks held back while discovery failed are queued", "runs", len(a.inputs.held))
-	ctx.Send(a.opts.Queue, messages.Enqueue{Tasks: a.inputs.held})
-	a.inputs.held = nil
 }
 
 // run is the hook run of one tick.
