@@ -51,7 +51,8 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 // phases reads from the log when start-up (config read, hooks configured)
 // ended and when the first converge did, relative to the process start.
 func phases(logs []byte, start time.Time) string {
-	marks := map[string]string{"start-up: running global onStartup hooks, then converging": "start-up done",
+	// Messages are matched by prefix: builds word the start-up line differently.
+	marks := map[string]string{"start-up: running global onStartup hooks": "start-up done",
 		"modules discovered": "discovered", "first converge done; ready": "converged"}
 	var out []string
 	sc := bufio.NewScanner(bytes.NewReader(logs))
@@ -61,8 +62,13 @@ func phases(logs []byte, start time.Time) string {
 			Time time.Time `json:"time"`
 			Msg  string    `json:"msg"`
 		}
-		if json.Unmarshal(sc.Bytes(), &rec) == nil && marks[rec.Msg] != "" {
-			out = append(out, fmt.Sprintf("%s %.2fs", marks[rec.Msg], rec.Time.Sub(start).Seconds()))
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			continue
+		}
+		for prefix, mark := range marks {
+			if strings.HasPrefix(rec.Msg, prefix) {
+				out = append(out, fmt.Sprintf("%s %.2fs", mark, rec.Time.Sub(start).Seconds()))
+			}
 		}
 	}
 	return strings.Join(out, ", ")
