@@ -83,7 +83,7 @@ func (w *RunWatch) warn(r *watchedRun, after time.Duration) {
 		attrs = append(attrs, slog.String("module", r.labels.Module))
 	}
 	attrs = append(attrs, slog.String("binding", r.labels.Binding), slog.String("queue", r.labels.Queue),
-		slog.Duration("running_for", w.clock.Now().Sub(r.start)), slog.Time("started", r.start))
+		slog.String("running_for", w.clock.Now().Sub(r.start).Round(time.Second).String()), slog.Time("started", r.start))
 	w.log.Warn(LongRunMessage, attrs...)
 	r.timer = w.clock.AfterFunc(after, func() { w.warn(r, 2*after) })
 }

@@ -106,7 +106,7 @@ func expectWarning(t *testing.T, records <-chan slog.Record, runningFor time.Dur
 		if r.Level != slog.LevelWarn || r.Message != owner.LongRunMessage {
 			t.Fatalf("record %s %q, want WARN %q", r.Level, r.Message, owner.LongRunMessage)
 		}
-		want := map[string]any{"hook": "wait-fifo.sh", "module": "mod", "binding": "schedule", "queue": "slow", "running_for": runningFor}
+		want := map[string]any{"hook": "wait-fifo.sh", "module": "mod", "binding": "schedule", "queue": "slow", "running_for": runningFor.String()}
 		for key, v := range want {
 			if attrs[key] != v {
 				t.Errorf("warning at %s: %s = %v, want %v", runningFor, key, attrs[key], v)
