@@ -11,7 +11,7 @@ var (
 	// ErrHookFailed: the hook exited with a non-zero code (see *ExitError).
 	ErrHookFailed = errors.New("hook failed")
 	// ErrTimeout: the hook ran past its timeout and was killed.
-	ErrTimeout = errors.New("hook timed out")
+	ErrTimeout = errors.New("timed out")
 	// ErrCanceled: the caller's context ended and the hook was killed.
 	ErrCanceled = errors.New("hook run canceled")
 	// ErrConfig: the --config output is not a valid binding configuration.

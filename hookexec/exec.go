@@ -40,9 +40,12 @@ func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
 	}
 	log = log.With(slog.String("hook", hook.Name))
 	errTail := newTail(r.opts.StderrTailLines)
-	stderr := &lineLogger{log: log, stream: "stderr", maxLine: r.opts.MaxLineBytes, tail: errTail}
+	budget := outputBudget{maxLines: r.opts.MaxOutputLines, maxBytes: r.opts.MaxOutputBytes}
+	stderr := &lineLogger{log: log, stream: "stderr", maxLine: r.opts.MaxLineBytes, tail: errTail, budget: budget}
+	loggers := []*lineLogger{stderr}
 	if stdout == nil {
-		stdout = (&lineLogger{log: log, stream: "stdout", maxLine: r.opts.MaxLineBytes}).consume
+		out := &lineLogger{log: log, stream: "stdout", maxLine: r.opts.MaxLineBytes, budget: budget}
+		stdout, loggers = out.consume, append(loggers, out)
 	}
 	path, err := filepath.Abs(hook.Path) // the hook runs in its own directory
 	if err != nil {
@@ -56,11 +59,14 @@ func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
 		ExitCode: stats.exitCode, Duration: stats.duration,
 		UserCPU: stats.userCPU, SysCPU: stats.sysCPU, MaxRSSBytes: stats.maxRSS,
 	}
+	for _, l := range loggers { // runProcess waited for them
+		res.DroppedLines += l.budget.droppedLines
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return res, fmt.Errorf("hook %s: %w: %w", hook.Path, ErrCanceled, context.Cause(ctx))
 	case err != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return res, fmt.Errorf("hook %s: %w after %s, killed with its process group%s", hook.Path, ErrTimeout, timeout, tailText(errTail))
+		return res, fmt.Errorf("hook %s %w after %s (its limit), killed with its process group%s", hook.Path, ErrTimeout, timeout, tailText(errTail))
 	case err != nil:
 		return res, fmt.Errorf("run hook %s: %w", hook.Path, err)
 	case stats.exitCode != 0:

@@ -15,23 +15,33 @@ import (
 // lineLogger turns a hook's output stream into log records, one per line,
 // with bounded memory: a line longer than maxLine is logged truncated and the
 // rest of it dropped. A line that is a JSON object keeps its keys as fields.
+// Past its budget (lines and bytes per run and stream) lines are dropped,
+// counted, and reported in one record when the stream ends.
 type lineLogger struct {
 	log     *slog.Logger
 	stream  string // "stdout" or "stderr"
 	maxLine int
 	tail    *tail // nil when no tail is kept
+	budget  outputBudget
 }
 
 func (l *lineLogger) consume(r io.Reader) {
 	br := bufio.NewReaderSize(r, l.maxLine)
+	defer l.reportDropped()
 	for {
 		line, err := br.ReadSlice('\n')
 		truncated := errors.Is(err, bufio.ErrBufferFull)
-		if len(line) > 0 {
-			l.emit(line, truncated)
+		size, kept := len(line), true
+		if size > 0 {
+			kept = l.emit(line, truncated)
 		}
 		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = br.ReadSlice('\n') // drop the rest of an over-long line
+			var rest []byte
+			rest, err = br.ReadSlice('\n') // drop the rest of an over-long line
+			size += len(rest)
+		}
+		if !kept {
+			l.budget.droppedBytes += int64(size)
 		}
 		if err != nil {
 			return
@@ -39,10 +49,16 @@ func (l *lineLogger) consume(r io.Reader) {
 	}
 }
 
-func (l *lineLogger) emit(line []byte, truncated bool) {
+// emit logs a line, or only counts it when the budget is spent; it says
+// whether the line was logged.
+func (l *lineLogger) emit(line []byte, truncated bool) bool {
+	size := len(line)
 	line = bytes.TrimRight(line, "\r\n")
 	if l.tail != nil {
 		l.tail.add(line)
+	}
+	if !l.budget.take(size) {
+		return false
 	}
 	attrs := []slog.Attr{slog.String("output", l.stream)}
 	if truncated {
@@ -53,6 +69,46 @@ func (l *lineLogger) emit(line []byte, truncated bool) {
 		level, msg = slog.LevelInfo, string(line)
 	}
 	l.log.LogAttrs(context.Background(), level, msg, append(attrs, fields...)...)
+	return true
+}
+
+// DroppedOutputMessage is the message of the record that reports the lines
+// of a stream dropped over the output limits.
+const DroppedOutputMessage = "hook output over the limit dropped"
+
+func (l *lineLogger) reportDropped() {
+	b := l.budget
+	if b.droppedLines == 0 {
+		return
+	}
+	l.log.LogAttrs(context.Background(), slog.LevelWarn, DroppedOutputMessage,
+		slog.String("output", l.stream), slog.Int64("dropped_lines", b.droppedLines),
+		slog.Int64("dropped_bytes", b.droppedBytes), slog.Int("max_lines", b.maxLines),
+		slog.Int("max_bytes", b.maxBytes))
+}
+
+// outputBudget is how many lines and bytes of a stream are logged: the
+// first lines until either limit would be passed (0 is no limit); every
+// line after is dropped.
+type outputBudget struct {
+	maxLines, maxBytes int
+	lines, bytes       int
+	droppedLines       int64
+	droppedBytes       int64
+}
+
+// take spends size bytes and a line, or counts the line dropped.
+func (b *outputBudget) take(size int) bool {
+	over := b.droppedLines > 0 ||
+		(b.maxLines > 0 && b.lines+1 > b.maxLines) ||
+		(b.maxBytes > 0 && b.bytes+size > b.maxBytes)
+	if over {
+		b.droppedLines++
+		return false
+	}
+	b.lines++
+	b.bytes += size
+	return true
 }
 
 // jsonLine reads a line that is a JSON object: msg/message becomes the

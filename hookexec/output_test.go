@@ -11,7 +11,8 @@ import (
 // logged with lines capped and the stderr tail bounded.
 func TestRunBigOutput(t *testing.T) {
 	rec := newRecorder()
-	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(), MaxLineBytes: 4096})
+	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(), MaxLineBytes: 4096,
+		MaxOutputLines: -1, MaxOutputBytes: -1})
 	if _, err := r.Run(context.Background(), Request{Hook: testHook(t, "big-output.sh"), Scope: PatchScope{RootKey: "global"}}); err != nil {
 		t.Fatal(err)
 	}

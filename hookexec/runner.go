@@ -44,6 +44,12 @@ type Options struct {
 	// MaxLineBytes caps a logged output line (default 64 KiB); the rest of a
 	// longer line is dropped.
 	MaxLineBytes int
+	// MaxOutputLines and MaxOutputBytes bound the log records of a run's
+	// stream (stdout, stderr): past either, lines are dropped and one
+	// record per stream says how many (DroppedOutputMessage). 0 is the
+	// default, 1000 lines and 1 MiB; negative is no limit.
+	MaxOutputLines int
+	MaxOutputBytes int
 	// StderrTailLines is how many last stderr lines an *ExitError carries
 	// (default 20).
 	StderrTailLines int
@@ -74,6 +80,8 @@ func NewRunner(opts Options) *Runner {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = 64 << 10
 	}
+	opts.MaxOutputLines = orDefault(opts.MaxOutputLines, defaultMaxOutputLines)
+	opts.MaxOutputBytes = orDefault(opts.MaxOutputBytes, defaultMaxOutputBytes)
 	if opts.StderrTailLines <= 0 {
 		opts.StderrTailLines = 20
 	}
@@ -88,6 +96,23 @@ func NewRunner(opts Options) *Runner {
 		dirs.ahead = 0
 	}
 	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist), dirs: dirs}
+}
+
+// The default output limits per run and stream.
+const (
+	defaultMaxOutputLines = 1000
+	defaultMaxOutputBytes = 1 << 20
+)
+
+// orDefault is def for 0, 0 (no limit) for a negative n, else n.
+func orDefault(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // Request is one run of a hook for its bindings.
@@ -121,6 +146,9 @@ type Result struct {
 	ValuesPatch       jsonpatch.Patch
 	ConfigValuesPatch jsonpatch.Patch
 	Metrics           []MetricOp
+	// DroppedLines is how many output lines (both streams) were not logged,
+	// over the output limits.
+	DroppedLines int64
 	// Enabled is the enabled script's answer; nil for a hook run.
 	Enabled *bool
 }

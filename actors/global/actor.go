@@ -27,7 +27,9 @@ type Options struct {
 	Clock supervision.Clock
 	// WorkerMailbox, when set, is the worker child's mailbox.
 	WorkerMailbox actor.MailboxProducer
-	Log           *slog.Logger
+	// Watch follows the hook runs in progress; nil: not followed.
+	Watch *owner.RunWatch
+	Log   *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
 	Siblings owner.Siblings
@@ -154,7 +156,7 @@ func (a *Actor) runFor(ctx actor.Context, queue string) *run {
 		return r
 	}
 	r := &run{step: owner.HookStep{
-		Worker: ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(a.workCtx, a.opts.Runner, nil), a.opts.WorkerMailbox), "worker"),
+		Worker: ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker"),
 		Config: a.peers.Config, Kube: a.peers.Kube, Clock: a.opts.Clock, Board: a.opts.Board, Metrics: a.opts.Metrics,
 		Owner: messages.OwnerGlobal, Tag: queue,
 	}}

@@ -42,6 +42,8 @@ type Options struct {
 	// WorkerMailbox, when set, is the worker child's mailbox (the
 	// inspector's, so that the running hook shows with its age).
 	WorkerMailbox actor.MailboxProducer
+	// Watch follows the hook runs in progress; nil: not followed.
+	Watch *owner.RunWatch
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -157,7 +159,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser),
+	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
 		a.opts.WorkerMailbox), "worker")
 	a.peers = a.opts.Siblings.Resolve(ctx)
 	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock

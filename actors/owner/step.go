@@ -118,7 +118,7 @@ func (s *HookStep) send(ctx actor.Context, req hookexec.Request) {
 
 func (s *HookStep) dispatch(ctx actor.Context, req hookexec.Request) {
 	s.contexts = countContexts(req.BindingContext)
-	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding, Tag: s.Tag})
+	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding, Tag: s.Tag, Module: s.Module, Queue: s.run.Queue})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a

@@ -55,6 +55,9 @@ type (
 		Request hookexec.Request
 		Binding string
 		Tag     string
+		// Module and Queue name the run for the RunWatch.
+		Module string
+		Queue  string
 	}
 	HookResult struct {
 		Hook    string
@@ -98,12 +101,14 @@ type Worker struct {
 	runner   Runner
 	releaser Releaser
 	ctx      context.Context
+	watch    *RunWatch
 }
 
-// NewWorker returns the producer of a worker.
-func NewWorker(ctx context.Context, runner Runner, releaser Releaser) actor.Producer {
+// NewWorker returns the producer of a worker. Its hook runs are followed
+// by watch (nil: not followed).
+func NewWorker(ctx context.Context, runner Runner, releaser Releaser, watch *RunWatch) actor.Producer {
 	return func() actor.Actor {
-		return &Worker{runner: runner, releaser: releaser, ctx: ctx}
+		return &Worker{runner: runner, releaser: releaser, ctx: ctx, watch: watch}
 	}
 }
 
@@ -113,8 +118,7 @@ func (w *Worker) Receive(ctx actor.Context) {
 	case ConfigureJob:
 		ctx.Respond(w.configure(job))
 	case HookJob:
-		res, err := w.runner.Run(w.ctx, job.Request)
-		ctx.Respond(HookResult{Hook: job.Request.Hook.Name, Binding: job.Binding, Tag: job.Tag, Result: res, Err: err})
+		ctx.Respond(w.hook(job))
 	case EnabledJob:
 		ctx.Respond(w.enabled(job))
 	case HelmJob:
@@ -126,6 +130,13 @@ func (w *Worker) Receive(ctx actor.Context) {
 		objects, err := w.releaser.Absent(w.ctx, job.Module)
 		ctx.Respond(AbsentResult{Objects: objects, Err: err})
 	}
+}
+
+func (w *Worker) hook(job HookJob) HookResult {
+	end := w.watch.Begin(RunLabels{Module: job.Module, Hook: job.Request.Hook.Name, Binding: job.Binding, Queue: job.Queue})
+	defer end()
+	res, err := w.runner.Run(w.ctx, job.Request)
+	return HookResult{Hook: job.Request.Hook.Name, Binding: job.Binding, Tag: job.Tag, Result: res, Err: err}
 }
 
 func (w *Worker) configure(job ConfigureJob) ConfigureResult {

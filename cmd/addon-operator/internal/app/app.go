@@ -61,6 +61,26 @@ type Config struct {
 	// ModulesCheckInterval is how often the modules dirs are looked at for
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration
+	// Hooks bound hook runs: time limit, slow-run warnings, output.
+	Hooks HookLimits
+}
+
+// HookLimits bound a hook run: its time (Timeout, 0: none), when a run
+// still going is warned about (SlowThreshold, 0: never), and the log
+// records of its output per stream (0: no limit).
+type HookLimits struct {
+	Timeout        time.Duration
+	SlowThreshold  time.Duration
+	MaxOutputLines int
+	MaxOutputBytes int
+}
+
+// noLimit is hookexec's "no limit" for a 0 setting.
+func noLimit(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // App is a running operator.
@@ -109,12 +129,15 @@ func Start(cfg Config) (*App, error) {
 	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
 		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
-		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist)})
+		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
+		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes)})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
+	watch := owner.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
+	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper,
+		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,

@@ -16,6 +16,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
+	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/values"
@@ -37,6 +38,8 @@ type parts struct {
 	mapper        meta.RESTMapper
 	// slots bounds how many module actors configure their hooks at once.
 	slots chan struct{}
+	// watch follows the hook runs in progress (all owners').
+	watch *owner.RunWatch
 }
 
 // children are spawned in this order and stopped in the reverse one: the
@@ -57,7 +60,7 @@ func (p parts) children() []operator.Child {
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
-			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker")}))},
+			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))},
 	}
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: p.moduleProps(d)})
@@ -73,7 +76,7 @@ func (p parts) moduleProps(d module.Definition) *actor.Props {
 	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
 		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
-		WorkerMailbox: sys.Inspector.Mailbox("worker")}))
+		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))
 }
 
 // scan reads the modules dirs again, with the start-up's common values.

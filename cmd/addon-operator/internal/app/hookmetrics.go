@@ -9,6 +9,9 @@ import (
 // hookMetrics are the hook run figures of the global and the module hooks.
 type hookMetrics struct {
 	global, module scopeHookMetrics
+	// outputDropped counts output lines over the per-run limits, by
+	// module (empty for a global hook) and hook.
+	outputDropped *prometheus.CounterVec
 }
 
 // scopeHookMetrics are one scope's: run duration, CPU and memory, errors
@@ -20,10 +23,15 @@ type scopeHookMetrics struct {
 }
 
 func newHookMetrics(m *metrics, prefix string) hookMetrics {
-	return hookMetrics{
+	h := hookMetrics{
 		global: newScopeHookMetrics(m, prefix+"global_hook_", []string{"hook", "binding", "queue"}),
 		module: newScopeHookMetrics(m, prefix+"module_hook_", []string{"module", "hook", "binding", "queue"}),
+		outputDropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "hook_output_dropped_lines_total",
+			Help: "Output lines of hook runs not logged, over the per-run limits (module empty for a global hook)."},
+			[]string{"module", "hook"}),
 	}
+	m.register(m.reg, h.outputDropped)
+	return h
 }
 
 func newScopeHookMetrics(reg *metrics, prefix string, labels []string) scopeHookMetrics {
@@ -55,6 +63,9 @@ func (h hookMetrics) observe(r owner.HookRun) {
 	m.userCPU.WithLabelValues(labels...).Observe(r.Result.UserCPU.Seconds())
 	m.sysCPU.WithLabelValues(labels...).Observe(r.Result.SysCPU.Seconds())
 	m.maxRSS.WithLabelValues(labels...).Set(float64(r.Result.MaxRSSBytes))
+	if r.Result.DroppedLines > 0 {
+		h.outputDropped.WithLabelValues(r.Module, r.Hook).Add(float64(r.Result.DroppedLines))
+	}
 	switch {
 	case r.Err != nil && r.Info.AllowFailure:
 		m.allowedErrors.WithLabelValues(labels...).Inc()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -24,6 +26,7 @@ func TestMonitoringUsesExportedMetrics(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "deploy", "monitoring")
 	m := newMetrics(prometheus.NewRegistry(), "addon_operator_")
 	m.registerInspector(inspect.NewRegistry(supervision.RealClock{}))
+	m.registerRunWatch(owner.NewRunWatch(supervision.RealClock{}, slog.New(slog.DiscardHandler), 0))
 	exported := m.names()
 	var exprs []string
 	var dash struct {

@@ -40,6 +40,17 @@ type Settings struct {
 	ModulesCheckInterval time.Duration
 	ShutdownGrace        time.Duration
 	Policy               supervision.Policy
+	Hooks                HookLimits
+}
+
+// HookLimits bound a hook run: its time (Timeout, 0: none), when a run
+// still going is warned about (SlowThreshold, 0: never), and the log
+// records of its output per stream (0: no limit).
+type HookLimits struct {
+	Timeout        time.Duration
+	SlowThreshold  time.Duration
+	MaxOutputLines int
+	MaxOutputBytes int
 }
 
 // LeaseTimes are the leader election's: a leader that cannot renew its
@@ -87,6 +98,10 @@ func table() []setting {
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
 		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
 		{"shutdown-grace", "30s", "how long a running hook or helm call may finish on SIGTERM", []string{"ADDON_OPERATOR_SHUTDOWN_GRACE"}},
+		{"hook-timeout", "0", "a hook run's time limit: past it the hook's process group is killed and the run fails (0: none)", []string{"ADDON_OPERATOR_HOOK_TIMEOUT"}},
+		{"hook-slow-threshold", "1m", "a hook run still going after this is logged at WARN, again each time its running time doubles (0: never)", []string{"ADDON_OPERATOR_HOOK_SLOW_THRESHOLD"}},
+		{"hook-output-max-lines", "1000", "output lines of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES"}},
+		{"hook-output-max-bytes", "1048576", "output bytes of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES"}},
 	}
 }
 
@@ -141,7 +156,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
 		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
-		ShutdownGrace: c.duration(v, "shutdown-grace"),
+		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v),
 	}
 	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
 	c.oneOf(st.LogType, "log-type", "json", "text")
@@ -162,6 +177,11 @@ func (c *converter) lease(v map[string]string) LeaseTimes {
 			c.from["ha-retry-period"], l.RetryPeriod)
 	}
 	return l
+}
+
+func (c *converter) hookLimits(v map[string]string) HookLimits {
+	return HookLimits{Timeout: c.duration(v, "hook-timeout"), SlowThreshold: c.duration(v, "hook-slow-threshold"),
+		MaxOutputLines: c.integer(v, "hook-output-max-lines"), MaxOutputBytes: c.integer(v, "hook-output-max-bytes")}
 }
 
 func splitDirs(s string) []string {

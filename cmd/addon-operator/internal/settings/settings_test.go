@@ -36,6 +36,28 @@ func TestDefaults(t *testing.T) {
 	if _, ok := s.Policy.(supervision.Exponential); !ok {
 		t.Fatalf("default policy %T", s.Policy)
 	}
+	if s.Hooks != (settings.HookLimits{SlowThreshold: time.Minute, MaxOutputLines: 1000, MaxOutputBytes: 1 << 20}) {
+		t.Fatalf("default hook limits: %+v", s.Hooks)
+	}
+}
+
+func TestHookLimits(t *testing.T) {
+	s, err := settings.Load([]string{"--hook-output-max-lines", "10"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+		"ADDON_OPERATOR_HOOK_TIMEOUT", "30s", "ADDON_OPERATOR_HOOK_SLOW_THRESHOLD", "0",
+		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES", "0"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Hooks != (settings.HookLimits{Timeout: 30 * time.Second, MaxOutputLines: 10}) {
+		t.Fatalf("hook limits: %+v", s.Hooks)
+	}
+	_, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HOOK_TIMEOUT", "soon",
+		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES", "-1"), io.Discard)
+	for _, want := range []string{`ADDON_OPERATOR_HOOK_TIMEOUT="soon"`, `ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES="-1"`} {
+		if !errors.Is(err, settings.ErrBadSetting) || err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want a bad setting naming %s", err, want)
+		}
+	}
 }
 
 func TestEnvNamesOfTheOriginal(t *testing.T) {
