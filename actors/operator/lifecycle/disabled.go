@@ -50,11 +50,11 @@ func disabledBy(def module.Definition, config values.Sections, dynamic map[strin
 }
 
 // configMapText names the ConfigMap key that disables the module: its
-// xEnabled key, or its section set to "false" (which wins over the key; a
-// section "false" leaves no section behind).
+// section set to "false" (which wins over an xEnabled key), or its xEnabled
+// key.
 func configMapText(config values.Sections, key, flag string) string {
-	if _, hasSection := config.Modules[key]; hasSection {
-		return fmt.Sprintf("disabled in ConfigMap key %s", flag)
+	if config.FalseSections[key] {
+		return fmt.Sprintf("disabled in ConfigMap key %s (\"false\")", key)
 	}
-	return fmt.Sprintf("disabled in ConfigMap (key %s: \"false\" or key %s: \"false\")", flag, key)
+	return fmt.Sprintf("disabled in ConfigMap key %s", flag)
 }

@@ -12,7 +12,10 @@ import (
 func TestDisabledBy(t *testing.T) {
 	off := map[string]bool{"fooBar": false}
 	on := map[string]bool{"fooBar": true}
-	withSection := values.Sections{Enabled: off, Modules: map[string]any{"fooBar": map[string]any{}}}
+	falseSection, err := values.SectionsOf("ConfigMap", map[string]any{"fooBar": "false", "fooBarEnabled": true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name           string
 		common, own    map[string]bool
@@ -25,10 +28,10 @@ func TestDisabledBy(t *testing.T) {
 			"disabled in the modules dir's values.yaml key fooBarEnabled"},
 		{"module values.yaml over modules values.yaml", on, off, values.Sections{}, nil, false, CauseModuleValues,
 			"disabled in the module's values.yaml key fooBarEnabled"},
-		{"ConfigMap key beside a section", on, nil, withSection, nil, false, CauseConfigMap,
+		{"ConfigMap key", on, nil, values.Sections{Enabled: off}, nil, false, CauseConfigMap,
 			"disabled in ConfigMap key fooBarEnabled"},
-		{"ConfigMap key or false section", on, nil, values.Sections{Enabled: off}, nil, false, CauseConfigMap,
-			`disabled in ConfigMap (key fooBarEnabled: "false" or key fooBar: "false")`},
+		{"ConfigMap section false", on, nil, falseSection, nil, false, CauseConfigMap,
+			`disabled in ConfigMap key fooBar ("false")`},
 		{"global hook over ConfigMap", on, nil, values.Sections{Enabled: on}, off, false, CauseGlobalHook,
 			"disabled by a global hook (fooBarEnabled: false)"},
 		{"a lower false under a higher true is not the reason", off, nil, values.Sections{Enabled: on}, nil, false,
