@@ -1,6 +1,7 @@
 package chartrun
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -29,29 +30,31 @@ func (a *adoptions) first(name string) bool {
 	return true
 }
 
-// adopt logs, once per release, that the module's release is taken over
-// although its latest revision does not carry the heritage label; nothing
-// for a release that is ours or does not exist. The revision written next
+// adopt logs at WARN, once per release, that the module's release is taken
+// over although its latest revision does not carry the heritage label, and
+// returns the adoption to count; nil for a release that is ours, does not
+// exist, or whose adoption was logged before. The revision written next
 // carries the label, and from then on the release is ours.
-func (r *Releaser) adopt(history []*release.Release) {
+func (r *Releaser) adopt(history []*release.Release) *Destructive {
 	if len(history) == 0 {
-		return
+		return nil
 	}
 	last := latest(history)
 	if ours(last) || !r.adopted.first(last.Name) {
-		return
+		return nil
 	}
-	status := release.StatusUnknown
-	if last.Info != nil {
-		status = last.Info.Status
-	}
-	attrs := []any{"release", last.Name, "revision", last.Version, "status", status.String(),
-		"installed_by", installedBy(last.Labels)}
+	attrs := []any{"release", last.Name, "revision", last.Version, "status", statusOf(last),
+		"installed_by", installedBy(last.Labels),
+		"reason", fmt.Sprintf("revision %d not labelled %s=%s", last.Version, LabelHeritage, HeritageValue)}
 	if own := ownLabels(last.Labels); own != "" {
 		attrs = append(attrs, "labels", own)
 	}
-	r.opts.Log.Info("adopted helm release not installed by addon-operator", attrs...)
+	r.opts.Log.Warn(AdoptedMessage, attrs...)
+	return &Destructive{Action: ActionAdopt, Reason: ReasonUnlabelled}
 }
+
+// AdoptedMessage is the message of the WARN record of an adoption.
+const AdoptedMessage = "adopted helm release not installed by addon-operator"
 
 // installedBy is who wrote a revision, as far as its labels tell: the
 // heritage label another tool set, else helm's own (every release Secret

@@ -33,12 +33,15 @@ func (c *records) Handle(_ context.Context, r slog.Record) error {
 }
 
 // adoptions returns the attributes of each adoption record.
-func (c *records) adoptions() []map[string]string {
+func (c *records) adoptions() []map[string]string { return c.warnings(chartrun.AdoptedMessage) }
+
+// warnings returns the attributes of each WARN record with message msg.
+func (c *records) warnings(msg string) []map[string]string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []map[string]string
 	for _, r := range c.list {
-		if r.Message != "adopted helm release not installed by addon-operator" || r.Level != slog.LevelInfo {
+		if r.Message != msg || r.Level != slog.LevelWarn {
 			continue
 		}
 		attrs := map[string]string{}
@@ -113,8 +116,12 @@ func TestUnlabelledReleaseIsAdopted(t *testing.T) {
 	if names, err := f.r.List(ctx); err != nil || len(names) != 0 {
 		t.Fatalf("List before adoption = %v, %v; want none", names, err)
 	}
-	if res := f.upgrade(t, "a"); res.Action != chartrun.Upgraded || res.Revision != 2 || !strings.Contains(res.Reason, "adopted") {
-		t.Fatalf("first run on the unlabelled release: %+v; want upgraded to revision 2 (adopted)", res)
+	first := f.upgrade(t, "a")
+	if first.Action != chartrun.Upgraded || first.Revision != 2 || !strings.Contains(first.Reason, "adopted") {
+		t.Fatalf("first run on the unlabelled release: %+v; want upgraded to revision 2 (adopted)", first)
+	}
+	if want := []chartrun.Destructive{{Action: chartrun.ActionAdopt, Reason: chartrun.ReasonUnlabelled}}; !reflect.DeepEqual(first.Destructive, want) {
+		t.Fatalf("destructive actions of the adoption %+v; want %+v", first.Destructive, want)
 	}
 	checkOurs(t, cfg, "demo", sum)
 	res := f.upgrade(t, "b")
@@ -134,7 +141,8 @@ func TestUnlabelledReleaseIsAdopted(t *testing.T) {
 		t.Fatalf("List after adoption = %v, %v; want demo", names, err)
 	}
 	want := []map[string]string{{"release": "demo", "revision": "1", "status": "deployed",
-		"installed_by": "helm without heritage label", "labels": chartrun.LabelChecksum + "=" + sum + ",team=infra"}}
+		"installed_by": "helm without heritage label", "labels": chartrun.LabelChecksum + "=" + sum + ",team=infra",
+		"reason": "revision 1 not labelled heritage=addon-operator"}}
 	if got := logs.adoptions(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("adoption records %v; want %v", got, want)
 	}
@@ -186,6 +194,12 @@ func TestStuckUnlabelledReleasesAreCleared(t *testing.T) {
 			if v, _ := f.value(t, "demo-0"); v != "c" {
 				t.Fatalf("demo-0 = %q; want c", v)
 			}
+			want := []chartrun.Destructive{{Action: chartrun.ActionAdopt, Reason: chartrun.ReasonUnlabelled},
+				{Action: chartrun.ActionClear, Reason: string(tc.status)}}
+			if !reflect.DeepEqual(res.Destructive, want) {
+				t.Fatalf("destructive actions %+v; want %+v", res.Destructive, want)
+			}
+			checkNoPending(t, cfg, "demo")
 			if last := checkOurs(t, cfg, "demo", res.Checksum); last.Info.Status != release.StatusDeployed {
 				t.Fatalf("last revision %s", last.Info.Status)
 			}
@@ -248,8 +262,17 @@ func TestUnlabelledModuleReleaseIsCheckedAndDeleted(t *testing.T) {
 	if absent, err := f.r.AbsentResources(ctx, "demo"); err != nil || len(absent) != 0 {
 		t.Fatalf("absent check of the unlabelled release: %v, %v", absent, err)
 	}
-	if err := f.r.Delete(ctx, "demo"); err != nil {
+	gone, err := f.r.Uninstall(ctx, "demo")
+	if err != nil {
 		t.Fatal(err)
+	}
+	want := chartrun.Uninstalled{Revision: 1, Status: "deployed",
+		Destructive: []chartrun.Destructive{{Action: chartrun.ActionAdopt, Reason: chartrun.ReasonUnlabelled}}}
+	if !reflect.DeepEqual(gone, want) {
+		t.Fatalf("Uninstall = %+v; want %+v", gone, want)
+	}
+	if again, err := f.r.Uninstall(ctx, "demo"); err != nil || !reflect.DeepEqual(again, chartrun.Uninstalled{}) {
+		t.Fatalf("Uninstall of a release that is gone = %+v, %v; want nothing", again, err)
 	}
 	if h, _ := cfg.Releases.History("demo"); len(h) != 0 {
 		t.Fatalf("release left after delete: %d revisions", len(h))

@@ -2,26 +2,48 @@ package chartrun
 
 import "context"
 
-// Delete uninstalls the release (helm v3 keeps no history of it). A release
-// that is already gone is not an error. It is the module's release whoever
-// installed it: one this operator did not label is adopted (logged once)
-// and uninstalled too. The purge of releases without a module dir deletes
-// only what List names, which is labelled.
-func (r *Releaser) Delete(ctx context.Context, name string) error {
+// Uninstalled says what Uninstall removed.
+type Uninstalled struct {
+	// Revision and Status are those of the latest revision removed;
+	// Revision is 0 when there was no release.
+	Revision int
+	Status   string
+	// Destructive holds the adoption of a release this operator did not
+	// label (logged at WARN), for the caller to count.
+	Destructive []Destructive
+}
+
+// Uninstall uninstalls the release (helm v3 keeps no history of it) and
+// says what it removed. A release that is already gone is not an error. It
+// is the module's release whoever installed it: one this operator did not
+// label is adopted (logged once) and uninstalled too. The purge of
+// releases without a module dir deletes only what List names, which is
+// labelled. The caller, which knows why the release goes, logs that.
+func (r *Releaser) Uninstall(ctx context.Context, name string) (Uninstalled, error) {
 	if err := r.checkName(name); err != nil {
-		return err
+		return Uninstalled{}, err
 	}
 	r.forget(name)
 	cfg, err := r.config()
 	if err != nil {
-		return err
+		return Uninstalled{}, err
 	}
 	history, err := r.history(cfg, name)
 	if err != nil || len(history) == 0 {
-		return err
+		return Uninstalled{}, err
 	}
-	r.adopt(history)
+	last := latest(history)
+	out := Uninstalled{Revision: last.Version, Status: statusOf(last)}
+	if a := r.adopt(history); a != nil {
+		out.Destructive = append(out.Destructive, *a)
+	}
 	r.opts.Log.Info("helm release", "release", name, "plan", "uninstall")
 	defer r.forgetCapabilities()
-	return r.uninstall(ctx, cfg, name)
+	return out, r.uninstall(ctx, cfg, name)
+}
+
+// Delete is Uninstall for a caller that needs only its error.
+func (r *Releaser) Delete(ctx context.Context, name string) error {
+	_, err := r.Uninstall(ctx, name)
+	return err
 }

@@ -12,11 +12,16 @@
 //     exist. A release left failed or pending-install with no deployed
 //     revision is uninstalled first; one left pending-upgrade or
 //     pending-rollback by a killed operator is rolled back to its last
-//     deployed revision, then upgraded. A module dir with neither Chart.yaml
-//     nor templates/ has no helm phase: Upgrade reports NoChart.
+//     deployed revision, then upgraded, and the interrupted revision is
+//     marked failed in helm's storage so that no revision stays pending
+//     under the deployed one. A clear is logged at WARN with the stuck
+//     status and since when, and returned in Result.Destructive (as is an
+//     adoption) for the caller to count. A module dir with neither
+//     Chart.yaml nor templates/ has no helm phase: Upgrade reports NoChart.
 //   - AbsentResources lists the objects of the deployed revision that are gone
 //     (auto-healing, and the periodic drift check).
-//   - Delete uninstalls a release; one that is gone is not an error.
+//   - Uninstall (and Delete) uninstalls a release and says which revision it
+//     removed; one that is gone is not an error. The caller logs why.
 //   - List names the releases this operator installed, for the purge of
 //     releases whose module is gone.
 //   - Render returns the manifests for given values without installing.
@@ -28,7 +33,7 @@
 // by the original addon-operator, an older version or plain helm) is still
 // that module's release: Upgrade adopts it (never skips it, clears it when
 // stuck as it would its own, upgrades it so its new revision carries the
-// label) and logs the adoption once per release and process, with the
+// label) and logs the adoption at WARN once per release and process, with the
 // revision and who installed it as far as its labels tell; Delete and
 // AbsentResources treat it as the module's release too.
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,7 +79,7 @@ func TestKilledRunsAreRecovered(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, 2)
+			f, logs := newLoggedFixture(t, 2)
 			for _, v := range tt.before {
 				f.upgrade(t, v)
 			}
@@ -93,6 +94,19 @@ func TestKilledRunsAreRecovered(t *testing.T) {
 				if v, _ := f.value(t, name); v != "c" {
 					t.Fatalf("after recovery %s = %q", name, v)
 				}
+			}
+			// The interrupted revision is no longer pending in helm's
+			// history, and the clear was logged and returned.
+			history := checkNoPending(t, helmConfig(t, f.ns), "demo")
+			if tt.stuck == release.StatusPendingUpgrade && history[2] != release.StatusFailed {
+				t.Fatalf("interrupted revision 2 is %s; want failed (history %v)", history[2], history)
+			}
+			want := []chartrun.Destructive{{Action: chartrun.ActionClear, Reason: string(tt.stuck)}}
+			if !reflect.DeepEqual(res.Destructive, want) {
+				t.Fatalf("destructive actions %+v; want %+v", res.Destructive, want)
+			}
+			if got := logs.warnings("cleared stuck helm release"); len(got) != 1 || got[0]["status"] != string(tt.stuck) {
+				t.Fatalf("clear records %v; want one of a %s release", got, tt.stuck)
 			}
 			if res := f.upgrade(t, "c"); res.Action != chartrun.Skipped {
 				t.Fatalf("run after recovery: %+v, want skipped", res)

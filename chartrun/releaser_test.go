@@ -192,26 +192,85 @@ func markLast(t *testing.T, cfg *action.Configuration, name string, status relea
 	}
 }
 
+// setStatus rewrites the status of one revision of the release.
+func setStatus(t *testing.T, cfg *action.Configuration, name string, version int, status release.Status) {
+	t.Helper()
+	rel, err := cfg.Releases.Get(name, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel.Info.Status = status
+	if err := cfg.Releases.Update(rel); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkNoPending fails if a revision of the release is left pending-*, and
+// returns the history's statuses by revision.
+func checkNoPending(t *testing.T, cfg *action.Configuration, name string) map[int]release.Status {
+	t.Helper()
+	history, err := cfg.Releases.History(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]release.Status{}
+	for _, h := range history {
+		out[h.Version] = h.Info.Status
+	}
+	for _, h := range history {
+		if h.Info.Status.IsPending() {
+			t.Fatalf("revision %d of %s left %s; history %v", h.Version, name, h.Info.Status, out)
+		}
+	}
+	return out
+}
+
+// A stuck release is cleared (logged at WARN, returned to be counted):
+// a single failed or pending-install revision is uninstalled, then
+// installed; a pending-upgrade or pending-rollback one over a deployed
+// revision (revision 1 set back to deployed, as a killed upgrade leaves it)
+// is rolled back to it, then upgraded, and marked failed in the history.
 func TestStuckReleasesAreRecovered(t *testing.T) {
-	for _, status := range []release.Status{release.StatusPendingInstall, release.StatusFailed, release.StatusPendingUpgrade} {
-		t.Run(string(status), func(t *testing.T) {
-			f := newFixture(t, 1)
+	cases := []struct {
+		status   release.Status
+		action   chartrun.Action
+		revision int
+		history  map[int]release.Status
+	}{
+		{release.StatusPendingInstall, chartrun.Installed, 1, map[int]release.Status{1: release.StatusDeployed}},
+		{release.StatusFailed, chartrun.Installed, 1, map[int]release.Status{1: release.StatusDeployed}},
+		{release.StatusPendingUpgrade, chartrun.Upgraded, 4, map[int]release.Status{1: release.StatusSuperseded,
+			2: release.StatusFailed, 3: release.StatusSuperseded, 4: release.StatusDeployed}},
+		{release.StatusPendingRollback, chartrun.Upgraded, 4, map[int]release.Status{1: release.StatusSuperseded,
+			2: release.StatusFailed, 3: release.StatusSuperseded, 4: release.StatusDeployed}},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.status), func(t *testing.T) {
+			f, logs := newLoggedFixture(t, 1)
 			f.upgrade(t, "a")
-			if status == release.StatusPendingUpgrade {
-				f.upgrade(t, "b")
-			}
 			cfg := helmConfig(t, f.ns)
-			markLast(t, cfg, "demo", status)
+			if tc.revision > 1 {
+				f.upgrade(t, "b")
+				setStatus(t, cfg, "demo", 1, release.StatusDeployed)
+			}
+			markLast(t, cfg, "demo", tc.status)
 			res := f.upgrade(t, "c")
-			if !res.Upgraded {
-				t.Fatalf("stuck %s release: %+v", status, res)
+			if res.Action != tc.action || res.Revision != tc.revision {
+				t.Fatalf("stuck %s release: %+v; want %s revision %d", tc.status, res, tc.action, tc.revision)
 			}
 			if v, _ := f.value(t, "demo-0"); v != "c" {
 				t.Fatalf("after recovery demo-0 = %q", v)
 			}
-			last, err := cfg.Releases.Last("demo")
-			if err != nil || last.Info.Status != release.StatusDeployed {
-				t.Fatalf("last revision after recovery: %v %v", last.Info.Status, err)
+			if got := checkNoPending(t, cfg, "demo"); !reflect.DeepEqual(got, tc.history) {
+				t.Fatalf("history after recovery %v; want %v", got, tc.history)
+			}
+			want := []chartrun.Destructive{{Action: chartrun.ActionClear, Reason: string(tc.status)}}
+			if !reflect.DeepEqual(res.Destructive, want) {
+				t.Fatalf("destructive actions %+v; want %+v", res.Destructive, want)
+			}
+			if got := logs.warnings("cleared stuck helm release"); len(got) != 1 || got[0]["status"] != string(tc.status) ||
+				!strings.Contains(got[0]["reason"], "release "+string(tc.status)+" since ") {
+				t.Fatalf("clear records %v; want one naming %s and since when", got, tc.status)
 			}
 		})
 	}

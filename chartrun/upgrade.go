@@ -45,6 +45,9 @@ type Result struct {
 	Checksum string
 	// Reason explains Action, for the log and the module's state.
 	Reason string
+	// Destructive lists what the run adopted or cleared (each logged at
+	// WARN), for the caller to count.
+	Destructive []Destructive
 }
 
 // Upgrade installs or upgrades the release from the chart in ChartDir with
@@ -147,31 +150,39 @@ func (r *Releaser) historyOf(ctx context.Context, cfg *action.Configuration, nam
 }
 
 // apply carries out what decide makes of the history: nothing, an
-// install, an upgrade, or first clearing a stuck release.
+// install, an upgrade, or first clearing a stuck release. Revisions that a
+// killed run left pending under the new one are marked failed.
 func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string,
 	history []*release.Release, absent []Object) (Result, error) {
 	p, reason := decide(history, sum, absent)
 	if p == planSkip {
-		return Result{Action: Skipped, Revision: latest(history).Version, Checksum: sum, Reason: reason}, nil
+		last := latest(history)
+		r.markInterrupted(cfg, req.Release, history, last.Version)
+		return Result{Action: Skipped, Revision: last.Version, Checksum: sum, Reason: reason}, nil
 	}
-	r.adopt(history)
+	var done []Destructive
+	if a := r.adopt(history); a != nil {
+		done = append(done, *a)
+	}
 	r.opts.Log.Info("helm release", "release", req.Release, "plan", p.String(), "reason", reason)
 	defer r.forgetCapabilities()
-	if p == planRollback {
-		if err := r.rollback(ctx, cfg, req.Release, lastDeployed(history).Version); err != nil {
-			return Result{}, err
-		}
-		p = planUpgrade
+	p, cleared, err := r.clear(ctx, cfg, p, req.Release, history)
+	if cleared != nil {
+		done = append(done, *cleared)
+	}
+	if err != nil {
+		return Result{Destructive: done}, err
 	}
 	rel, err := r.write(ctx, cfg, p, req, chrt, sum)
 	if err != nil {
-		return Result{}, err
+		return Result{Destructive: done}, err
 	}
+	r.markInterrupted(cfg, req.Release, history, rel.Version)
 	act := Upgraded
 	if rel.Version == 1 {
 		act = Installed
 	}
-	return Result{Action: act, Upgraded: true, Revision: rel.Version, Checksum: sum, Reason: reason}, nil
+	return Result{Action: act, Upgraded: true, Revision: rel.Version, Checksum: sum, Reason: reason, Destructive: done}, nil
 }
 
 // historyRead is the outcome of reading a release's history.
@@ -199,13 +210,7 @@ func (r *Releaser) history(cfg *action.Configuration, name string) ([]*release.R
 }
 
 func (r *Releaser) write(ctx context.Context, cfg *action.Configuration, p plan, req Request, chrt *chart.Chart, sum string) (*release.Release, error) {
-	switch p {
-	case planReinstall:
-		if err := r.uninstall(ctx, cfg, req.Release); err != nil {
-			return nil, err
-		}
-		return r.install(ctx, cfg, req, chrt, sum)
-	case planInstall:
+	if p == planInstall {
 		return r.install(ctx, cfg, req, chrt, sum)
 	}
 	return r.upgrade(ctx, cfg, req, chrt, sum)

@@ -53,14 +53,17 @@ func ModuleOwner(module string) string { return "module/" + module }
 // Task is a unit of work in a queue. The queue fills ID, QueuedAt and the
 // retry fields; the creator fills the rest.
 type Task struct {
-	ID       uint64    `json:"id"`
-	Queue    string    `json:"queue"`
-	Kind     TaskKind  `json:"kind"`
-	Owner    string    `json:"owner"`
-	Module   string    `json:"module,omitempty"`
-	Hook     string    `json:"hook,omitempty"`
-	Binding  string    `json:"binding,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
+	ID      uint64   `json:"id"`
+	Queue   string   `json:"queue"`
+	Kind    TaskKind `json:"kind"`
+	Owner   string   `json:"owner"`
+	Module  string   `json:"module,omitempty"`
+	Hook    string   `json:"hook,omitempty"`
+	Binding string   `json:"binding,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	// Cause is Reason as a bounded value fit for a metric label, for the
+	// tasks that uninstall a release (ModuleDelete, ModulePurge).
+	Cause    string    `json:"cause,omitempty"`
 	QueuedAt time.Time `json:"queuedAt"`
 	// AllowFailure drops the task after a failure instead of retrying it
 	// (schedule and kubernetes bindings only).

@@ -178,6 +178,7 @@ func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
 	if a.opts.Metrics != nil && a.run != nil {
 		a.opts.Metrics.Helm(a.opts.Definition.Names.Name, a.now().Sub(a.run.helmStarted), r.Err)
 	}
+	a.countDestructive(r.Outcome.Destructive) // a clear may be done when the upgrade after it fails
 	if r.Err != nil {
 		a.finish(ctx, fmt.Errorf("helm upgrade: %w", r.Err))
 		return
@@ -191,13 +192,35 @@ func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
 }
 
 func (a *Actor) handleDeleteResult(ctx actor.Context, r owner.DeleteResult) {
+	a.countDestructive(r.Removal.Destructive)
 	if r.Err != nil {
 		a.finish(ctx, fmt.Errorf("helm uninstall: %w", r.Err))
 		return
 	}
+	if r.Removal.Revision > 0 && a.run != nil {
+		t := a.run.task
+		a.log.Warn(UninstalledMessage, "release", a.opts.Definition.Names.Name, "revision", r.Removal.Revision,
+			"status", r.Removal.Status, "reason", t.Reason)
+		a.countDestructive([]owner.Destructive{{Action: owner.ActionUninstall, Reason: t.Cause}})
+	}
 	a.state.Revision = 0
 	a.run.at++
 	a.next(ctx)
+}
+
+// UninstalledMessage is the message of the WARN record of the uninstall of
+// a disabled module's release.
+const UninstalledMessage = "uninstalled release of disabled module"
+
+// countDestructive counts destructive actions on the module's release
+// (logged at WARN where they happened).
+func (a *Actor) countDestructive(done []owner.Destructive) {
+	if a.opts.Metrics == nil {
+		return
+	}
+	for _, d := range done {
+		a.opts.Metrics.Destructive(a.opts.Definition.Names.Name, d)
+	}
 }
 
 // finish reports the task; a values change by afterHelm or an event hook

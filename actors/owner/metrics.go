@@ -33,6 +33,9 @@ type Metrics interface {
 	// be configured): it is left out until the next start. A nil err says
 	// the failed module is gone (its dir was removed).
 	ModuleFailed(module string, err error)
+	// Destructive counts a destructive action on the module's release
+	// (action: ActionUninstall, ActionAdopt, ActionClear).
+	Destructive(module string, d Destructive)
 }
 
 // RunInfoOf is the run information of a task.

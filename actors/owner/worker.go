@@ -23,12 +23,14 @@ type HelmOutcome struct {
 	Upgraded bool
 	Revision int
 	Reason   string
+	// Destructive are the adoptions and clears the run did.
+	Destructive []Destructive
 }
 
 // Releaser is what a module needs of chartrun.
 type Releaser interface {
 	Upgrade(ctx context.Context, module, chartDir string, values map[string]any) (HelmOutcome, error)
-	Delete(ctx context.Context, module string) error
+	Uninstall(ctx context.Context, module string) (Removal, error)
 	// Absent lists the objects of the deployed release that are gone.
 	Absent(ctx context.Context, module string) ([]string, error)
 }
@@ -86,7 +88,10 @@ type (
 		Err     error
 	}
 	DeleteJob    struct{ Module string }
-	DeleteResult struct{ Err error }
+	DeleteResult struct {
+		Removal Removal
+		Err     error
+	}
 	AbsentJob    struct{ Module string }
 	AbsentResult struct {
 		Objects []string
@@ -125,7 +130,8 @@ func (w *Worker) Receive(ctx actor.Context) {
 		out, err := w.releaser.Upgrade(w.ctx, job.Module, job.ChartDir, job.Values)
 		ctx.Respond(HelmResult{Outcome: out, Err: err})
 	case DeleteJob:
-		ctx.Respond(DeleteResult{Err: w.releaser.Delete(w.ctx, job.Module)})
+		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
+		ctx.Respond(DeleteResult{Removal: removal, Err: err})
 	case AbsentJob:
 		objects, err := w.releaser.Absent(w.ctx, job.Module)
 		ctx.Respond(AbsentResult{Objects: objects, Err: err})

@@ -27,6 +27,10 @@ type Sections struct {
 	// "xEnabled" key, or false for a section that is "false" (which wins over
 	// an "xEnabled" key beside it).
 	Enabled map[string]bool
+	// FalseSections holds the module keys whose section is "false" (their
+	// false in Enabled comes from it, not from an "xEnabled" key); nil
+	// when there is none.
+	FalseSections map[string]bool
 	// Unknown lists, sorted, the root keys that are none of the above; they
 	// are kept out of values and reported to the caller.
 	Unknown []string
@@ -71,6 +75,9 @@ func SectionsOf(where string, doc map[string]any) (Sections, error) {
 		if !falseSections[module] {
 			s.Enabled[module] = b
 		}
+	}
+	if len(falseSections) > 0 {
+		s.FalseSections = falseSections
 	}
 	return s, errors.Join(errs...)
 }

@@ -16,13 +16,15 @@ type discovery struct {
 	candidates []string
 	next       int
 	enabled    []string
+	dynamic    map[string]bool // the global hooks' flags it read
+	byScript   map[string]bool // candidates their enabled script disabled
 }
 
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
 func (b *brain) discover(ctx actor.Context) {
-	d := &discovery{}
 	dynamic := b.opts.Board.DynamicEnabled()
+	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}}
 	for _, def := range b.opts.Modules {
 		if b.failed[messages.ModuleOwner(def.Names.Name)] {
 			continue
@@ -65,6 +67,8 @@ func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChec
 	}
 	if msg.Enabled {
 		d.enabled = append(d.enabled, msg.Module)
+	} else {
+		d.byScript[msg.Module] = true
 	}
 	d.next++
 	b.askNext(ctx)
@@ -86,7 +90,7 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	}
 	b.holdEvents(ctx, false)
 	b.opts.Board.SetEnabledModules(d.enabled)
-	next := b.moduleTasks(ctx, d.enabled, msg)
+	next := b.moduleTasks(ctx, d, msg)
 	next = append(next,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
 		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
@@ -94,10 +98,10 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	b.done(ctx, messages.TaskDone{Next: next})
 }
 
-func (b *brain) moduleTasks(ctx actor.Context, enabled []string, releases releasesListed) []messages.Task {
+func (b *brain) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
 	var runs, deletes, purges []messages.Task
 	now := map[string]bool{}
-	for _, name := range enabled {
+	for _, name := range d.enabled {
 		now[name] = true
 		runs = append(runs, messages.NewModuleRun(name, "converge"))
 	}
@@ -109,15 +113,16 @@ func (b *brain) moduleTasks(ctx actor.Context, enabled []string, releases releas
 			continue
 		}
 		if b.enabled[name] || slices.Contains(releases.All, name) {
+			cause, reason := disabledBy(def, b.config, d.dynamic, d.byScript[name])
 			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
-				Owner: messages.ModuleOwner(name), Module: name, Reason: "disabled"})
+				Owner: messages.ModuleOwner(name), Module: name, Reason: reason, Cause: cause})
 		}
 		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
 	for _, r := range releases.Owned {
 		if !modules[r] && r != b.opts.IgnoreRelease {
 			purges = append(purges, messages.Task{Kind: messages.TaskModulePurge, Owner: messages.OwnerOperator,
-				Module: r, Reason: "no module dir"})
+				Module: r, Reason: "module dir gone: no module " + r + " in the modules dirs", Cause: CauseModuleDirGone})
 		}
 	}
 	b.enabled = now

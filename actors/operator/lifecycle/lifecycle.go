@@ -45,6 +45,9 @@ type Options struct {
 	DiscoverErrors Counter
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
+	// Destructive, when set, counts each purge of a release (action
+	// owner.ActionPurge), after it is logged at WARN.
+	Destructive func(release string, d owner.Destructive)
 	// Scan and ModuleProps, when both set, let every discovery read the
 	// modules dirs again: a module whose dir appeared gets an actor (made
 	// from ModuleProps), one whose dir is gone is stopped and its release

@@ -63,11 +63,18 @@ func (b *brain) converged() {
 	}
 }
 
+// PurgedMessage is the message of the WARN record of a purge.
+const PurgedMessage = "purged release without a module dir"
+
 func (b *brain) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
 	if msg.Err != nil {
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("purge release %s: %v", msg.Name, msg.Err)})
 		return
 	}
-	b.opts.Log.Info("purged release without a module dir", "release", msg.Name)
+	t := b.current.Task
+	b.opts.Log.Warn(PurgedMessage, "release", msg.Name, "reason", t.Reason)
+	if b.opts.Destructive != nil {
+		b.opts.Destructive(msg.Name, owner.Destructive{Action: owner.ActionPurge, Reason: t.Cause})
+	}
 	b.done(ctx, messages.TaskDone{})
 }

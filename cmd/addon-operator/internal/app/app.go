@@ -141,7 +141,7 @@ func Start(cfg Config) (*App, error) {
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
-		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged,
+		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
 		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }})
 	if _, err := a.System.StartWith(parts.children(), brain); err != nil {

@@ -13,11 +13,28 @@ type ChartHelm struct{ R *chartrun.Releaser }
 // Upgrade implements owner.Releaser.
 func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (owner.HelmOutcome, error) {
 	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: module, ChartDir: chartDir, Values: vals})
-	return owner.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason}, err
+	return owner.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason,
+		Destructive: destructive(res.Destructive)}, err
 }
 
-// Delete implements owner.Releaser.
+// Uninstall implements owner.Releaser.
+func (h ChartHelm) Uninstall(ctx context.Context, module string) (owner.Removal, error) {
+	gone, err := h.R.Uninstall(ctx, module)
+	return owner.Removal{Revision: gone.Revision, Status: gone.Status, Destructive: destructive(gone.Destructive)}, err
+}
+
+// Delete implements lifecycle.Releases (the purge).
 func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R.Delete(ctx, module) }
+
+// destructive converts chartrun's adoptions and clears; chartrun's action
+// names are owner's.
+func destructive(done []chartrun.Destructive) []owner.Destructive {
+	var out []owner.Destructive
+	for _, d := range done {
+		out = append(out, owner.Destructive{Action: d.Action, Reason: d.Reason})
+	}
+	return out
+}
 
 // Names implements lifecycle.Releases.
 func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {

@@ -29,6 +29,7 @@ type metrics struct {
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
 	moduleFailed   *prometheus.GaugeVec
+	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
 	headSince      *prometheus.GaugeVec
@@ -84,7 +85,18 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 	m.moduleFailed = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_failed",
 		Help: "1 for a module that cannot start (its hooks failed --config); it is left out until the next start."},
 		[]string{"module"})
-	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed)
+	m.destructive = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "helm_destructive_actions_total",
+		Help: "Destructive actions on modules' helm releases, each logged at WARN with its reason: " +
+			"action purge (module dir gone), uninstall (module disabled; reason: the layer that disabled it), " +
+			"adopt (release not labelled by this operator), clear (stuck release rolled back or reinstalled; reason: its status)."},
+		[]string{"module", "action", "reason"})
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
+		m.destructive)
+}
+
+// Destructive implements owner.Metrics (and counts the lifecycle's purges).
+func (m *metrics) Destructive(module string, d owner.Destructive) {
+	m.destructive.WithLabelValues(module, d.Action, d.Reason).Inc()
 }
 
 // kubeError counts an error of a kubernetes binding (kube.Options.Errors);
