@@ -23,6 +23,8 @@ type Board struct {
 	modules        atomic.Pointer[map[string]ModuleState]
 	hooks          atomic.Pointer[map[string]HookStats]
 	moduleValues   atomic.Pointer[map[string]values.Snapshot]
+	dirErrors      atomic.Pointer[map[string]string]
+	config         atomic.Pointer[ConfigState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}
@@ -42,6 +44,20 @@ type ModuleState struct {
 	StartupDone bool   `json:"startupDone"`
 	// Tasks counts the tasks the module actor has finished.
 	Tasks int `json:"tasks"`
+	// DirError says why the module's dir cannot be seen now (a dangling
+	// symlink): the module is kept as it was until it can.
+	DirError string `json:"dirError,omitempty"`
+}
+
+// ConfigState is the ConfigMap as the configuration in force stands to it.
+type ConfigState struct {
+	// ConfigMap is namespace/name.
+	ConfigMap string `json:"configMap"`
+	// Missing is true while the ConfigMap is deleted and the last good
+	// configuration stays in force.
+	Missing bool `json:"missing"`
+	// Since is when it went missing (RFC 3339), when Missing.
+	Since string `json:"since,omitempty"`
 }
 
 // New returns an empty board.
@@ -223,6 +239,35 @@ func (b *Board) Modules() map[string]ModuleState {
 		return *m
 	}
 	return nil
+}
+
+// SetDirErrors publishes the modules whose dir cannot be seen, with the
+// reason (operator only).
+func (b *Board) SetDirErrors(byModule map[string]string) {
+	b.dirErrors.Store(&byModule)
+	b.notify()
+}
+
+// DirErrors returns the modules whose dir cannot be seen, with the reason.
+func (b *Board) DirErrors() map[string]string {
+	if m := b.dirErrors.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// SetConfig publishes the ConfigMap's state (config actor only).
+func (b *Board) SetConfig(s ConfigState) {
+	b.config.Store(&s)
+	b.notify()
+}
+
+// Config returns the ConfigMap's published state.
+func (b *Board) Config() ConfigState {
+	if s := b.config.Load(); s != nil {
+		return *s
+	}
+	return ConfigState{}
 }
 
 // SetReady marks the first converge done (operator only).

@@ -6,9 +6,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/actors/values/configmap"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // Source reports the ConfigMap until ctx is done (Store.Run).
@@ -30,6 +32,20 @@ type Options struct {
 	Log    *slog.Logger
 	// Errors counts invalid configurations (config_values_errors_total).
 	Errors Counter
+	// Name is the ConfigMap as namespace/name, for logs and the board.
+	Name string
+	// Board, when set, gets the ConfigMap's state (missing or not).
+	Board *board.Board
+	// Missing is set to 1 while the ConfigMap is deleted and the last good
+	// configuration is kept, 0 otherwise (config_map_missing).
+	Missing Gauge
+	// Clock stamps when the ConfigMap went missing (the real clock if nil).
+	Clock supervision.Clock
+}
+
+// Gauge holds one value (a prometheus.Gauge is one).
+type Gauge interface {
+	Set(float64)
 }
 
 // Actor owns ConfigMap/addon-operator: it parses every version the watch
@@ -41,6 +57,9 @@ type Actor struct {
 	cache   configmap.Cache
 	good    *values.Sections
 	unknown string
+	// missing is set while the ConfigMap is deleted after it had been read:
+	// good stays in force until it exists again.
+	missing bool
 	writer  *actor.PID
 	stop    context.CancelFunc
 	done    chan struct{}
@@ -50,6 +69,9 @@ type Actor struct {
 func New(opts Options) actor.Producer {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Clock == nil {
+		opts.Clock = supervision.RealClock{}
 	}
 	return func() actor.Actor { return &Actor{opts: opts} }
 }

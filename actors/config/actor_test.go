@@ -13,6 +13,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
@@ -34,9 +35,10 @@ type configEnv struct {
 	ns     string
 	errors *counter
 	pid    *actor.PID
+	opts   config.Options
 }
 
-func startConfig(t *testing.T, initial map[string]string) (*configEnv, *actortest.Kit) {
+func startConfig(t *testing.T, initial map[string]string, opts ...func(*config.Options)) (*configEnv, *actortest.Kit) {
 	t.Helper()
 	ns := kube.Namespace(t)
 	client := kubernetes.NewForConfigOrDie(kube.Config(t))
@@ -46,7 +48,11 @@ func startConfig(t *testing.T, initial map[string]string) (*configEnv, *actortes
 	kit := actortest.New(t)
 	env := &configEnv{kit: kit, probe: kit.NewProbe(), client: client, ns: ns, errors: &counter{}}
 	store := config.NewStore(client, ns, "addon-operator")
-	env.pid = kit.Spawn("config", config.New(config.Options{Source: store, Writer: store, Report: env.probe.PID, Errors: env.errors}))
+	env.opts = config.Options{Source: store, Writer: store, Report: env.probe.PID, Errors: env.errors}
+	for _, o := range opts {
+		o(&env.opts)
+	}
+	env.pid = kit.Spawn("config", config.New(env.opts))
 	return env, kit
 }
 
@@ -98,13 +104,54 @@ func TestConfigActorReportsWhatChanged(t *testing.T) {
 	putConfigMap(t, env.client, env.ns, map[string]string{
 		"global": "a: 1\n", "fooBar": "x: [1, 2]\n", "baz": "y: false\n", "bazEnabled": "false"})
 	expectChange(t, env, values.Change{Modules: []string{"baz"}})
+}
 
-	if err := env.client.CoreV1().ConfigMaps(env.ns).Delete(context.Background(), "addon-operator", metav1.DeleteOptions{}); err != nil {
+type gauge struct{ v atomic.Value }
+
+func (g *gauge) Set(v float64) { g.v.Store(v) }
+
+func (g *gauge) get() float64 {
+	v, _ := g.v.Load().(float64)
+	return v
+}
+
+// A ConfigMap deleted while the operator runs is an accident: no report
+// (the last good configuration stays), the gauge and the board say it is
+// missing; recreated, its content is reported as a change against the last
+// good configuration, and the gauge goes back to 0.
+func TestConfigActorKeepsLastGoodConfigWhileDeleted(t *testing.T) {
+	env, _ := startConfig(t, map[string]string{"global": "a: 1\n", "fooBarEnabled": "true"}, func(o *config.Options) {
+		o.Board, o.Missing, o.Name = board.New(), &gauge{}, "ns/addon-operator"
+	})
+	expectChange(t, env, values.Change{Global: true, Enabled: []string{"fooBar"}})
+	if st := env.opts.Board.Config(); st.Missing || st.ConfigMap != "ns/addon-operator" {
+		t.Fatalf("board %+v, want present ns/addon-operator", st)
+	}
+	cms := env.client.CoreV1().ConfigMaps(env.ns)
+	if err := cms.Delete(context.Background(), "addon-operator", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	gone := expectChange(t, env, values.Change{Global: true, Enabled: []string{"baz"}, Modules: []string{"baz", "fooBar"}})
-	if gone.Config.Global != nil || len(gone.Config.Modules) != 0 {
-		t.Fatalf("deleted ConfigMap: %+v, want empty config", gone.Config)
+	waitBoard(t, env.opts.Board, func(st board.ConfigState) bool { return st.Missing && st.Since != "" })
+	if got := env.opts.Missing.(*gauge).get(); got != 1 {
+		t.Fatalf("gauge %v while deleted, want 1", got)
+	}
+	// Had the deletion been reported, that report would come first here.
+	putConfigMap(t, env.client, env.ns, map[string]string{"global": "a: 1\n", "bazEnabled": "true"})
+	got := expectChange(t, env, values.Change{Enabled: []string{"baz", "fooBar"}})
+	if !got.Config.Enabled["baz"] || got.Config.Enabled["fooBar"] {
+		t.Fatalf("recreated: %+v", got.Config.Enabled)
+	}
+	if st := env.opts.Board.Config(); st.Missing || env.opts.Missing.(*gauge).get() != 0 {
+		t.Fatalf("after recreate: board %+v gauge %v, want not missing", st, env.opts.Missing.(*gauge).get())
+	}
+}
+
+func waitBoard(t *testing.T, b *board.Board, cond func(board.ConfigState) bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if err := b.WaitFor(ctx, func(b *board.Board) bool { return cond(b.Config()) }); err != nil {
+		t.Fatalf("board config %+v: %v", b.Config(), err)
 	}
 }
 

@@ -43,6 +43,9 @@ func (a *Actor) handleWatchEnded(ctx actor.Context, msg watchEnded) {
 }
 
 func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
+	if a.keepWhileMissing(s) {
+		return
+	}
 	parsed, err := a.cache.Parse(s.Data)
 	if err != nil {
 		a.reject(ctx, s, err)

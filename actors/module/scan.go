@@ -73,18 +73,29 @@ func sectionsDoc(s values.Sections) map[string]any {
 	return doc
 }
 
+// ErrUnseen marks a modules dir or module dir that cannot be seen (missing,
+// unreadable, a dangling symlink): not a removal, so nothing of it may be
+// uninstalled because of it.
+var ErrUnseen = errors.New("cannot be seen")
+
 // Scan finds the module directories under dirs, sorted in module order. A
 // directory whose name is not a valid module name, or whose values.yaml or
-// schemas are broken, is reported in errs and left out; the rest load.
+// schemas are broken, is reported in errs and left out; the rest load. A
+// modules dir that cannot be read, or a module dir that is a dangling
+// symlink, is reported wrapping ErrUnseen.
 func Scan(dirs []string, common values.Sections) (defs []Definition, errs []error) {
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("read modules dir %s: %w", dir, err))
+			errs = append(errs, fmt.Errorf("read modules dir %s: %w: %w", dir, ErrUnseen, err))
 			continue
 		}
 		for _, e := range entries {
-			if !isModuleDir(dir, e) {
+			ok, err := moduleEntry(dir, e)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if !ok {
 				continue
 			}
 			def, err := load(filepath.Join(dir, e.Name()), common)
@@ -123,11 +134,23 @@ func ListDirs(dirs []string) ([]string, error) {
 }
 
 func isModuleDir(dir string, e fs.DirEntry) bool {
+	ok, _ := moduleEntry(dir, e)
+	return ok
+}
+
+// moduleEntry tells whether an entry of a modules dir is a module dir. A
+// symlink whose target cannot be seen is an error wrapping ErrUnseen (a
+// dot-entry or plain file is just not a module).
+func moduleEntry(dir string, e fs.DirEntry) (bool, error) {
 	if strings.HasPrefix(e.Name(), ".") {
-		return false
+		return false, nil
 	}
-	info, err := os.Stat(filepath.Join(dir, e.Name()))
-	return err == nil && info.IsDir()
+	path := filepath.Join(dir, e.Name())
+	info, err := os.Stat(path)
+	if err != nil && e.Type()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("module dir %s: %w (a symlink whose target is unreadable or missing): %w", path, ErrUnseen, err)
+	}
+	return err == nil && info.IsDir(), nil
 }
 
 func sortDefinitions(defs []Definition, errs []error) ([]Definition, []error) {

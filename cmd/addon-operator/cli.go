@@ -17,8 +17,11 @@ import (
 // debugCommand is one sub-command of the debug CLI: the path it reads and
 // how it prints text.
 type debugCommand struct {
-	path  string
-	text  func(w io.Writer, body []byte) error
+	path string
+	text func(w io.Writer, body []byte) error
+	// note, when set, prints after the text what else the reader must
+	// know (module list: the configuration in force is not the ConfigMap's).
+	note  func(ctx context.Context, client *debugapi.Client, w io.Writer) error
 	watch bool
 }
 
@@ -97,7 +100,7 @@ func command(cmd string, args []string, global bool, module string) (debugComman
 	case cmd == "queue list":
 		return debugCommand{path: "/queue", text: textQueues}, nil
 	case cmd == "module list":
-		return debugCommand{path: "/modules", text: textModules}, nil
+		return debugCommand{path: "/modules", text: textModules, note: configNote}, nil
 	case cmd == "module values" && global:
 		return debugCommand{path: "/global/values", text: textYAML}, nil
 	case cmd == "module values" && name != "":
@@ -132,7 +135,10 @@ func show(ctx context.Context, client *debugapi.Client, c debugCommand, output s
 	case "yaml":
 		return textYAML(w, body)
 	case "text":
-		return c.text(w, body)
+		if err := c.text(w, body); err != nil || c.note == nil {
+			return err
+		}
+		return c.note(ctx, client, w)
 	}
 	return fmt.Errorf("-o %q: want text, json or yaml", output)
 }

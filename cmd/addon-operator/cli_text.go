@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -32,10 +34,32 @@ func textModules(w io.Writer, body []byte) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODULE\tENABLED\tPHASE\tLAST TASK\tTASKS\tREVISION\tLAST ERROR")
 	for _, m := range mods {
+		lastErr := m.LastError
+		if m.DirError != "" {
+			lastErr = m.DirError
+		}
 		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, m.Phase, orDash(m.LastRun), m.Tasks,
-			m.Revision, orDash(short(m.LastError)))
+			m.Revision, orDash(short(lastErr)))
 	}
 	return tw.Flush()
+}
+
+// configNote says, under the module list, when the configuration in force
+// is the last good one because the ConfigMap is missing.
+func configNote(ctx context.Context, client *debugapi.Client, w io.Writer) error {
+	body, err := client.Get(ctx, "/config")
+	if err != nil {
+		return err
+	}
+	var st board.ConfigState
+	if err := json.Unmarshal(body, &st); err != nil {
+		return fmt.Errorf("/config: %w", err)
+	}
+	if st.Missing {
+		_, err = fmt.Fprintf(w, "\nCONFIG: ConfigMap %s is missing since %s; the last good configuration stays in force until it exists again\n",
+			st.ConfigMap, st.Since)
+	}
+	return err
 }
 
 // textActors prints the inspector's table, the fullest mailboxes first.

@@ -26,7 +26,7 @@ func (b *brain) discover(ctx actor.Context) {
 	dynamic := b.opts.Board.DynamicEnabled()
 	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}}
 	for _, def := range b.opts.Modules {
-		if b.failed[messages.ModuleOwner(def.Names.Name)] {
+		if b.skipped(def.Names.Name) {
 			continue
 		}
 		layers := append(def.StaticEnabled(), b.config.Enabled, dynamic)
@@ -109,7 +109,7 @@ func (b *brain) moduleTasks(ctx actor.Context, d *discovery, releases releasesLi
 	for _, def := range b.opts.Modules {
 		name := def.Names.Name
 		modules[name] = true
-		if now[name] || b.failed[messages.ModuleOwner(name)] {
+		if now[name] || b.skipped(name) {
 			continue
 		}
 		if b.enabled[name] || slices.Contains(releases.All, name) {

@@ -87,8 +87,9 @@ type brain struct {
 	children      *operator.Family
 	boot          boot
 	config        values.Sections
-	failed        map[string]bool // modules whose hooks could not be configured
-	enabled       map[string]bool // modules enabled by the last discovery
+	failed        map[string]bool   // modules whose hooks could not be configured
+	enabled       map[string]bool   // modules enabled by the last discovery
+	unseen        map[string]string // modules whose dir cannot be seen, with the reason
 	disc          *discovery
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look

@@ -20,12 +20,13 @@ type (
 	// dirs of the modules running now.
 	scanModules struct{ Known map[string]string }
 	// modulesScanned lists what is there now: Defs (in module order), the
-	// dirs that could not be read (Errs), and the known modules whose dir
-	// is gone.
+	// dirs that could not be read (Errs), the known modules whose dir is
+	// gone, and those whose dir cannot be seen (by name, with the reason).
 	modulesScanned struct {
-		Defs []module.Definition
-		Errs []error
-		Gone []string
+		Defs   []module.Definition
+		Errs   []error
+		Gone   []string
+		Unseen map[string]string
 	}
 )
 
@@ -98,6 +99,7 @@ func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
 	for _, err := range msg.Errs {
 		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
 	}
+	b.setUnseen(msg.Unseen)
 	c := diffModules(b.opts.Modules, msg)
 	for _, name := range c.removed {
 		b.removeModule(ctx, name)
@@ -133,4 +135,25 @@ func (b *brain) addModule(ctx actor.Context, d module.Definition) {
 	}
 	ctx.Request(pid, messages.ApplyConfig{Section: b.config.Modules[d.Names.ValuesKey]})
 	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
+}
+
+// setUnseen records the modules whose dir cannot be seen now: they keep
+// their actor and release, sit out discovery (neither run nor deleted)
+// until their dir is back, and show the reason in the module list.
+func (b *brain) setUnseen(unseen map[string]string) {
+	for name, reason := range unseen {
+		b.opts.Log.Error("module dir cannot be seen; its actor and release are kept, and it is neither run nor deleted until it can",
+			"module", name, "err", reason)
+	}
+	if len(unseen) == 0 && len(b.unseen) == 0 {
+		return
+	}
+	b.unseen = unseen
+	b.opts.Board.SetDirErrors(unseen)
+}
+
+// skipped are the modules discovery leaves as they are: those that failed
+// to start and those whose dir cannot be seen.
+func (b *brain) skipped(name string) bool {
+	return b.failed[messages.ModuleOwner(name)] || b.unseen[name] != ""
 }

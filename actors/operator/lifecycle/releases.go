@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +45,8 @@ func (w *worker) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case scanModules:
 		defs, errs := w.scan()
-		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: goneDirs(msg.Known)})
+		gone, unseen := lookDirs(msg.Known)
+		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
 	case listDirs:
 		dirs, err := w.list()
 		ctx.Respond(dirsListed{Dirs: dirs, Err: err})
@@ -60,20 +62,31 @@ func (w *worker) Receive(ctx actor.Context) {
 	}
 }
 
-// goneDirs names the modules whose dir no longer exists in a modules dir
-// that does: a modules dir that cannot be seen at all (an unmounted
-// volume) removes none of its modules, whose releases would be purged.
-func goneDirs(known map[string]string) []string {
-	var gone []string
+// lookDirs sorts the known modules whose dir cannot be found: gone (the
+// dir itself no longer exists, in a modules dir that does) or unseen (the
+// dir is a symlink whose target is missing or unreadable, or it cannot be
+// looked at), by name with the reason. A modules dir that cannot be seen
+// at all (an unmounted volume) removes none of its modules, whose releases
+// would be purged.
+func lookDirs(known map[string]string) (gone []string, unseen map[string]string) {
+	unseen = map[string]string{}
 	for name, dir := range known {
 		if !isDir(filepath.Dir(dir)) {
 			continue
 		}
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			gone = append(gone, name)
+		_, err := os.Stat(dir)
+		if err == nil {
+			continue
 		}
+		// Lstat looks at the entry itself: os.Stat of a dangling symlink
+		// says ErrNotExist too, but the module dir is still there.
+		if _, lerr := os.Lstat(dir); errors.Is(lerr, fs.ErrNotExist) {
+			gone = append(gone, name)
+			continue
+		}
+		unseen[name] = fmt.Sprintf("module dir %s cannot be seen (kept with its release until it can): %v", dir, err)
 	}
-	return gone
+	return gone, unseen
 }
 
 func isDir(path string) bool {

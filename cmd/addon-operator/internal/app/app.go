@@ -223,15 +223,27 @@ func (a *App) Stop(grace time.Duration) error {
 }
 
 // readDirs reads $MODULES_DIR and the global schemas. A module that cannot
-// be read is logged and left out; the rest run.
+// be read is logged and left out; the rest run. A modules dir or module
+// dir that cannot be seen (an unmounted volume, a wrong path, a dangling
+// symlink) stops start-up: converging without it would uninstall its
+// modules' releases.
 func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, error) {
 	common, err := module.ReadCommonValues(cfg.ModulesDirs)
 	if err != nil {
 		return values.Sections{}, nil, nil, err
 	}
 	defs, errs := module.Scan(cfg.ModulesDirs, common)
+	var unseen []error
 	for _, e := range errs {
+		if errors.Is(e, module.ErrUnseen) {
+			unseen = append(unseen, e)
+			continue
+		}
 		cfg.Log.Error("module left out", "err", e)
+	}
+	if len(unseen) > 0 {
+		return values.Sections{}, nil, nil, fmt.Errorf("modules dirs (MODULES_DIR): %w; "+
+			"nothing is installed or uninstalled until they can be read", errors.Join(unseen...))
 	}
 	var globalSchemas *schema.Set
 	if cfg.GlobalHooksDir != "" {

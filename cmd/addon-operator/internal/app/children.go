@@ -52,7 +52,9 @@ func (p parts) children() []operator.Child {
 	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
 	out := []operator.Child{
 		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
-			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors}))},
+			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors,
+			Name: p.cfg.Namespace + "/" + p.cfg.ConfigMap, Board: p.app.Board, Missing: p.metrics.configMapMissing,
+			Clock: p.cfg.Clock}))},
 		{Name: lifecycle.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{

@@ -38,6 +38,10 @@ type metrics struct {
 	dropped        *prometheus.CounterVec
 	convergence    prometheus.Histogram
 	convergences   prometheus.Counter
+
+	// configMapMissing is 1 while the ConfigMap is deleted and the last
+	// good configuration is kept.
+	configMapMissing prometheus.Gauge
 }
 
 func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
@@ -58,7 +62,9 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.headSince = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_head_since_seconds",
 		Help: "Unix time since which the head task of each queue has been at its head (0: empty queue)."}, []string{"queue"})
 	m.heads = map[string]uint64{}
-	m.register(reg, m.configErrors, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince)
+	m.configMapMissing = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "config_map_missing",
+		Help: "1 while the ConfigMap is deleted and the last good configuration stays in force."})
+	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince)
 	m.registerModuleMetrics(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()

@@ -43,6 +43,7 @@ func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Queues()) })
 	mux.HandleFunc("GET /modules", func(w http.ResponseWriter, _ *http.Request) { write(w, modules(o.Board)) })
+	mux.HandleFunc("GET /config", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Config()) })
 	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
 	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
@@ -84,7 +85,9 @@ func NewHandler(o Options) http.Handler {
 
 func modules(b *board.Board) []board.ModuleState {
 	var out []board.ModuleState
+	dirErrors := b.DirErrors()
 	for _, m := range b.Modules() {
+		m.DirError = dirErrors[m.Name]
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -1,0 +1,53 @@
+package config
+
+import (
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/board"
+)
+
+// keepWhileMissing decides what a deletion of the ConfigMap means, and
+// tells whether the snapshot is to be ignored. Missing at start-up, it is
+// an empty configuration (not ignored). Deleted after a configuration was
+// read, it is taken as an accident: the last good configuration stays in
+// force (the modules enabled only there are not uninstalled), which the
+// log, the gauge and the board say until the ConfigMap exists again; its
+// content then is applied as any change.
+func (a *Actor) keepWhileMissing(s Snapshot) bool {
+	switch {
+	case a.good == nil:
+		a.publishMissing(false, time.Time{})
+	case !s.Exists:
+		if !a.missing {
+			a.missing = true
+			a.opts.Log.Warn("ConfigMap deleted; keeping the last good configuration until it exists again",
+				"configMap", a.opts.Name)
+			a.publishMissing(true, a.opts.Clock.Now())
+		}
+		return true
+	case a.missing:
+		a.missing = false
+		a.opts.Log.Warn("ConfigMap exists again; applying its content", "configMap", a.opts.Name,
+			"resourceVersion", s.ResourceVersion)
+		a.publishMissing(false, time.Time{})
+	}
+	return false
+}
+
+func (a *Actor) publishMissing(missing bool, since time.Time) {
+	if a.opts.Missing != nil {
+		v := 0.0
+		if missing {
+			v = 1
+		}
+		a.opts.Missing.Set(v)
+	}
+	if a.opts.Board == nil {
+		return
+	}
+	st := board.ConfigState{ConfigMap: a.opts.Name, Missing: missing}
+	if missing {
+		st.Since = since.UTC().Format(time.RFC3339)
+	}
+	a.opts.Board.SetConfig(st)
+}

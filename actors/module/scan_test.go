@@ -1,0 +1,55 @@
+package module_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/actors/values"
+)
+
+// A modules dir that does not exist and a module dir that is a dangling
+// symlink cannot be seen: Scan reports each wrapping ErrUnseen and naming
+// it, while a broken module is an ordinary error and the others load.
+func TestScanReportsWhatCannotBeSeen(t *testing.T) {
+	root := t.TempDir()
+	mods, missing := filepath.Join(root, "modules"), filepath.Join(root, "unmounted")
+	for _, dir := range []string{"001-alpha", "002-broken"} {
+		if err := os.MkdirAll(filepath.Join(mods, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mods, "002-broken", "values.yaml"), []byte("broken: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(mods, "003-gamma")
+	if err := os.Symlink(filepath.Join(root, "volume", "gamma"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	defs, errs := module.Scan([]string{mods, missing}, values.Sections{})
+	if len(defs) != 1 || defs[0].Names.Name != "alpha" {
+		t.Fatalf("defs %+v, want alpha only", defs)
+	}
+	var unseen, other []string
+	for _, err := range errs {
+		if errors.Is(err, module.ErrUnseen) {
+			unseen = append(unseen, err.Error())
+		} else {
+			other = append(other, err.Error())
+		}
+	}
+	if len(unseen) != 2 || !strings.Contains(unseen[0], dangling) || !strings.Contains(unseen[1], missing) {
+		t.Fatalf("unseen errors %q, want the dangling symlink %s and the modules dir %s", unseen, dangling, missing)
+	}
+	if len(other) != 1 || !strings.Contains(other[0], "002-broken") {
+		t.Fatalf("other errors %q, want the broken module's", other)
+	}
+	listed, err := module.ListDirs([]string{mods})
+	if err != nil || !reflect.DeepEqual(listed, []string{filepath.Join(mods, "001-alpha"), filepath.Join(mods, "002-broken")}) {
+		t.Fatalf("ListDirs = %v, %v; want the two dirs that can be seen", listed, err)
+	}
+}
