@@ -46,6 +46,8 @@ type moduleState struct {
 	Phase   string `json:"phase"`
 	LastErr string `json:"lastError"`
 	Tasks   int    `json:"tasks"`
+	// DirError says why the module's dir cannot be seen.
+	DirError string `json:"dirError"`
 }
 
 // moduleList asks the running operator for its modules, in the order the

@@ -84,7 +84,7 @@ func lookDirs(known map[string]string) (gone []string, unseen map[string]string)
 			gone = append(gone, name)
 			continue
 		}
-		unseen[name] = fmt.Sprintf("module dir %s cannot be seen (kept with its release until it can): %v", dir, err)
+		unseen[name] = fmt.Sprintf("dir cannot be seen, kept with its release until it can: %v", err)
 	}
 	return gone, unseen
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -233,17 +234,17 @@ func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, er
 		return values.Sections{}, nil, nil, err
 	}
 	defs, errs := module.Scan(cfg.ModulesDirs, common)
-	var unseen []error
+	var unseen []string
 	for _, e := range errs {
 		if errors.Is(e, module.ErrUnseen) {
-			unseen = append(unseen, e)
+			unseen = append(unseen, e.Error())
 			continue
 		}
 		cfg.Log.Error("module left out", "err", e)
 	}
 	if len(unseen) > 0 {
-		return values.Sections{}, nil, nil, fmt.Errorf("modules dirs (MODULES_DIR): %w; "+
-			"nothing is installed or uninstalled until they can be read", errors.Join(unseen...))
+		return values.Sections{}, nil, nil, fmt.Errorf("MODULES_DIR: %s; nothing is installed or uninstalled until every modules dir can be read",
+			strings.Join(unseen, "; "))
 	}
 	var globalSchemas *schema.Set
 	if cfg.GlobalHooksDir != "" {
