@@ -60,9 +60,11 @@ type Actor struct {
 	// missing is set while the ConfigMap is deleted after it had been read:
 	// good stays in force until it exists again.
 	missing bool
-	writer  *actor.PID
-	stop    context.CancelFunc
-	done    chan struct{}
+	// goodData is the ConfigMap's data that good was parsed from.
+	goodData map[string]string
+	writer   *actor.PID
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
 // New returns the producer of a config actor.
@@ -92,7 +94,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case watchEnded:
 		a.handleWatchEnded(ctx, msg)
 	case messages.ConfigPatch:
-		ctx.Forward(a.writer)
+		a.handleConfigPatch(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}

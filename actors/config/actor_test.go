@@ -201,3 +201,27 @@ func TestConfigActorWritesPatches(t *testing.T) {
 		t.Fatalf("malformed patch accepted: %+v", done)
 	}
 }
+
+// A hook's config patch while the ConfigMap is missing recreates it from
+// the last good data with the patch applied, not from the patch alone: a
+// module enabled only in the lost content stays enabled.
+func TestConfigPatchWhileMissingRecreatesFromLastGood(t *testing.T) {
+	env, kit := startConfig(t, map[string]string{"global": "a: 1\n", "fooBarEnabled": "true"}, func(o *config.Options) {
+		o.Board, o.Name = board.New(), "ns/addon-operator"
+	})
+	expectChange(t, env, values.Change{Global: true, Enabled: []string{"fooBar"}})
+	if err := env.client.CoreV1().ConfigMaps(env.ns).Delete(context.Background(), "addon-operator", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitBoard(t, env.opts.Board, func(st board.ConfigState) bool { return st.Missing })
+	hook := kit.NewProbe()
+	hook.Send(env.pid, messages.ConfigPatch{Hook: "global/hooks/a.sh", Patch: []byte(`[{"op":"add","path":"/global/b","value":2}]`)})
+	if done := actortest.Expect[messages.ConfigPatchDone](hook, patience); !done.Changed || done.Err != "" {
+		t.Fatalf("patch reply %+v", done)
+	}
+	got := expectChange(t, env, values.Change{Global: true})
+	if !got.Config.Enabled["fooBar"] || got.Config.Global["a"] != float64(1) || got.Config.Global["b"] != float64(2) {
+		t.Fatalf("recreated by the patch: %+v", got.Config)
+	}
+	waitBoard(t, env.opts.Board, func(st board.ConfigState) bool { return !st.Missing })
+}

@@ -8,7 +8,11 @@
 // logged, counted (config_values_errors_total) and reported as
 // messages.ConfigInvalid while the last good configuration stays in force;
 // with no good configuration yet (start-up) the report is marked Initial and
-// the operator stops. A deleted ConfigMap is an empty configuration.
+// the operator stops. A ConfigMap missing at start-up is an empty
+// configuration; one deleted after it was read is taken as an accident: the
+// last good configuration stays in force (logged at WARN, Options.Missing
+// set to 1, Options.Board's ConfigState) and its content is applied as any
+// change when it exists again.
 // messages.ConfigPatch is written by a child writer, one patch at a time, and
 // answered with messages.ConfigPatchDone.
 //

@@ -57,7 +57,7 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 		before = *a.good
 	}
 	initial := a.good == nil
-	a.good = &parsed
+	a.good, a.goodData = &parsed, s.Data
 	change := values.Diff(before, parsed)
 	if !initial && change.IsEmpty() {
 		return

@@ -3,7 +3,10 @@ package config
 import (
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // keepWhileMissing decides what a deletion of the ConfigMap means, and
@@ -50,4 +53,18 @@ func (a *Actor) publishMissing(missing bool, since time.Time) {
 		st.Since = since.UTC().Format(time.RFC3339)
 	}
 	a.opts.Board.SetConfig(st)
+}
+
+// handleConfigPatch hands a hook's config patch to the writer. While the
+// ConfigMap is missing, the patch goes onto the last good data: a hook
+// writing a config value must not recreate it holding that value alone,
+// which would disable every module enabled only in the lost content.
+func (a *Actor) handleConfigPatch(ctx actor.Context, msg messages.ConfigPatch) {
+	var absent map[string]string
+	if a.missing {
+		absent = a.goodData
+		a.opts.Log.Warn("ConfigMap missing; a config patch recreates it from the last good configuration",
+			"configMap", a.opts.Name, "hook", msg.Hook)
+	}
+	ctx.RequestWithCustomSender(a.writer, writePatch{Patch: msg, Absent: absent}, ctx.Sender())
 }

@@ -42,13 +42,20 @@ func conflictBackoff() wait.Backoff {
 // never lost. An absent ConfigMap is created. It reports whether the data
 // changed (a patch that changes nothing writes nothing).
 func (s *Store) ApplyPatch(ctx context.Context, p jsonpatch.Patch) (changed bool, err error) {
+	return s.ApplyPatchOver(ctx, p, nil)
+}
+
+// ApplyPatchOver is ApplyPatch that, when the ConfigMap does not exist,
+// creates it from absent with the patch applied (absent nil: from empty
+// data).
+func (s *Store) ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (changed bool, err error) {
 	err = retry.OnError(s.backoff, retriable, func() error {
 		changed = false
 		current, err := s.get(ctx)
 		if err != nil {
 			return err
 		}
-		var data map[string]string
+		data := absent
 		if current != nil {
 			data = current.Data
 		}

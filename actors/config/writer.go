@@ -12,9 +12,18 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// Writer writes a config patch to the ConfigMap (Store.ApplyPatch).
+// Writer writes a config patch to the ConfigMap (Store.ApplyPatchOver):
+// when the ConfigMap does not exist, it is created from absent with the
+// patch applied.
 type Writer interface {
-	ApplyPatch(ctx context.Context, p jsonpatch.Patch) (changed bool, err error)
+	ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (changed bool, err error)
+}
+
+// writePatch is a config patch for the writer; Absent is the data to patch
+// should the ConfigMap not exist (the last good data while it is missing).
+type writePatch struct {
+	Patch  messages.ConfigPatch
+	Absent map[string]string
 }
 
 // writeTimeout bounds one config patch write, conflict retries included.
@@ -34,14 +43,14 @@ func newWriter(w Writer, log *slog.Logger) actor.Producer {
 
 // Receive implements actor.Actor.
 func (w *writer) Receive(ctx actor.Context) {
-	if msg, ok := ctx.Message().(messages.ConfigPatch); ok {
-		done := w.write(msg)
-		done.Tag = msg.Tag
+	if msg, ok := ctx.Message().(writePatch); ok {
+		done := w.write(msg.Patch, msg.Absent)
+		done.Tag = msg.Patch.Tag
 		ctx.Respond(done)
 	}
 }
 
-func (w *writer) write(msg messages.ConfigPatch) messages.ConfigPatchDone {
+func (w *writer) write(msg messages.ConfigPatch, absent map[string]string) messages.ConfigPatchDone {
 	p, err := jsonpatch.DecodePatch(msg.Patch)
 	if err != nil {
 		return messages.ConfigPatchDone{Err: fmt.Sprintf("decode config patch of %s: %v", msg.Hook, err)}
@@ -51,7 +60,7 @@ func (w *writer) write(msg messages.ConfigPatch) messages.ConfigPatchDone {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	changed, err := w.w.ApplyPatch(ctx, p)
+	changed, err := w.w.ApplyPatchOver(ctx, p, absent)
 	if err != nil {
 		w.log.Error("write config patch", "hook", msg.Hook, "err", err)
 		return messages.ConfigPatchDone{Err: fmt.Sprintf("write config patch of %s: %v", msg.Hook, err)}
