@@ -58,6 +58,11 @@ func startAppIn(t testing.TB, root, ns string) *started {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A modules dir that cannot be read is fatal; tests of global hooks
+	// alone have none of their own.
+	if err := os.MkdirAll(filepath.Join(root, "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	w := &testWriter{t: t}
 	t.Cleanup(w.close) // registered first, so it runs after the app's stop
 	log := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
