@@ -129,6 +129,22 @@ func TestDanglingModuleSymlinkKeepsTheRelease(t *testing.T) {
 	}
 	op.waitUntil(t, "alpha's dir error cleared", func() bool { return op.modules(t)["alpha"].DirError == "" })
 	releaseDeployed(t, ns, "alpha")
+
+	// The whole modules dir gone while running (a converge for a ConfigMap
+	// change reads it): every module is kept and reported.
+	mods := filepath.Join(root, "modules")
+	if err := os.Rename(mods, mods+"-unmounted"); err != nil {
+		t.Fatal(err)
+	}
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "step: 2\n"})
+	op.waitUntil(t, "beta's modules dir error", func() bool {
+		return strings.Contains(op.modules(t)["beta"].DirError, "modules dir cannot be seen")
+	})
+	releaseDeployed(t, ns, "alpha")
+	releaseDeployed(t, ns, "beta")
+	if _, err := os.Stat(filepath.Join(root, "record", "deleted")); err == nil || op.count("purged release without a module dir", nil) > 0 {
+		t.Fatalf("a module deleted or purged with its modules dir unmounted: %s\n%s", lines(root, "deleted"), op.logText())
+	}
 }
 
 func deleteConfigMap(t *testing.T, ns string) {

@@ -70,7 +70,8 @@ func TestLookDirsGoneOnlyWhenTheEntryIsGone(t *testing.T) {
 	if !reflect.DeepEqual(gone, []string{"removed"}) {
 		t.Fatalf("gone %v, want [removed]", gone)
 	}
-	if len(unseen) != 1 || !strings.Contains(unseen["dangling"], dangling) {
-		t.Fatalf("unseen %v, want dangling naming %s", unseen, dangling)
+	if len(unseen) != 2 || !strings.Contains(unseen["dangling"], dangling) ||
+		!strings.Contains(unseen["away"], filepath.Dir(unmounted)) {
+		t.Fatalf("unseen %v, want dangling naming %s and away naming its modules dir", unseen, dangling)
 	}
 }

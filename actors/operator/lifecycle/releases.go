@@ -65,13 +65,17 @@ func (w *worker) Receive(ctx actor.Context) {
 // lookDirs sorts the known modules whose dir cannot be found: gone (the
 // dir itself no longer exists, in a modules dir that does) or unseen (the
 // dir is a symlink whose target is missing or unreadable, or it cannot be
-// looked at), by name with the reason. A modules dir that cannot be seen
-// at all (an unmounted volume) removes none of its modules, whose releases
-// would be purged.
+// looked at, or the modules dir holding it cannot be seen: an unmounted
+// volume removes none of its modules, whose releases would be purged), by
+// name with the reason.
 func lookDirs(known map[string]string) (gone []string, unseen map[string]string) {
 	unseen = map[string]string{}
 	for name, dir := range known {
-		if !isDir(filepath.Dir(dir)) {
+		if info, err := os.Stat(filepath.Dir(dir)); err != nil || !info.IsDir() {
+			if err == nil {
+				err = fmt.Errorf("%s: not a directory", filepath.Dir(dir))
+			}
+			unseen[name] = fmt.Sprintf("modules dir cannot be seen, kept with its release until it can: %v", err)
 			continue
 		}
 		_, err := os.Stat(dir)
@@ -87,9 +91,4 @@ func lookDirs(known map[string]string) (gone []string, unseen map[string]string)
 		unseen[name] = fmt.Sprintf("dir cannot be seen, kept with its release until it can: %v", err)
 	}
 	return gone, unseen
-}
-
-func isDir(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
 }
