@@ -78,6 +78,29 @@ func sectionsDoc(s values.Sections) map[string]any {
 // uninstalled because of it.
 var ErrUnseen = errors.New("cannot be seen")
 
+// LoadError is a module dir, named validly, whose values.yaml or schemas
+// cannot be read: the module is left out, but its dir is there, so its
+// release is not one "without a module dir" (it is never purged for it).
+type LoadError struct {
+	Module string
+	Err    error
+}
+
+func (e *LoadError) Error() string { return e.Err.Error() }
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Unloaded names the modules of errs whose dir is there but could not be
+// loaded (LoadError).
+func Unloaded(errs []error) []string {
+	var out []string
+	for _, err := range errs {
+		if le := (*LoadError)(nil); errors.As(err, &le) {
+			out = append(out, le.Module)
+		}
+	}
+	return out
+}
+
 // Scan finds the module directories under dirs, sorted in module order. A
 // directory whose name is not a valid module name, or whose values.yaml or
 // schemas are broken, is reported in errs and left out; the rest load. A
@@ -176,10 +199,10 @@ func load(dir string, common values.Sections) (Definition, error) {
 	}
 	def := Definition{Names: names, Dir: abs, Common: common}
 	if def.Own, err = readOwnValues(abs); err != nil {
-		return Definition{}, err
+		return Definition{}, &LoadError{Module: names.Name, Err: err}
 	}
 	if def.Schemas, err = schema.Load(os.DirFS(abs), "openapi", names.ValuesKey); err != nil {
-		return Definition{}, fmt.Errorf("module %s: %w", names.Name, err)
+		return Definition{}, &LoadError{Module: names.Name, Err: fmt.Errorf("module %s: %w", names.Name, err)}
 	}
 	// A module dir with templates/ but no Chart.yaml is a chart too
 	// (chartrun gives it a minimal Chart.yaml in memory).

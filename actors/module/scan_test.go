@@ -48,6 +48,9 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	if len(other) != 1 || !strings.Contains(other[0], "002-broken") {
 		t.Fatalf("other errors %q, want the broken module's", other)
 	}
+	if got := module.Unloaded(errs); !reflect.DeepEqual(got, []string{"broken"}) {
+		t.Fatalf("Unloaded = %v, want [broken]: its dir is there, its release must not be purged", got)
+	}
 	listed, err := module.ListDirs([]string{mods})
 	if err != nil || !reflect.DeepEqual(listed, []string{filepath.Join(mods, "001-alpha"), filepath.Join(mods, "002-broken")}) {
 		t.Fatalf("ListDirs = %v, %v; want the two dirs that can be seen", listed, err)

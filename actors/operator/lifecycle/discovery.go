@@ -120,6 +120,10 @@ func (b *brain) moduleTasks(ctx actor.Context, d *discovery, releases releasesLi
 		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
 	for _, r := range releases.Owned {
+		if !modules[r] && slices.Contains(b.unloaded, r) {
+			b.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
+			continue
+		}
 		if !modules[r] && r != b.opts.IgnoreRelease {
 			purges = append(purges, messages.Task{Kind: messages.TaskModulePurge, Owner: messages.OwnerOperator,
 				Module: r, Reason: "module dir gone: no module " + r + " in the modules dirs", Cause: CauseModuleDirGone})

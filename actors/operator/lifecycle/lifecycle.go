@@ -29,7 +29,11 @@ type Counter interface{ Inc() }
 
 // Options configures the lifecycle.
 type Options struct {
-	Modules  []module.Definition
+	Modules []module.Definition
+	// Unloaded names the modules whose dir is there but could not be
+	// loaded at start-up (module.Unloaded): left out, their releases are
+	// never purged as releases without a module dir.
+	Unloaded []string
 	Board    *board.Board
 	Releases Releases
 	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
@@ -90,6 +94,7 @@ type brain struct {
 	failed        map[string]bool   // modules whose hooks could not be configured
 	enabled       map[string]bool   // modules enabled by the last discovery
 	unseen        map[string]string // modules whose dir cannot be seen, with the reason
+	unloaded      []string          // modules whose dir is there but cannot be loaded
 	disc          *discovery
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look
@@ -99,7 +104,7 @@ type brain struct {
 }
 
 func newBrain(opts Options) *brain {
-	return &brain{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}}
+	return &brain{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}, unloaded: opts.Unloaded}
 }
 
 // Receive implements operator.Brain.

@@ -188,6 +188,21 @@ func TestReleasesOfOthers(t *testing.T) {
 	}
 }
 
+// A module whose dir is there but could not be loaded (a broken
+// values.yaml) is left out, but its release is not one without a module
+// dir: it is kept, not purged.
+func TestReleaseOfAnUnloadedModuleIsKept(t *testing.T) {
+	e := startWith(t, nil, nil, func(o *lifecycle.Options) {
+		o.Releases, o.Unloaded = releases{names: []string{"broken", "gone"}}, []string{"broken"}
+	})
+	e.boot(t, 1)
+	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
+	want := []string{"ModulePurge gone", "GlobalBindingRun  afterAll", "ConvergeDone"}
+	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
+		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
+	}
+}
+
 func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
 	e := start(t, nil, nil)
 	e.kit.Send(e.root, messages.ConfigInvalid{Initial: true, Err: `key "global": invalid`})

@@ -100,6 +100,7 @@ func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
 		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
 	}
 	b.setUnseen(msg.Unseen)
+	b.unloaded = module.Unloaded(msg.Errs)
 	c := diffModules(b.opts.Modules, msg)
 	for _, name := range c.removed {
 		b.removeModule(ctx, name)

@@ -110,10 +110,11 @@ func Start(cfg Config) (*App, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = supervision.RealClock{}
 	}
-	common, defs, globalSchemas, err := readDirs(cfg)
+	read, err := readDirs(cfg)
 	if err != nil {
 		return nil, err
 	}
+	common, defs, globalSchemas := read.common, read.defs, read.globalSchemas
 	client, err := kubernetes.NewForConfig(cfg.Rest)
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
@@ -140,7 +141,7 @@ func Start(cfg Config) (*App, error) {
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	brain := lifecycle.New(lifecycle.Options{Modules: defs, Board: a.Board, Releases: cfg.Helm,
+	brain := lifecycle.New(lifecycle.Options{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
@@ -228,10 +229,10 @@ func (a *App) Stop(grace time.Duration) error {
 // dir that cannot be seen (an unmounted volume, a wrong path, a dangling
 // symlink) stops start-up: converging without it would uninstall its
 // modules' releases.
-func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, error) {
+func readDirs(cfg Config) (dirsRead, error) {
 	common, err := module.ReadCommonValues(cfg.ModulesDirs)
 	if err != nil {
-		return values.Sections{}, nil, nil, err
+		return dirsRead{}, err
 	}
 	defs, errs := module.Scan(cfg.ModulesDirs, common)
 	var unseen []string
@@ -243,14 +244,14 @@ func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, er
 		cfg.Log.Error("module left out", "err", e)
 	}
 	if len(unseen) > 0 {
-		return values.Sections{}, nil, nil, fmt.Errorf("MODULES_DIR: %s; nothing is installed or uninstalled until every modules dir can be read",
+		return dirsRead{}, fmt.Errorf("MODULES_DIR: %s; nothing is installed or uninstalled until every modules dir can be read",
 			strings.Join(unseen, "; "))
 	}
 	var globalSchemas *schema.Set
 	if cfg.GlobalHooksDir != "" {
 		globalSchemas, err = schema.Load(os.DirFS(cfg.GlobalHooksDir), "openapi", values.GlobalKey)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return values.Sections{}, nil, nil, fmt.Errorf("global schemas: %w", err)
+			return dirsRead{}, fmt.Errorf("global schemas: %w", err)
 		}
 	}
 	names := make([]string, 0, len(defs))
@@ -258,7 +259,16 @@ func readDirs(cfg Config) (values.Sections, []module.Definition, *schema.Set, er
 		names = append(names, d.Names.Name)
 	}
 	cfg.Log.Info("modules found", "modules", names)
-	return common, defs, globalSchemas, nil
+	return dirsRead{common: common, defs: defs, unloaded: module.Unloaded(errs), globalSchemas: globalSchemas}, nil
+}
+
+// dirsRead is what start-up read of the modules and global hooks dirs;
+// unloaded are the modules whose dir is there but could not be loaded.
+type dirsRead struct {
+	common        values.Sections
+	defs          []module.Definition
+	unloaded      []string
+	globalSchemas *schema.Set
 }
 
 // snapshotTimeout bounds a debug request for snapshots.
