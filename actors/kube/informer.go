@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/addon-actors/addon-operator/kubewatch"
 )
 
 // accessError is a failed list or watch call, naming what was asked for.
@@ -38,10 +40,12 @@ func (e *accessError) where() string {
 }
 
 // newInformer is dynamicinformer.NewFilteredDynamicInformer whose list and
-// watch calls fail with an accessError: client-go's reflector reports its
-// errors without telling which call failed.
+// watch calls fail with an accessError (client-go's reflector reports its
+// errors without telling which call failed) and go through guard, which
+// retries a transient failure at once instead of the reflector's growing
+// backoff, and reports the watch down and up.
 func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns string,
-	tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
+	tweak func(*metav1.ListOptions), guard *kubewatch.Guard) cache.SharedIndexInformer {
 	res := client.Resource(gvr).Namespace(ns)
 	fail := func(verb string, err error) error {
 		return &accessError{verb: verb, resource: gvr.GroupResource().String(), namespace: ns, err: err}
@@ -49,23 +53,36 @@ func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns s
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			tweak(&o)
-			list, err := res.List(ctx, o)
-			if err != nil {
-				return nil, fail("list", err)
-			}
-			return list, nil
+			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
+				list, err := res.List(ctx, o)
+				if err != nil {
+					return nil, fail("list", err)
+				}
+				return list, nil
+			})
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			tweak(&o)
-			w, err := res.Watch(ctx, o)
-			if err != nil {
-				return nil, fail("watch", err)
-			}
-			return w, nil
+			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
+				w, err := res.Watch(ctx, o)
+				if err != nil {
+					return nil, fail("watch", err)
+				}
+				return w, nil
+			})
 		},
 	}
 	return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client),
 		&unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String()})
+}
+
+// guard is the kubewatch.Guard of one of the monitor's informers, which
+// runs until ctx is done.
+func (m *monitor) guard(ctx context.Context, resource, namespace string) *kubewatch.Guard {
+	opts := m.watch
+	opts.What = []any{"owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+		"resource", resource, "namespace", namespace}
+	return kubewatch.New(ctx, opts)
 }
 
 // watchFailed reports that an informer's list or watch failed; client-go

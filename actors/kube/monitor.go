@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -53,6 +54,8 @@ type monitor struct {
 	syncQueued bool
 	// failures counts the failed lists and watches of each source.
 	failures map[string]int
+	// watch is what every informer's kubewatch.Guard shares.
+	watch kubewatch.Options
 }
 
 // objectEvent and informerSynced carry the informers' callbacks into the
@@ -103,7 +106,7 @@ func (m *monitor) startNamespace(ns string) bool {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
 	m.informer++
-	inf := newInformer(m.client, m.gvr.gvr, ns, m.tweak)
+	inf := newInformer(m.client, m.gvr.gvr, ns, m.tweak, m.guard(ctx, m.gvr.gvr.GroupResource().String(), ns))
 	if m.slim() {
 		_ = inf.SetTransform(m.slimObject)
 	}
@@ -176,7 +179,7 @@ func (m *monitor) watchNamespaces(selector string) {
 	m.informer++
 	nsGVR := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = selector }
-	inf := newInformer(m.client, nsGVR, metav1.NamespaceAll, tweak)
+	inf := newInformer(m.client, nsGVR, metav1.NamespaceAll, tweak, m.guard(m.ctx, "namespaces", namespacesSource))
 	m.run(m.ctx, namespacesSource, inf, cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { m.post(namespaceEvent{monitor: m.id, name: nameOf(obj), added: true}) },
 		DeleteFunc: func(obj any) {

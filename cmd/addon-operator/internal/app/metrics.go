@@ -28,6 +28,7 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
+	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
@@ -84,7 +85,10 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 	m.moduleFailed = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_failed",
 		Help: "1 for a module that cannot start (its hooks failed --config); it is left out until the next start."},
 		[]string{"module"})
-	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed)
+	m.watchesDown = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "kube_watches_down",
+		Help: "Watches (kubernetes bindings, the ConfigMap) down: their last list or watch call failed, none succeeded since."})
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
+		m.watchesDown)
 }
 
 // kubeError counts an error of a kubernetes binding (kube.Options.Errors);
