@@ -2,8 +2,10 @@ package chartrun
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -93,13 +95,14 @@ func (x *startIndex) load(ctx context.Context, r *Releaser) {
 		return
 	}
 	x.entries, x.live, x.stop = entries, true, stop
-	go x.follow(w)
+	go x.follow(w, r.opts.Log, time.Now())
 }
 
 // follow drops the entry of every release whose Secrets change, and ends
 // the index when the watch ends.
-func (x *startIndex) follow(w watch.Interface) {
+func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time) {
 	defer w.Stop()
+	defer x.warnIfDropped(log, since)
 	for ev := range w.ResultChan() {
 		name := ""
 		if s, ok := ev.Object.(*metav1.PartialObjectMetadata); ok {
@@ -120,6 +123,25 @@ func (x *startIndex) follow(w watch.Interface) {
 	x.mu.Lock()
 	x.stopLocked()
 	x.mu.Unlock()
+}
+
+// warnIfDropped tells that the watch ended before its time (the apiserver
+// went away) while entries were left: nothing resumes it, the runs that
+// would have used them read their history from the cluster.
+func (x *startIndex) warnIfDropped(log *slog.Logger, since time.Time) {
+	x.mu.Lock()
+	left := len(x.entries)
+	x.mu.Unlock()
+	if d := time.Since(since); left > 0 && early(d) {
+		log.Warn("helm release index watch dropped; runs read their release history from the cluster",
+			"releases", left, "after", d.Round(time.Millisecond).String())
+	}
+}
+
+// early tells a watch that ended before the server's timeout (less a
+// margin for the time its request took) from one that ran its course.
+func early(d time.Duration) bool {
+	return d < time.Duration(startIndexWatch)*time.Second*9/10
 }
 
 // forget drops the release's entry: this releaser is about to change it.

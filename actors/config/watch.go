@@ -57,32 +57,31 @@ func (s *Store) Run(ctx context.Context, onChange func(Snapshot)) error {
 // startWatch starts the informer, which runs until ctx is done, and waits
 // for its first list; the channel is closed once the informer has stopped.
 func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (<-chan struct{}, error) {
-	informer := cache.NewSharedIndexInformer(s.listWatch(ctx), &corev1.ConfigMap{}, 0, cache.Indexers{})
 	r := &reporter{onChange: onChange}
-	reg, err := informer.AddEventHandler(r.handlers())
-	if err != nil {
-		return nil, fmt.Errorf("watch ConfigMap %s/%s: %w", s.namespace, s.name, err)
-	}
+	h := r.handlers()
+	informer := kubewatch.NewInformer(s.listWatch(ctx), &corev1.ConfigMap{}, "ConfigMap "+s.namespace+"/"+s.name, nil,
+		kubewatch.Handler{Add: h.AddFunc, Update: h.UpdateFunc, Delete: h.DeleteFunc})
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		informer.RunWithContext(ctx)
+		informer.Run(ctx)
 	}()
-	// WaitFor returns as soon as the handler has had the first list;
-	// WaitForCacheSync would poll every 100 ms, and the start-up waits
-	// for this.
-	if !cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
+	// Synced is closed as soon as the handler has had the first list.
+	select {
+	case <-informer.Synced():
+	case <-ctx.Done():
 		return stopped, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
 	}
-	_, exists, _ := informer.GetStore().GetByKey(s.namespace + "/" + s.name)
+	_, exists := informer.Get(s.namespace + "/" + s.name)
 	r.reportAbsentIfUnseen(exists)
 	return stopped, nil
 }
 
 // listWatch lists and watches the ConfigMap by name, through a
 // kubewatch.Guard: after an apiserver outage the watch resumes within a
-// second of the apiserver answering, not after client-go's backoff of up
-// to a minute, and the outage is logged.
+// second of the apiserver answering (with the kubewatch.Informer, whose
+// reflector backs off a second at most), not after client-go's backoff of
+// up to a minute, and the outage is logged.
 func (s *Store) listWatch(ctx context.Context) *cache.ListWatch {
 	opts := s.watch
 	opts.What = []any{"watch", "ConfigMap", "namespace", s.namespace, "name", s.name}

@@ -203,10 +203,10 @@ func (a *Actor) stopMonitor(id int) {
 	}
 }
 
-// handleWatchFailed logs a failed list or watch that the monitor's guard
-// gave up on (it retries the apiserver being away itself), which client-go
-// retries; the guard counted it. A refusal (RBAC) is an error someone must
-// fix.
+// handleWatchFailed logs a list or watch that the apiserver refused (the
+// monitor's guard retries it being away itself, and counts every failed
+// call), which the reflector retries. A refusal (RBAC) is an error someone
+// must fix.
 func (a *Actor) handleWatchFailed(f watchFailed) {
 	m, ok := a.monitors[f.monitor]
 	if !ok {
@@ -223,9 +223,6 @@ func (a *Actor) handleWatchFailed(f watchFailed) {
 	}
 	a.opts.Log.Log(context.Background(), level, msg, "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
 		"verb", verb, "resource", resource, "namespace", namespace, "failures", m.failures[f.source], "err", f.err)
-	if ae := (*accessError)(nil); !errors.As(f.err, &ae) {
-		a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name) // not a call the guard saw
-	}
 }
 
 func (a *Actor) countError(owner, hook, binding string) {
