@@ -18,10 +18,6 @@ import (
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
-// outage is how long the tests keep the apiserver down: the outage of the
-// issue (5 to 8 s) is the scenario, not a wait for something to happen.
-const outage = 6 * time.Second
-
 // resumeWithin is how soon after the apiserver answers again a change must
 // reach the queue.
 const resumeWithin = 5 * time.Second
