@@ -102,7 +102,6 @@ func (x *startIndex) load(ctx context.Context, r *Releaser) {
 // the index when the watch ends.
 func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time) {
 	defer w.Stop()
-	defer x.warnIfDropped(log, since)
 	for ev := range w.ResultChan() {
 		name := ""
 		if s, ok := ev.Object.(*metav1.PartialObjectMetadata); ok {
@@ -121,16 +120,8 @@ func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time
 		}
 	}
 	x.mu.Lock()
-	x.stopLocked()
-	x.mu.Unlock()
-}
-
-// warnIfDropped tells that the watch ended before its time (the apiserver
-// went away) while entries were left: nothing resumes it, the runs that
-// would have used them read their history from the cluster.
-func (x *startIndex) warnIfDropped(log *slog.Logger, since time.Time) {
-	x.mu.Lock()
 	left := len(x.entries)
+	x.stopLocked()
 	x.mu.Unlock()
 	if d := time.Since(since); left > 0 && early(d) {
 		log.Warn("helm release index watch dropped; runs read their release history from the cluster",
