@@ -2,7 +2,9 @@ package chartrun
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -19,6 +21,7 @@ import (
 // cluster. A kind whose watch ends (after startIndexWatch) or fails is
 // asked again.
 type objectIndex struct {
+	log   *slog.Logger
 	mu    sync.Mutex
 	kinds map[kindIn]*kindNames
 	// changed, when set, is told about every change a watch sees (tests).
@@ -86,13 +89,14 @@ func (x *objectIndex) load(ctx context.Context, meta metadata.ResourceInterface,
 		return
 	}
 	k.names, k.live = names, true
-	go x.follow(w, key, k)
+	go x.follow(w, key, k, time.Now())
 }
 
 // follow applies the watch's events; an object that loses helm's label
 // comes as deleted (the watch is label-selected).
-func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindNames) {
+func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindNames, since time.Time) {
 	defer w.Stop()
+	defer x.warnIfDropped(key, since)
 	for ev := range w.ResultChan() {
 		o, ok := ev.Object.(*metav1.PartialObjectMetadata)
 		k.mu.Lock()
@@ -116,4 +120,14 @@ func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindNames) {
 	k.mu.Lock()
 	k.live = false
 	k.mu.Unlock()
+}
+
+// warnIfDropped tells that a kind's watch ended before its time (the
+// apiserver went away): nothing resumes it, the checks of that kind ask
+// the cluster.
+func (x *objectIndex) warnIfDropped(key kindIn, since time.Time) {
+	if d := time.Since(since); x.log != nil && early(d) {
+		x.log.Warn("helm object index watch dropped; absent checks ask the cluster", "resource", key.resource.Resource,
+			"namespace", key.namespace, "after", d.Round(time.Millisecond).String())
+	}
 }

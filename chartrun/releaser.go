@@ -93,7 +93,8 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 	if err != nil {
 		return nil, fmt.Errorf("chartrun: metadata client: %w", err)
 	}
-	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, namespace: namespace, opts: opts}, nil
+	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, namespace: namespace, opts: opts,
+		objects: objectIndex{log: opts.Log}}, nil
 }
 
 // config builds a fresh helm configuration: helm's actions write to it, so

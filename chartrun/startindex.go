@@ -2,8 +2,10 @@ package chartrun
 
 import (
 	"context"
+	"log/slog"
 	"strconv"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -93,12 +95,12 @@ func (x *startIndex) load(ctx context.Context, r *Releaser) {
 		return
 	}
 	x.entries, x.live, x.stop = entries, true, stop
-	go x.follow(w)
+	go x.follow(w, r.opts.Log, time.Now())
 }
 
 // follow drops the entry of every release whose Secrets change, and ends
 // the index when the watch ends.
-func (x *startIndex) follow(w watch.Interface) {
+func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time) {
 	defer w.Stop()
 	for ev := range w.ResultChan() {
 		name := ""
@@ -118,8 +120,19 @@ func (x *startIndex) follow(w watch.Interface) {
 		}
 	}
 	x.mu.Lock()
+	left := len(x.entries)
 	x.stopLocked()
 	x.mu.Unlock()
+	if d := time.Since(since); left > 0 && early(d) {
+		log.Warn("helm release index watch dropped; runs read their release history from the cluster",
+			"releases", left, "after", d.Round(time.Millisecond).String())
+	}
+}
+
+// early tells a watch that ended before the server's timeout (less a
+// margin for the time its request took) from one that ran its course.
+func early(d time.Duration) bool {
+	return d < time.Duration(startIndexWatch)*time.Second*9/10
 }
 
 // forget drops the release's entry: this releaser is about to change it.

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/addon-actors/addon-operator/actors/values/configmap"
+	"github.com/addon-actors/addon-operator/kubewatch"
 )
 
 // Store reads and writes the one ConfigMap.
@@ -23,6 +24,7 @@ type Store struct {
 	namespace string
 	name      string
 	backoff   wait.Backoff
+	watch     kubewatch.Options // see WatchHealth
 }
 
 // NewStore returns a Store for namespace/name.

@@ -9,8 +9,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/client-go/informers"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/addon-actors/addon-operator/kubewatch"
 )
 
 // Snapshot is the ConfigMap's content at one moment. A missing ConfigMap is
@@ -28,16 +31,17 @@ func snapshotOf(cm *corev1.ConfigMap) Snapshot {
 	return Snapshot{Exists: true, Data: maps.Clone(cm.Data), ResourceVersion: cm.ResourceVersion}
 }
 
+// WatchHealth sets what the ConfigMap watch reports its drops and resumes
+// to (log, gauge of watches down); call it before Watch or Run.
+func (s *Store) WatchHealth(opts kubewatch.Options) { s.watch = opts }
+
 // Watch reports the ConfigMap to onChange: once with its state when the
 // watch has synced (absent included), then after every add, update and
 // delete. Calls are serialised and in order. It returns once synced; the
 // watch runs until ctx is done. An update that leaves resourceVersion
 // unchanged (a resync) is not reported.
 func (s *Store) Watch(ctx context.Context, onChange func(Snapshot)) error {
-	factory, err := s.startWatch(ctx, onChange)
-	if factory != nil {
-		go func() { <-ctx.Done(); factory.Shutdown() }()
-	}
+	_, err := s.startWatch(ctx, onChange)
 	return err
 }
 
@@ -45,38 +49,59 @@ func (s *Store) Watch(ctx context.Context, onChange func(Snapshot)) error {
 // returns only when ctx is done and the informer has stopped, so that
 // nothing of the watch outlives the caller.
 func (s *Store) Run(ctx context.Context, onChange func(Snapshot)) error {
-	factory, err := s.startWatch(ctx, onChange)
-	if factory != nil {
-		<-ctx.Done()
-		factory.Shutdown()
-	}
+	stopped, err := s.startWatch(ctx, onChange)
+	<-stopped
 	return err
 }
 
-// startWatch starts the informer and waits for its first list; the caller
-// shuts the returned factory down once ctx is done.
-func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (informers.SharedInformerFactory, error) {
-	factory := informers.NewSharedInformerFactoryWithOptions(s.client, 0,
-		informers.WithNamespace(s.namespace),
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
-			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", s.name).String()
-		}))
-	informer := factory.Core().V1().ConfigMaps().Informer()
+// startWatch starts the informer, which runs until ctx is done, and waits
+// for its first list; the channel is closed once the informer has stopped.
+func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (<-chan struct{}, error) {
 	r := &reporter{onChange: onChange}
-	reg, err := informer.AddEventHandler(r.handlers())
-	if err != nil {
-		return nil, fmt.Errorf("watch ConfigMap %s/%s: %w", s.namespace, s.name, err)
+	h := r.handlers()
+	informer := kubewatch.NewInformer(s.listWatch(ctx), &corev1.ConfigMap{}, "ConfigMap "+s.namespace+"/"+s.name, nil,
+		kubewatch.Handler{Add: h.AddFunc, Update: h.UpdateFunc, Delete: h.DeleteFunc})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		informer.Run(ctx)
+	}()
+	// Synced is closed as soon as the handler has had the first list.
+	select {
+	case <-informer.Synced():
+	case <-ctx.Done():
+		return stopped, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
 	}
-	factory.Start(ctx.Done())
-	// WaitFor returns as soon as the handler has had the first list;
-	// WaitForCacheSync would poll every 100 ms, and the start-up waits
-	// for this.
-	if !cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
-		return factory, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
-	}
-	_, exists, _ := informer.GetStore().GetByKey(s.namespace + "/" + s.name)
+	_, exists := informer.Get(s.namespace + "/" + s.name)
 	r.reportAbsentIfUnseen(exists)
-	return factory, nil
+	return stopped, nil
+}
+
+// listWatch lists and watches the ConfigMap by name, through a
+// kubewatch.Guard: after an apiserver outage the watch resumes within a
+// second of the apiserver answering (with the kubewatch.Informer, whose
+// reflector backs off a second at most), not after client-go's backoff of
+// up to a minute, and the outage is logged.
+func (s *Store) listWatch(ctx context.Context) *cache.ListWatch {
+	opts := s.watch
+	opts.What = []any{"watch", "ConfigMap", "namespace", s.namespace, "name", s.name}
+	guard := kubewatch.New(ctx, opts)
+	cms := s.client.CoreV1().ConfigMaps(s.namespace)
+	byName := fields.OneTermEqualSelector("metadata.name", s.name).String()
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.FieldSelector = byName
+			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
+				return cms.List(ctx, o)
+			})
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.FieldSelector = byName
+			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
+				return cms.Watch(ctx, o)
+			})
+		},
+	}
 }
 
 // reporter serialises the informer's callbacks with the one report of an

@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	// Errors counts objects a jqFilter failed on, bindings that could
 	// not be watched, and every failed list or watch call.
 	Errors func(owner, hook, binding string)
+	// WatchesDown, when set, counts the informers whose last list or
+	// watch call failed, until one succeeds.
+	WatchesDown kubewatch.Gauge
 }
 
 // schemaGVR is a resolved resource.
@@ -184,6 +188,8 @@ func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) err
 	a.inputs.next++
 	m := &monitor{id: a.inputs.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
 		snapshot: map[string]item{}}
+	m.watch = kubewatch.Options{Log: a.opts.Log, Down: a.opts.WatchesDown,
+		Failed: func(error) { a.countError(msg.Owner, h.Hook, h.Binding.Name) }}
 	a.monitors[m.id] = m
 	a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], m.id)
 	m.start(a.opts.Client, schemaGVR{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}, a.post)
@@ -197,9 +203,10 @@ func (a *Actor) stopMonitor(id int) {
 	}
 }
 
-// handleWatchFailed logs and counts a failed list or watch, which
-// client-go retries. A refusal (RBAC) is an error someone must fix; the
-// apiserver being away is a warning.
+// handleWatchFailed logs a list or watch that the apiserver refused (the
+// monitor's guard retries it being away itself, and counts every failed
+// call), which the reflector retries. A refusal (RBAC) is an error someone
+// must fix.
 func (a *Actor) handleWatchFailed(f watchFailed) {
 	m, ok := a.monitors[f.monitor]
 	if !ok {
@@ -210,13 +217,12 @@ func (a *Actor) handleWatchFailed(f watchFailed) {
 	if ae := (*accessError)(nil); errors.As(f.err, &ae) {
 		verb, resource, namespace = ae.verb, ae.resource, ae.namespace
 	}
-	level, msg := slog.LevelWarn, "cannot reach the apiserver; retrying"
+	level, msg := slog.LevelWarn, "cannot "+verb+" "+resource+"; retrying"
 	if denied(f.err) {
 		level, msg = slog.LevelError, "not allowed to "+verb+" "+resource+"; retrying"
 	}
 	a.opts.Log.Log(context.Background(), level, msg, "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
 		"verb", verb, "resource", resource, "namespace", namespace, "failures", m.failures[f.source], "err", f.err)
-	a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 }
 
 func (a *Actor) countError(owner, hook, binding string) {

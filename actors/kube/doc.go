@@ -1,6 +1,6 @@
 // Package kube is the kube actor: one monitor per `kubernetes` (or older
 // `onKubernetesEvent`) binding of the global hooks and of enabled modules'
-// hooks, each on a client-go dynamic informer. The informers' callbacks only
+// hooks, each on a dynamic informer (kubewatch.Informer). The informers' callbacks only
 // post messages; the actor keeps each binding's snapshot (object and
 // jqFilter result), and queues hook runs: a Synchronization with all
 // objects once the informer has listed them, then an Event per add, update
@@ -23,9 +23,12 @@
 // What the owners sent outlives the actor: restarted after a panic, it
 // starts their monitors again, which list and queue a fresh Synchronization.
 //
-// A list or watch that fails is logged with the hook, binding, verb,
-// resource and namespace (an error when RBAC or the credentials refuse it,
-// a warning when the apiserver is away), counted through Options.Errors,
-// and retried by client-go with its backoff; the binding syncs once it
-// may list.
+// Every list or watch call that fails is counted through Options.Errors.
+// One that RBAC or the credentials refuse is logged as an error with the
+// hook, binding, verb, resource and namespace and retried by the reflector
+// (a second apart at most); the binding syncs once it may list. While the
+// apiserver is away (no answer, 429, 5xx) the call is retried at once
+// (kubewatch.Guard): the watch is logged once at WARN as dropped and once
+// as resumed with how long it was down, counted in Options.WatchesDown
+// meanwhile, and resumes within a second of the apiserver answering.
 package kube

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/addon-actors/addon-operator/kubewatch"
 )
 
 // accessError is a failed list or watch call, naming what was asked for.
@@ -37,11 +39,13 @@ func (e *accessError) where() string {
 	return fmt.Sprintf("in namespace %q", e.namespace)
 }
 
-// newInformer is dynamicinformer.NewFilteredDynamicInformer whose list and
-// watch calls fail with an accessError: client-go's reflector reports its
-// errors without telling which call failed.
-func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns string,
-	tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
+// newInformer watches gvr in ns (all when "") like dynamicinformer's
+// informer, on a kubewatch.Informer (whose reflector backs off a second at
+// most) whose list and watch calls fail with an accessError naming the
+// call and go through guard, which retries a transient failure at once and
+// reports the watch down and up.
+func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns string, tweak func(*metav1.ListOptions),
+	guard *kubewatch.Guard, transform cache.TransformFunc, h cache.ResourceEventHandlerFuncs) *kubewatch.Informer {
 	res := client.Resource(gvr).Namespace(ns)
 	fail := func(verb string, err error) error {
 		return &accessError{verb: verb, resource: gvr.GroupResource().String(), namespace: ns, err: err}
@@ -49,41 +53,52 @@ func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns s
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			tweak(&o)
-			list, err := res.List(ctx, o)
-			if err != nil {
-				return nil, fail("list", err)
-			}
-			return list, nil
+			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
+				list, err := res.List(ctx, o)
+				if err != nil {
+					return nil, fail("list", err)
+				}
+				return list, nil
+			})
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			tweak(&o)
-			w, err := res.Watch(ctx, o)
-			if err != nil {
-				return nil, fail("watch", err)
-			}
-			return w, nil
+			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
+				w, err := res.Watch(ctx, o)
+				if err != nil {
+					return nil, fail("watch", err)
+				}
+				return w, nil
+			})
 		},
 	}
-	return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client),
-		&unstructured.Unstructured{}, cache.SharedIndexInformerOptions{ObjectDescription: gvr.String()})
+	return kubewatch.NewInformer(cache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{},
+		gvr.String(), transform, kubewatch.Handler{Add: h.AddFunc, Update: h.UpdateFunc, Delete: h.DeleteFunc})
 }
 
-// watchFailed reports that an informer's list or watch failed; client-go
-// retries it with a backoff.
+// guard is the kubewatch.Guard of one of the monitor's informers (source
+// as informerSynced has it), which runs until ctx is done. A failure that
+// is neither routine nor transient (a refusal) goes to the actor to log.
+func (m *monitor) guard(ctx context.Context, resource, namespace, source string) *kubewatch.Guard {
+	opts := m.watch
+	opts.What = []any{"owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
+		"resource", resource, "namespace", namespace}
+	count := opts.Failed
+	opts.Failed = func(err error) {
+		count(err)
+		if !routine(err) && !kubewatch.Transient(err) {
+			m.post(watchFailed{monitor: m.id, source: source, err: err})
+		}
+	}
+	return kubewatch.New(ctx, opts)
+}
+
+// watchFailed reports that an informer's list or watch was refused; the
+// reflector retries it.
 type watchFailed struct {
 	monitor int
 	source  string
 	err     error
-}
-
-// reportErrors posts the informer's list and watch failures to the actor
-// instead of client-go's log.
-func (m *monitor) reportErrors(inf cache.SharedIndexInformer, source string) {
-	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
-		if !routine(err) {
-			m.post(watchFailed{monitor: m.id, source: source, err: err})
-		}
-	})
 }
 
 // routine errors are part of a watch's life: the server closed it, or

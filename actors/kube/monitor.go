@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -53,6 +54,8 @@ type monitor struct {
 	syncQueued bool
 	// failures counts the failed lists and watches of each source.
 	failures map[string]int
+	// watch is what every informer's kubewatch.Guard shares.
+	watch kubewatch.Options
 }
 
 // objectEvent and informerSynced carry the informers' callbacks into the
@@ -103,11 +106,12 @@ func (m *monitor) startNamespace(ns string) bool {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.nsStops[ns] = cancel
 	m.informer++
-	inf := newInformer(m.client, m.gvr.gvr, ns, m.tweak)
+	var transform cache.TransformFunc
 	if m.slim() {
-		_ = inf.SetTransform(m.slimObject)
+		transform = m.slimObject
 	}
-	m.run(ctx, ns, inf, m.handlers(ns, m.post))
+	guard := m.guard(ctx, m.gvr.gvr.GroupResource().String(), ns, ns)
+	m.run(ctx, ns, newInformer(m.client, m.gvr.gvr, ns, m.tweak, guard, transform, m.handlers(ns, m.post)))
 	return true
 }
 
@@ -176,8 +180,8 @@ func (m *monitor) watchNamespaces(selector string) {
 	m.informer++
 	nsGVR := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = selector }
-	inf := newInformer(m.client, nsGVR, metav1.NamespaceAll, tweak)
-	m.run(m.ctx, namespacesSource, inf, cache.ResourceEventHandlerFuncs{
+	guard := m.guard(m.ctx, "namespaces", "", namespacesSource)
+	m.run(m.ctx, namespacesSource, newInformer(m.client, nsGVR, metav1.NamespaceAll, tweak, guard, nil, cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { m.post(namespaceEvent{monitor: m.id, name: nameOf(obj), added: true}) },
 		DeleteFunc: func(obj any) {
 			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
@@ -185,7 +189,7 @@ func (m *monitor) watchNamespaces(selector string) {
 			}
 			m.post(namespaceEvent{monitor: m.id, name: nameOf(obj)})
 		},
-	})
+	}))
 }
 
 // namespaceEvent tells that a namespace started or stopped matching.
@@ -202,16 +206,16 @@ func nameOf(obj any) string {
 	return ""
 }
 
-// run starts an informer and reports its first sync and its failures.
-func (m *monitor) run(ctx context.Context, source string, inf cache.SharedIndexInformer, h cache.ResourceEventHandler) {
-	reg, _ := inf.AddEventHandler(h)
-	m.reportErrors(inf, source)
-	go inf.RunWithContext(ctx)
+// run starts an informer and reports its first sync.
+func (m *monitor) run(ctx context.Context, source string, inf *kubewatch.Informer) {
+	go inf.Run(ctx)
 	go func() {
-		// Not WaitForCacheSync, which polls every 100 ms: a module's run
-		// waits for its monitors' Synchronization.
-		if cache.WaitFor(ctx, "", reg.HasSyncedChecker()) {
-			m.post(informerSynced{monitor: m.id, source: source})
+		select {
+		case <-inf.Synced():
+			if ctx.Err() == nil {
+				m.post(informerSynced{monitor: m.id, source: source})
+			}
+		case <-ctx.Done():
 		}
 	}()
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -50,6 +51,7 @@ type parts struct {
 func (p parts) children() []operator.Child {
 	sys, log := p.app.System, p.cfg.Log
 	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
+	store.WatchHealth(kubewatch.Options{Log: log.With("actor", "config"), Down: p.metrics.watchesDown})
 	out := []operator.Child{
 		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
 			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors,
@@ -58,7 +60,8 @@ func (p parts) children() []operator.Child {
 		{Name: lifecycle.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
-			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError}))},
+			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError,
+			WatchesDown: p.metrics.watchesDown}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,

@@ -28,6 +28,7 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
+	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
@@ -96,8 +97,10 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 			"action purge (module dir gone), uninstall (module disabled; reason: the layer that disabled it), " +
 			"adopt (release not labelled by this operator), clear (stuck release rolled back or reinstalled; reason: its status)."},
 		[]string{"module", "action", "reason"})
+	m.watchesDown = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "kube_watches_down",
+		Help: "Watches (kubernetes bindings, the ConfigMap) down: their last list or watch call failed, none succeeded since."})
 	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
-		m.destructive)
+		m.destructive, m.watchesDown)
 }
 
 // Destructive implements owner.Metrics (and counts the lifecycle's purges).

@@ -1,0 +1,80 @@
+package chartrun_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/cluster"
+)
+
+// The release and object indexes' watches are not resumed after an
+// apiserver outage: their drop is logged at WARN, and the runs they would
+// have served read the cluster once the apiserver is back.
+func TestIndexWatchDropIsLoggedAndRunsReadTheCluster(t *testing.T) {
+	c, _, cfg := cluster.Private(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ns := "indexes"
+	client := kubernetes.NewForConfigOrDie(cfg)
+	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeChart(t, 1)
+	req := func(name string) chartrun.Request {
+		return chartrun.Request{Release: name, ChartDir: dir, Values: map[string]any{"demo": map[string]any{"value": name}}}
+	}
+	first, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b"} {
+		if _, err := first.Upgrade(ctx, req(name)); err != nil {
+			t.Fatalf("install %s: %v", name, err)
+		}
+	}
+	logs := make(chan slog.Record, 256)
+	restarted, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{Log: slog.New(actortest.LogHandler(logs))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := restarted.Upgrade(ctx, req("a")); err != nil || res.Action != chartrun.Skipped {
+		t.Fatalf("first run after the restart: %+v, %v; want skipped", res, err)
+	}
+
+	if err := c.StopAPIServer(); err != nil {
+		t.Fatalf("stop apiserver: %v", err)
+	}
+	for _, msg := range []string{"helm release index watch dropped", "helm object index watch dropped"} {
+		expectWarn(t, logs, msg)
+	}
+	if err := c.StartAPIServer(ctx); err != nil {
+		t.Fatalf("start apiserver: %v", err)
+	}
+	if res, err := restarted.Upgrade(ctx, req("b")); err != nil || res.Action != chartrun.Skipped {
+		t.Fatalf("run of b after the outage: %+v, %v; want skipped (read from the cluster)", res, err)
+	}
+}
+
+func expectWarn(t *testing.T, logs <-chan slog.Record, prefix string) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case r := <-logs:
+			if r.Level == slog.LevelWarn && strings.HasPrefix(r.Message, prefix) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no WARN %q within a minute", prefix)
+		}
+	}
+}
