@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
+	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
 	"github.com/addon-actors/addon-operator/actors/values/configmap"
-	"github.com/addon-actors/addon-operator/kubewatch"
 )
 
 // Store reads and writes the one ConfigMap.

@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 

@@ -14,9 +14,9 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
-	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 

@@ -13,6 +13,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/actors/global"
 	"github.com/addon-actors/addon-operator/actors/kube"
+	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
@@ -21,7 +22,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/actors/values/schema"
-	"github.com/addon-actors/addon-operator/kubewatch"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
