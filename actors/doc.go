@@ -3,7 +3,7 @@
 // config (ConfigMap/addon-operator as source and sink), queue (main and named
 // queues with retry-with-delay), global (global hooks and values), module (one
 // actor per module), kube (Kubernetes event monitors) and schedule (cron
-// ticks). actors/values holds the pure values logic the global and module
-// actors own, and actors/inspect the mailbox and state inspector behind the
-// debug endpoint.
+// ticks). actors/inspect is the mailbox and state inspector behind the debug
+// endpoint. The pure values logic the global and module actors own is the
+// top-level package values, below the actors and the messages.
 package actors

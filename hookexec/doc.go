@@ -19,5 +19,5 @@
 //   - A hook runs in its own process group: cancellation or a timeout kills
 //     the group, and so does the hook's exit, so no run leaves processes.
 //
-// Applying patches to values is not here: that is actors/values.
+// Applying patches to values is not here: that is package values.
 package hookexec

@@ -1,6 +1,6 @@
 package messages
 
-import "github.com/addon-actors/addon-operator/actors/values"
+import "github.com/addon-actors/addon-operator/values"
 
 // ConfigChanged is sent by the config actor when the parsed content of the
 // ConfigMap changed (never for a change of formatting only).

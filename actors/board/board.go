@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Board holds the published state of one operator.

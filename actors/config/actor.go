@@ -7,10 +7,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/board"
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/configmap"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/configmap"
 )
 
 // Source reports the ConfigMap until ctx is done (Store.Run).

@@ -15,9 +15,9 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/config"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 const patience = 10 * time.Second

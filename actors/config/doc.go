@@ -21,5 +21,5 @@
 // read-modify-write on resourceVersion, retrying on conflict, creating the
 // ConfigMap when it is absent and keeping every key it does not touch.
 // Parsing and patching the data are the pure functions of
-// actors/values/configmap.
+// values/configmap.
 package config

@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
-	"github.com/addon-actors/addon-operator/actors/values/configmap"
+	"github.com/addon-actors/addon-operator/values/configmap"
 )
 
 // Store reads and writes the one ConfigMap.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/owner"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Options configures a module actor.

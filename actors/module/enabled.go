@@ -6,9 +6,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // handleCheckEnabled runs the enabled script, which sees the modules

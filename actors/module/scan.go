@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 // Definition is what a module actor starts from: its directory and the

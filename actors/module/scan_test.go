@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // A modules dir that does not exist and a module dir that is a dangling

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Why a module is disabled: the reason label of an uninstall in the

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // The reason of an uninstall names the highest layer with a say, which is

@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // discovery is one run of step 4: the candidates (enabled by their flags)

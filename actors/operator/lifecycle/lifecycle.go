@@ -11,9 +11,9 @@ import (
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/owner"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Releases is what the lifecycle needs of chartrun: the releases in the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Scanner reads the modules dirs again (module.Scan with the start-up's

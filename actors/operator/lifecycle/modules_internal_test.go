@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 func def(t *testing.T, dir, version string) module.Definition {

@@ -25,11 +25,11 @@ import (
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/actors/owner"
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/schema"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 // Helm is what the app needs of chartrun: module releases and the list

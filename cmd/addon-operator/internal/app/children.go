@@ -20,9 +20,9 @@ import (
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/schema"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 // parts builds the root's children.

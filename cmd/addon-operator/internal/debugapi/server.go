@@ -14,8 +14,8 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/board"
 	"github.com/addon-actors/addon-operator/actors/inspect"
-	"github.com/addon-actors/addon-operator/actors/values"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // Renderer renders a module's chart with its current values.

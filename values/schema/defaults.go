@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-openapi/spec"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // defaults is the part of a schema that sets defaults, compiled once: only

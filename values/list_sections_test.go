@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // A module section may be a list (spec/MODULES.md: "a map or an array";

@@ -6,7 +6,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // A module actor's life with its values: layers from values.yaml files and

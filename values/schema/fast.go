@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-openapi/spec"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // quick is a compiled subset of a schema that answers one question fast:

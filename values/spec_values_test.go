@@ -6,8 +6,8 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/configmap"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/configmap"
 )
 
 // scopes builds the global and module scopes of the spec/VALUES.md example.

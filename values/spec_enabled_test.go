@@ -3,7 +3,7 @@ package values_test
 import (
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // TestSpecEnabledInValuesFiles is "keys in values.yaml files" of

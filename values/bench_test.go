@@ -8,9 +8,9 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/configmap"
-	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/configmap"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 // genSchema writes a config-values.yaml with n properties of mixed kinds, a

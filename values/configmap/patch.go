@@ -8,7 +8,7 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
 
-	"github.com/addon-actors/addon-operator/actors/values"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // ErrUnknownKey is returned for a config patch that addresses a root key

@@ -11,8 +11,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/addon-actors/addon-operator/actors/values"
-	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 func load(t *testing.T, files map[string]string) (*schema.Set, error) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/addon-actors/addon-operator/actors/values/schema"
+	"github.com/addon-actors/addon-operator/values/schema"
 )
 
 func ExampleLoad() {
