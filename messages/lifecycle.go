@@ -7,23 +7,6 @@ type Shutdown struct{}
 // ShutdownDone is the reply to Shutdown.
 type ShutdownDone struct{}
 
-// ActorRestarted is published on the actor system's event stream after the
-// guardian restarted an actor that panicked.
-type ActorRestarted struct {
-	Actor    string // actor path
-	Reason   string // the panic value
-	Message  string // type of the message being handled when it panicked
-	Restarts int    // restarts within the guardian's window, this one included
-}
-
-// ActorGaveUp is published when the guardian stopped an actor that panicked
-// too often to be restarted again.
-type ActorGaveUp struct {
-	Actor    string
-	Reason   string
-	Restarts int
-}
-
 // OwnerReady is sent by the global actor and each module actor to the
 // operator once its hooks are found and configured. A non-empty Err means
 // they could not be: fatal for the global actor, the module's failure for a

@@ -7,16 +7,14 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-
-	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Guardian is the strategy for panics, which are bugs: it restarts the
 // actor (the producer builds a fresh instance, which re-reads its durable
 // inputs when it receives *actor.Started), logs the panic, and publishes
-// messages.ActorRestarted on the system's event stream. An actor that panics
+// ActorRestarted on the system's event stream. An actor that panics
 // more than MaxRestarts times within Window is stopped instead and
-// messages.ActorGaveUp is published, so a panic in Started cannot spin.
+// ActorGaveUp is published, so a panic in Started cannot spin.
 //
 // Use it with actor.WithGuardian for top-level actors and with
 // actor.WithSupervisor on a parent for its children.
@@ -59,13 +57,13 @@ func (g *Guardian) HandleFailure(system *actor.ActorSystem, sup actor.Supervisor
 	if n > g.maxRestarts {
 		g.log.Error("actor keeps panicking; stopping it", "actor", child.Id, "panic", why,
 			"message", msgType, "restarts", n-1, "window", g.window)
-		system.EventStream.Publish(messages.ActorGaveUp{Actor: child.Id, Reason: why, Restarts: n - 1})
+		system.EventStream.Publish(ActorGaveUp{Actor: child.Id, Reason: why, Restarts: n - 1})
 		sup.StopChildren(child)
 		return
 	}
 	g.log.Error("actor panicked; restarting it", "actor", child.Id, "panic", why,
 		"message", msgType, "restarts", n)
-	system.EventStream.Publish(messages.ActorRestarted{Actor: child.Id, Reason: why, Message: msgType, Restarts: n})
+	system.EventStream.Publish(ActorRestarted{Actor: child.Id, Reason: why, Message: msgType, Restarts: n})
 	sup.RestartChildren(child)
 }
 

@@ -8,7 +8,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
@@ -105,9 +105,9 @@ func TestChildrenStartInOrderAndStopInReverse(t *testing.T) {
 func TestPanickingChildIsRestartedCountedAndHandlesTheNextMessage(t *testing.T) {
 	kit := actortest.New(t)
 	probe := kit.NewProbe()
-	events := make(chan messages.ActorRestarted, 1)
+	events := make(chan supervision.ActorRestarted, 1)
 	sub := kit.System.Actors.EventStream.Subscribe(func(evt interface{}) {
-		if e, ok := evt.(messages.ActorRestarted); ok {
+		if e, ok := evt.(supervision.ActorRestarted); ok {
 			events <- e
 		}
 	})

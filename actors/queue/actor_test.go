@@ -164,7 +164,7 @@ func TestTaskOfARestartedOwnerIsRetried(t *testing.T) {
 	e := newEnv(t, supervision.Fixed{Wait: 2 * time.Second})
 	e.enqueue(hook("lost"))
 	e.expectRun(t, "lost")
-	e.kit.System.Actors.EventStream.Publish(messages.ActorRestarted{Actor: e.owner.PID.Id, Reason: "bug"})
+	e.kit.System.Actors.EventStream.Publish(supervision.ActorRestarted{Actor: e.owner.PID.Id, Reason: "bug"})
 	if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}

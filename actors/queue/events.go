@@ -4,7 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/eventstream"
 
-	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // eventSub forwards the guardian's restart events into the queue's mailbox.
@@ -16,7 +16,7 @@ type eventSub struct {
 func subscribeRestarts(ctx actor.Context) *eventSub {
 	system, self := ctx.ActorSystem(), ctx.Self()
 	sub := system.EventStream.Subscribe(func(evt interface{}) {
-		if e, ok := evt.(messages.ActorRestarted); ok {
+		if e, ok := evt.(supervision.ActorRestarted); ok {
 			system.Root.Send(self, ownerRestarted{Owner: e.Actor})
 		}
 	})
