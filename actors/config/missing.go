@@ -22,17 +22,19 @@ func (a *Actor) keepWhileMissing(s Snapshot) bool {
 		a.publishMissing(false, time.Time{})
 	case !s.Exists:
 		if !a.missing {
+			// Published before the log: a reader of the log finds the
+			// metric and the module list saying so.
 			a.missing = true
+			a.publishMissing(true, a.opts.Clock.Now())
 			a.opts.Log.Warn("ConfigMap deleted; keeping the last good configuration until it exists again",
 				"configMap", a.opts.Name)
-			a.publishMissing(true, a.opts.Clock.Now())
 		}
 		return true
 	case a.missing:
 		a.missing = false
+		a.publishMissing(false, time.Time{})
 		a.opts.Log.Warn("ConfigMap exists again; applying its content", "configMap", a.opts.Name,
 			"resourceVersion", s.ResourceVersion)
-		a.publishMissing(false, time.Time{})
 	}
 	return false
 }
