@@ -9,12 +9,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // outage is how long the tests keep the apiserver down: the outage of the
@@ -27,19 +26,9 @@ const outage = 6 * time.Second
 //
 //	test/cluster/testcluster exec DIR -- go test ./actors/kube/ -run '^$' -bench FirstEventAfterOutage -benchtime 1x
 func BenchmarkFirstEventAfterOutage(b *testing.B) {
-	c, _, cfg := cluster.Private(b)
 	ctx := context.Background()
-	client := kubernetes.NewForConfigOrDie(cfg)
-	ns := "outage"
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	kit := actortest.New(b)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Queue: queue.PID, Report: report.PID})))
-	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(b, ns)}})
-	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	actortest.Expect[messages.Enqueue](queue, time.Minute)
+	f := watchOnPrivateCluster(b, kube.Options{}, func(typedcorev1.ConfigMapInterface) {})
+	c, queue := f.cluster, f.queue
 	for range b.N {
 		var took []time.Duration
 		for i := range 5 {
@@ -52,7 +41,7 @@ func BenchmarkFirstEventAfterOutage(b *testing.B) {
 			}
 			ready, name := time.Now(), fmt.Sprintf("n%d-%d", len(took), i)
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"v": "1"}}}
-			if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+			if _, err := f.cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 				b.Fatal(err)
 			}
 			got := contextsOf(b, actortest.Expect[messages.Enqueue](queue, 3*time.Minute))

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -28,25 +29,12 @@ const resumeWithin = 5 * time.Second
 // resume is logged at WARN with how long the watch was down, and the gauge
 // is back to 0.
 func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
-	c, _, cfg := cluster.Private(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	client := kubernetes.NewForConfigOrDie(cfg)
-	ns := "outage"
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	cms := client.CoreV1().ConfigMaps(ns)
-	createLabelled(t, cms, "a")
-
 	logs, down := make(chan slog.Record, 1024), &testGauge{}
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Queue: queue.PID, Report: report.PID,
-		Log: slog.New(actortest.LogHandler(logs)), WatchesDown: down})))
-	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
-	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	actortest.Expect[messages.Enqueue](queue, time.Minute)
+	f := watchOnPrivateCluster(t, kube.Options{Log: slog.New(actortest.LogHandler(logs)), WatchesDown: down},
+		func(cms typedcorev1.ConfigMapInterface) { createLabelled(t, cms, "a") })
+	c, cms, ns, queue := f.cluster, f.cms, f.ns, f.queue
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "resource": "configmaps", "namespace": ns}
 	if err := c.StopAPIServer(); err != nil {
@@ -72,6 +60,37 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	if v, highest := down.value(), down.highest(); v != 0 || highest != 1 {
 		t.Fatalf("kube_watches_down %v after the resume (highest %v), want 0 (highest 1)", v, highest)
 	}
+}
+
+// outageFixture is a kube actor watching ConfigMaps (namedMonitor) in
+// namespace "outage" of a private cluster the test may stop.
+type outageFixture struct {
+	cluster *cluster.Cluster
+	cms     typedcorev1.ConfigMapInterface
+	ns      string
+	queue   *actortest.Probe
+}
+
+// watchOnPrivateCluster starts the fixture: before runs on the namespace's
+// ConfigMaps ahead of the watch, whose Synchronization it waits for.
+func watchOnPrivateCluster(tb testing.TB, opts kube.Options, before func(typedcorev1.ConfigMapInterface)) outageFixture {
+	tb.Helper()
+	c, _, cfg := cluster.Private(tb)
+	client, ns := kubernetes.NewForConfigOrDie(cfg), "outage"
+	if _, err := client.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		tb.Fatal(err)
+	}
+	f := outageFixture{cluster: c, cms: client.CoreV1().ConfigMaps(ns), ns: ns}
+	before(f.cms)
+	kit := actortest.New(tb)
+	report := kit.NewProbe()
+	f.queue = kit.NewProbe()
+	opts.Queue, opts.Report = f.queue.PID, report.PID
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, opts)))
+	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(tb, ns)}})
+	actortest.Expect[messages.KubeSynced](report, time.Minute)
+	actortest.Expect[messages.Enqueue](f.queue, time.Minute)
+	return f
 }
 
 // expectDownFor expects the WARN record of a resumed watch, with want's
