@@ -2,7 +2,9 @@ package e2e_test
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/action"
@@ -31,6 +33,20 @@ func cmChart(module string) map[string]string {
 		prefix + "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n" +
 			"data:\n  value: {{ (index .Values .Chart.Name).value | quote }}\n",
 	}
+}
+
+// chartModules is a tree of enabled modules, each a cmChart, and one
+// cmChart outside the modules dir (under charts/: a release without one).
+func chartModules(enabled []string, outside string) map[string]string {
+	files := map[string]string{"modules/values.yaml": ""}
+	for _, m := range enabled {
+		files["modules/values.yaml"] += m + "Enabled: true\n"
+		maps.Copy(files, cmChart(m))
+	}
+	for k, v := range cmChart(outside) {
+		files["charts/"+strings.TrimPrefix(k, "modules/")] = v
+	}
+	return files
 }
 
 // plainHelm is helm's own configuration for ns, as the helm CLI would use.
@@ -102,16 +118,7 @@ func secretVersions(t *testing.T, ns, name string) map[string]string {
 // release without a module dir, and the HELM_IGNORE_RELEASE one, are left
 // alone.
 func TestReleasesInstalledByOthersAreAdopted(t *testing.T) {
-	files := map[string]string{"modules/values.yaml": "plainEnabled: true\nbrokenEnabled: true\nforgedEnabled: true\n"}
-	for _, m := range []string{"plain", "broken", "forged"} {
-		for k, v := range cmChart(m) {
-			files[k] = v
-		}
-	}
-	for k, v := range cmChart("stray") { // a chart outside the modules dir
-		files["charts/"+k[len("modules/"):]] = v
-	}
-	root := tree(t, files)
+	root := tree(t, chartModules([]string{"plain", "broken", "forged"}, "stray"))
 	ns := kube.Namespace(t)
 	cfg := plainHelm(t, ns)
 	helmInstall(t, cfg, ns, "plain", loadChart(t, filepath.Join(root, "modules/plain")), nil, false)

@@ -78,16 +78,7 @@ func checkCounted(t *testing.T, op *operator, module, act, reason string) {
 // its history; a release installed by plain helm is adopted; a module
 // disabled in the ConfigMap has its release uninstalled.
 func TestDestructiveActionsAreLoggedAndCounted(t *testing.T) {
-	files := map[string]string{"modules/values.yaml": "stuckEnabled: true\nforeignEnabled: true\ndroppedEnabled: true\n"}
-	for _, m := range []string{"stuck", "foreign", "dropped"} {
-		for k, v := range cmChart(m) {
-			files[k] = v
-		}
-	}
-	for k, v := range cmChart("gone") { // a chart outside the modules dir
-		files["charts/"+k[len("modules/"):]] = v
-	}
-	root := tree(t, files)
+	root := tree(t, chartModules([]string{"stuck", "foreign", "dropped"}, "gone"))
 	ns := kube.Namespace(t)
 	cfg := plainHelm(t, ns)
 	ourRelease(t, ns, "gone", filepath.Join(root, "charts/gone"), "a")
