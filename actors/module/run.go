@@ -199,9 +199,10 @@ func (a *Actor) handleDeleteResult(ctx actor.Context, r owner.DeleteResult) {
 	}
 	if r.Removal.Revision > 0 && a.run != nil {
 		t := a.run.task
+		// Counted before the log: a reader of the log finds the metric updated.
+		a.countDestructive([]owner.Destructive{{Action: owner.ActionUninstall, Reason: t.Cause}})
 		a.log.Warn(UninstalledMessage, "release", a.opts.Definition.Names.Name, "revision", r.Removal.Revision,
 			"status", r.Removal.Status, "reason", t.Reason)
-		a.countDestructive([]owner.Destructive{{Action: owner.ActionUninstall, Reason: t.Cause}})
 	}
 	a.state.Revision = 0
 	a.run.at++

@@ -142,15 +142,16 @@ func (b *brain) addModule(ctx actor.Context, d module.Definition) {
 // their actor and release, sit out discovery (neither run nor deleted)
 // until their dir is back, and show the reason in the module list.
 func (b *brain) setUnseen(unseen map[string]string) {
+	if len(unseen) > 0 || len(b.unseen) > 0 {
+		// Published before the log: a reader of the log finds module list
+		// saying so.
+		b.unseen = unseen
+		b.opts.Board.SetDirErrors(unseen)
+	}
 	for name, reason := range unseen {
 		b.opts.Log.Error("module dir cannot be seen; its actor and release are kept, and it is neither run nor deleted until it can",
 			"module", name, "err", reason)
 	}
-	if len(unseen) == 0 && len(b.unseen) == 0 {
-		return
-	}
-	b.unseen = unseen
-	b.opts.Board.SetDirErrors(unseen)
 }
 
 // skipped are the modules discovery leaves as they are: those that failed

@@ -72,9 +72,10 @@ func (b *brain) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
 		return
 	}
 	t := b.current.Task
-	b.opts.Log.Warn(PurgedMessage, "release", msg.Name, "reason", t.Reason)
+	// Counted before the log: a reader of the log finds the metric updated.
 	if b.opts.Destructive != nil {
 		b.opts.Destructive(msg.Name, owner.Destructive{Action: owner.ActionPurge, Reason: t.Cause})
 	}
+	b.opts.Log.Warn(PurgedMessage, "release", msg.Name, "reason", t.Reason)
 	b.done(ctx, messages.TaskDone{})
 }
