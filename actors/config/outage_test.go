@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/config"
-	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
+	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
+	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
 // Snapshot is the ConfigMap's content at one moment. A missing ConfigMap is

@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
+	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
 // accessError is a failed list or watch call, naming what was asked for.

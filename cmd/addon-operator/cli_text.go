@@ -10,11 +10,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/board"
-	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
 
 func textQueues(w io.Writer, body []byte) error {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 	"github.com/addon-actors/addon-operator/supervision"

@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/addon-actors/addon-operator/actors/board"
+	"github.com/addon-actors/addon-operator/board"
 )
 
 // BenchmarkEventToHookStart measures, with an idle queue, the time from a

@@ -7,9 +7,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/addon-actors/addon-operator/actors/inspect"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
 
 // metrics are the operator's own metrics, with the names of the original

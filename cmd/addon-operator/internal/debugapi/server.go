@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/addon-actors/addon-operator/actors/board"
-	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
+	"github.com/addon-actors/addon-operator/supervision/inspect"
 	"github.com/addon-actors/addon-operator/values"
 )
 

@@ -15,8 +15,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/addon-actors/addon-operator/actors/kube/kubewatch"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
 

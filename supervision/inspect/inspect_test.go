@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/addon-actors/addon-operator/actors/inspect"
+	"github.com/addon-actors/addon-operator/supervision/inspect"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
