@@ -1,0 +1,12 @@
+// Command converge measures the operator as a process: the cold converge of
+// generated modules (process start to /readyz 200), a restart with nothing
+// changed (which must upgrade no release), and the peak RSS of each run. It
+// starts its own test cluster, builds the binary, and prints the figures.
+//
+//	go run ./bench/converge -modules 100 -restarts 5
+//
+// With -restarts N the restart is measured N times and the median printed
+// too (the machine is shared: single runs are noisy). With -baseline BIN
+// each restart is measured with BIN too, alternately, so that load from
+// other processes hits both alike.
+package main
