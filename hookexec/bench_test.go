@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
 // Figures measured on the 2-core machine while other engineers compiled

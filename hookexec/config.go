@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // Config runs the hook with --config in its directory, with WORKING_DIR set,
 // and parses what it prints (JSON or YAML) into its binding configuration
-// for scope. Errors name the hook file and the field (see bindings.Parse);
+// for scope. Errors name the hook file and the field (see hookconfig.Parse);
 // they wrap ErrConfig and the bindings sentinel, or ErrHookFailed. Keys the
 // configuration may have but the operator does not act on (webhook
 // bindings) are logged as one WARN each, naming the hook and the key.
@@ -19,7 +21,7 @@ func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := bindings.Parse(out, scope)
+	cfg, err := hookconfig.Parse(out, scope)
 	if err != nil {
 		return nil, fmt.Errorf("%w: hook %s --config: %w", ErrConfig, hook.Path, err)
 	}

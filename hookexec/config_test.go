@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 func TestConfig(t *testing.T) {
@@ -21,16 +23,16 @@ func TestConfig(t *testing.T) {
 		{"v1 json", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onStartup":5,"schedule":[{"crontab":"*/5 * * * * *"}]}`}, nil, ""},
 		{"v1 yaml", bindings.ScopeModule, []string{"CONFIG_TEXT=configVersion: v1\nbeforeHelm: 1\nkubernetes:\n- kind: Pod\n  jqFilter: .metadata.name\n"}, nil, ""},
 		{"v0", bindings.ScopeModule, []string{`CONFIG_TEXT={"onKubernetesEvent":[{"kind":"pod","event":["add"]}]}`}, nil, ""},
-		{"invalid json", bindings.ScopeGlobal, []string{"CONFIG_TEXT={\"onStartup\": 1,,}"}, bindings.ErrSyntax, "line 1 column 17"},
-		{"invalid yaml", bindings.ScopeGlobal, []string{"CONFIG_TEXT=onStartup: [1\n"}, bindings.ErrSyntax, "yaml"},
-		{"unknown binding", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onShutdown":1}`}, bindings.ErrUnknownBinding, "onShutdown"},
-		{"wrong scope", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"beforeHelm":1}`}, bindings.ErrWrongScope, "beforeHelm"},
-		{"bad crontab", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"schedule":[{"crontab":"every day"}]}`}, bindings.ErrBadCrontab, "schedule[0].crontab"},
-		{"bad crontab named", bindings.ScopeModule, []string{`CONFIG_TEXT={"configVersion":"v1","schedule":[{"name":"nightly","crontab":"0 25 * * *"}]}`}, bindings.ErrBadCrontab, `schedule[0].crontab: bad crontab: "0 25 * * *" (binding "nightly")`},
-		{"bad jqFilter", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"kind":"Pod","jqFilter":".a |"}]}`}, bindings.ErrBadJqFilter, "kubernetes[0].jqFilter"},
-		{"duplicate names", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"name":"a","kind":"Pod"},{"name":"a","kind":"Pod"}]}`}, bindings.ErrDuplicateName, "kubernetes[1].name"},
+		{"invalid json", bindings.ScopeGlobal, []string{"CONFIG_TEXT={\"onStartup\": 1,,}"}, hookconfig.ErrSyntax, "line 1 column 17"},
+		{"invalid yaml", bindings.ScopeGlobal, []string{"CONFIG_TEXT=onStartup: [1\n"}, hookconfig.ErrSyntax, "yaml"},
+		{"unknown binding", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","onShutdown":1}`}, hookconfig.ErrUnknownBinding, "onShutdown"},
+		{"wrong scope", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"beforeHelm":1}`}, hookconfig.ErrWrongScope, "beforeHelm"},
+		{"bad crontab", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"schedule":[{"crontab":"every day"}]}`}, hookconfig.ErrBadCrontab, "schedule[0].crontab"},
+		{"bad crontab named", bindings.ScopeModule, []string{`CONFIG_TEXT={"configVersion":"v1","schedule":[{"name":"nightly","crontab":"0 25 * * *"}]}`}, hookconfig.ErrBadCrontab, `schedule[0].crontab: bad crontab: "0 25 * * *" (binding "nightly")`},
+		{"bad jqFilter", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"kind":"Pod","jqFilter":".a |"}]}`}, hookconfig.ErrBadJqFilter, "kubernetes[0].jqFilter"},
+		{"duplicate names", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"name":"a","kind":"Pod"},{"name":"a","kind":"Pod"}]}`}, hookconfig.ErrDuplicateName, "kubernetes[1].name"},
 		{"exit non-zero", bindings.ScopeGlobal, []string{`CONFIG_TEXT={}`, "CONFIG_EXIT=2"}, ErrHookFailed, "code 2"},
-		{"nothing printed", bindings.ScopeGlobal, nil, bindings.ErrSyntax, "empty output"},
+		{"nothing printed", bindings.ScopeGlobal, nil, hookconfig.ErrSyntax, "empty output"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

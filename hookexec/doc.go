@@ -7,7 +7,7 @@
 //     dot-files and lib/ skipped), named by their path relative to the root.
 //   - Configuration: Runner.Config runs `hook --config` in the hook's
 //     directory with WORKING_DIR set and parses the JSON or YAML it prints,
-//     v1 or the older form, with package bindings.
+//     v1 or the older form, with package hookconfig (into the model of hook/bindings).
 //   - Running: Runner.Run writes the binding context (built with package
 //     bctx), values and config values into a private temp directory, runs
 //     the hook with the operator's environment (optionally restricted by

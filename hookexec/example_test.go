@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
 )
 
 // A global actor's path through the package: discover the hooks, read their

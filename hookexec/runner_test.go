@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
 func TestRunFilesEnvAndOutputs(t *testing.T) {

@@ -3,8 +3,8 @@ package messages
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // HookMonitor is one kubernetes (or onKubernetesEvent) binding of one hook.

@@ -1,6 +1,6 @@
 package messages
 
-import "github.com/addon-actors/addon-operator/hookexec/bindings"
+import "github.com/addon-actors/addon-operator/hook/bindings"
 
 // HookSchedule is one schedule binding of one hook.
 type HookSchedule struct {

@@ -12,8 +12,8 @@ import (
 	"github.com/addon-actors/addon-operator/actors/global"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )

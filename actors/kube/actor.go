@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/addon-actors/addon-operator/actors/queue"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
@@ -72,6 +72,8 @@ type inputs struct {
 	next int
 	// gate holds runs back while discovery fails.
 	gate queue.Gate
+	// jq compiles each jqFilter text once.
+	jq jqCache
 }
 
 // New returns the producer of a kube actor.
@@ -79,7 +81,7 @@ func New(opts Options) actor.Producer {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	in := &inputs{watches: map[string]messages.WatchKube{}}
+	in := &inputs{watches: map[string]messages.WatchKube{}, jq: jqCache{}}
 	return func() actor.Actor {
 		return &Actor{opts: opts, inputs: in, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
 			syncTo: map[string]*actor.PID{}, failed: map[string][]string{},
@@ -181,13 +183,17 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 }
 
 func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) error {
+	sel, err := compileBinding(h.Binding, a.inputs.jq)
+	if err != nil {
+		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
+	}
 	mapping, err := resolve(a.opts.Mapper, h.Binding.APIVersion, h.Binding.Kind)
 	if err != nil {
 		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
 	}
 	a.inputs.next++
 	m := &monitor{id: a.inputs.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
-		snapshot: map[string]item{}}
+		sel: sel, snapshot: map[string]item{}}
 	m.watch = kubewatch.Options{Log: a.opts.Log, Down: a.opts.WatchesDown,
 		Failed: func(error) { a.countError(msg.Owner, h.Hook, h.Binding.Name) }}
 	a.monitors[m.id] = m

@@ -15,14 +15,16 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // monitorFor parses a hook configuration with one kubernetes binding.
 func monitorFor(tb testing.TB, ns string, keepFull bool) messages.HookMonitor {
-	cfg, err := bindings.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
+	cfg, err := hookconfig.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
 		`"kind":"ConfigMap","keepFullObjectsInMemory":%t,"jqFilter":".metadata.labels",`+
 		`"namespace":{"nameSelector":{"matchNames":["%s"]}}}]}`, keepFull, ns)), bindings.ScopeGlobal)
 	if err != nil {

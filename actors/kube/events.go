@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -56,7 +56,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 			"object", k, "synchronized", m.initialDone)
 		return
 	}
-	if ev.event == string(bindings.Modified) && existed && m.hook.Binding.Jq != nil && string(before.filter) == string(it.filter) {
+	if ev.event == string(bindings.Modified) && existed && m.sel.jq != nil && string(before.filter) == string(it.filter) {
 		return // the filter result did not change
 	}
 	a.enqueue(ctx, m, a.eventContext(m, ev, it), false)

@@ -13,16 +13,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // namedMonitor watches the ConfigMaps of ns with a jqFilter that keeps the
 // name and the labels, so that a slim snapshot can be compared with the
 // cluster.
 func namedMonitor(tb testing.TB, ns string) messages.HookMonitor {
-	cfg, err := bindings.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
+	cfg, err := hookconfig.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
 		`"kind":"ConfigMap","keepFullObjectsInMemory":false,"jqFilter":"{name: .metadata.name, labels: .metadata.labels}",`+
 		`"namespace":{"nameSelector":{"matchNames":["%s"]}}}]}`, ns)), bindings.ScopeGlobal)
 	if err != nil {

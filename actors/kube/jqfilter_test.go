@@ -15,9 +15,11 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // monitorWith watches kind in ns under binding "cms" of hook "h" with a
@@ -25,7 +27,7 @@ import (
 func monitorWith(tb testing.TB, ns, kind, jqFilter string, keepFull bool) messages.HookMonitor {
 	tb.Helper()
 	filter, _ := json.Marshal(jqFilter)
-	cfg, err := bindings.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
+	cfg, err := hookconfig.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
 		`"kind":%q,"keepFullObjectsInMemory":%t,"jqFilter":%s,"namespace":{"nameSelector":{"matchNames":[%q]}}}]}`,
 		kind, keepFull, filter, ns)), bindings.ScopeGlobal)
 	if err != nil {

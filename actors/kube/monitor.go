@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
@@ -33,6 +33,8 @@ type monitor struct {
 	module string
 	hook   messages.HookMonitor
 	kind   string
+	// sel is the binding's selection, compiled when the watch started.
+	sel compiled
 	// snapshot by namespace/name; synced once the informers listed.
 	snapshot map[string]item
 	synced   int // informers synced
@@ -84,8 +86,8 @@ func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any))
 	m.ctx, m.stop, m.client, m.gvr, m.post = ctx, cancel, client, gvr, post
 	m.nsStops, m.nsSynced, m.failures = map[string]context.CancelFunc{}, map[string]bool{}, map[string]int{}
 	sel := m.hook.Binding.Namespace
-	if sel.LabelSelector != nil && !sel.LabelSelector.Empty() && gvr.namespaced {
-		m.watchNamespaces(sel.LabelSelector.String())
+	if m.sel.namespaceLabels != "" && gvr.namespaced {
+		m.watchNamespaces(m.sel.namespaceLabels)
 		return
 	}
 	namespaces := sel.Names
@@ -120,7 +122,7 @@ func (m *monitor) startNamespace(ns string) bool {
 // cache then holds slim objects, which is what keeps memory flat.
 func (m *monitor) slim() bool {
 	b := m.hook.Binding
-	return !b.KeepFullObjectsInMemory && b.Jq != nil
+	return !b.KeepFullObjectsInMemory && m.sel.jq != nil
 }
 
 // filterField and filterErrField carry the filter result (JSON text) or
@@ -145,7 +147,7 @@ func (m *monitor) slimObject(obj any) (any, error) {
 	slim.SetNamespace(u.GetNamespace())
 	slim.SetResourceVersion(u.GetResourceVersion())
 	slim.SetUID(u.GetUID())
-	res, err := runJq(m.hook.Binding.Jq, u.Object)
+	res, err := runJq(m.sel.jq, u.Object)
 	if err != nil {
 		slim.Object[filterErrField] = err.Error()
 	} else {
@@ -235,9 +237,7 @@ func (m *monitor) markSynced(source string) bool {
 
 func (m *monitor) tweak(o *metav1.ListOptions) {
 	b := m.hook.Binding
-	if b.LabelSelector != nil {
-		o.LabelSelector = b.LabelSelector.String()
-	}
+	o.LabelSelector = m.sel.labels
 	sel := b.FieldSelector
 	if len(b.NameSelector) == 1 {
 		byName := fields.OneTermEqualSelector("metadata.name", b.NameSelector[0]).String()
@@ -291,8 +291,8 @@ func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 	if pre, ok := u.Object[filterField].(string); ok {
 		return item{filter: json.RawMessage(pre)}, nil
 	}
-	if m.hook.Binding.Jq != nil {
-		res, err := runJq(m.hook.Binding.Jq, u.Object)
+	if m.sel.jq != nil {
+		res, err := runJq(m.sel.jq, u.Object)
 		if err != nil {
 			return item{}, fmt.Errorf("jqFilter %q on %s/%s: %w", m.hook.Binding.JqFilter, u.GetNamespace(), u.GetName(), err)
 		}

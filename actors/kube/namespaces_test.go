@@ -11,9 +11,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // A namespace label selector follows the namespaces: the Synchronization
@@ -29,7 +31,7 @@ func TestNamespaceLabelSelector(t *testing.T) {
 	createLabelled(t, client.CoreV1().ConfigMaps(picked), "a")
 	createLabelled(t, client.CoreV1().ConfigMaps(other), "b")
 
-	cfg, err := bindings.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
+	cfg, err := hookconfig.Parse([]byte(fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1",`+
 		`"kind":"ConfigMap","jqFilter":"{name: .metadata.name, labels: .metadata.labels}",`+
 		`"namespace":{"labelSelector":{"matchLabels":{%q:"yes"}}}}]}`, label)), bindings.ScopeGlobal)
 	if err != nil {

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // monitorsOf parses one hook's kubernetes bindings on the ConfigMaps of ns.
@@ -21,7 +23,7 @@ func monitorsOf(tb testing.TB, ns, hook string, bindingsJSON ...string) []messag
 		}
 		list += fmt.Sprintf(`{"kind":"ConfigMap","namespace":{"nameSelector":{"matchNames":["%s"]}},%s}`, ns, b)
 	}
-	cfg, err := bindings.Parse([]byte(`{"configVersion":"v1","kubernetes":[`+list+`]}`), bindings.ScopeModule)
+	cfg, err := hookconfig.Parse([]byte(`{"configVersion":"v1","kubernetes":[`+list+`]}`), bindings.ScopeModule)
 	if err != nil {
 		tb.Fatal(err)
 	}

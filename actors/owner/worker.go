@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
 )
 
 // Runner is what a worker needs of hookexec.Runner.

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/robfig/cron/v3"
 
 	"github.com/addon-actors/addon-operator/actors/queue"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -27,7 +29,9 @@ type Options struct {
 type entry struct {
 	owner, module string
 	hook          messages.HookSchedule
-	timer         supervision.Timer
+	// sched is the binding's crontab, parsed.
+	sched cron.Schedule
+	timer supervision.Timer
 	// due is the time the timer was armed for.
 	due time.Time
 }
@@ -109,9 +113,15 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
 		a.inputs.watches[msg.Owner] = msg
 	}
 	for _, s := range msg.Schedules {
+		sched, err := hookconfig.ParseCrontab(s.Binding.Crontab)
+		if err != nil { // checked at --config time: only a hand-made message has one
+			a.opts.Log.Error("bad crontab; schedule not armed", "owner", msg.Owner, "hook", s.Hook,
+				"binding", s.Binding.Name, "crontab", s.Binding.Crontab, "err", err)
+			continue
+		}
 		a.inputs.next++
 		id := a.inputs.next
-		e := &entry{owner: msg.Owner, module: msg.Module, hook: s}
+		e := &entry{owner: msg.Owner, module: msg.Module, hook: s, sched: sched}
 		a.entries[id] = e
 		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], id)
 		a.arm(ctx, id, e)
@@ -128,7 +138,7 @@ func (a *Actor) arm(ctx actor.Context, id int, e *entry) {
 	if e.due.After(from) {
 		from = e.due
 	}
-	next := e.hook.Binding.Schedule.Next(from)
+	next := e.sched.Next(from)
 	if next.IsZero() {
 		// robfig/cron gives up after five years: a crontab such as
 		// `0 0 30 2 *` (Feb 30) is valid but matches no time. Arming

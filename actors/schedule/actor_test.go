@@ -13,10 +13,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/schedule"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // wait bounds every wait for a message or a timer.
@@ -26,7 +28,7 @@ const wait = 10 * time.Second
 // schedule bindings as the owner actor sends them.
 func schedulesOf(t *testing.T, hook, config string) []messages.HookSchedule {
 	t.Helper()
-	cfg, err := bindings.Parse([]byte(config), bindings.ScopeGlobal)
+	cfg, err := hookconfig.Parse([]byte(config), bindings.ScopeGlobal)
 	if err != nil {
 		t.Fatalf("parse %s: %v", config, err)
 	}

@@ -5,9 +5,11 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/actors/schedule"
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 // A hook's schedule binding, fired by a fake clock: each tick queues a run
@@ -19,7 +21,7 @@ func Example() {
 	queue := kit.NewProbe()
 	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: queue.PID}), actortest.Sync())
 
-	cfg, err := bindings.Parse([]byte(`{"configVersion":"v1","schedule":[{"name":"every-10s","crontab":"*/10 * * * * *"}]}`),
+	cfg, err := hookconfig.Parse([]byte(`{"configVersion":"v1","schedule":[{"name":"every-10s","crontab":"*/10 * * * * *"}]}`),
 		bindings.ScopeGlobal)
 	if err != nil {
 		panic(err)

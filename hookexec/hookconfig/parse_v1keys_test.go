@@ -1,8 +1,10 @@
-package bindings
+package hookconfig
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // kube1 is a v1 configuration with one kubernetes binding made of fields.
@@ -10,7 +12,7 @@ func kube1(fields string) string {
 	return `{"configVersion":"v1","kubernetes":[{"kind":"Pod",` + fields + `}]}`
 }
 
-func wantEvents(t *testing.T, c *Config, want ...WatchEvent) {
+func wantEvents(t *testing.T, c *bindings.Config, want ...bindings.WatchEvent) {
 	t.Helper()
 	got := c.Kubernetes[0].ExecuteHookOnEvent
 	if got == nil || !slices.Equal(got, want) {
@@ -22,27 +24,29 @@ func wantEvents(t *testing.T, c *Config, want ...WatchEvent) {
 func TestParseV1WatchEvent(t *testing.T) {
 	runParseCases(t, []parseCase{
 		{"watchEvent alone", 0, kube1(`"watchEvent":["Added"]`),
-			func(t *testing.T, c *Config) { wantEvents(t, c, Added) }},
+			func(t *testing.T, c *bindings.Config) { wantEvents(t, c, bindings.Added) }},
 		{"executeHookOnEvent wins over watchEvent", 0, kube1(`"watchEvent":["Added"],"executeHookOnEvent":["Deleted","Modified"]`),
-			func(t *testing.T, c *Config) { wantEvents(t, c, Deleted, Modified) }},
+			func(t *testing.T, c *bindings.Config) { wantEvents(t, c, bindings.Deleted, bindings.Modified) }},
 		{"empty executeHookOnEvent wins over watchEvent", 0, kube1(`"watchEvent":["Added"],"executeHookOnEvent":[]`),
-			func(t *testing.T, c *Config) { wantEvents(t, c) }},
+			func(t *testing.T, c *bindings.Config) { wantEvents(t, c) }},
 		{"empty watchEvent", 0, kube1(`"watchEvent":[]`),
-			func(t *testing.T, c *Config) { wantEvents(t, c) }},
+			func(t *testing.T, c *bindings.Config) { wantEvents(t, c) }},
 		{"empty executeHookOnEvent in yaml", 0, "configVersion: v1\nkubernetes:\n- kind: Pod\n  executeHookOnEvent: []\n",
-			func(t *testing.T, c *Config) { wantEvents(t, c) }},
+			func(t *testing.T, c *bindings.Config) { wantEvents(t, c) }},
 		{"neither", 0, kube1(`"name":"x"`),
-			func(t *testing.T, c *Config) { wantEvents(t, c, Added, Modified, Deleted) }},
+			func(t *testing.T, c *bindings.Config) {
+				wantEvents(t, c, bindings.Added, bindings.Modified, bindings.Deleted)
+			}},
 	})
 }
 
 func TestParseV1ResynchronizationPeriod(t *testing.T) {
 	runParseCases(t, []parseCase{
-		{"kept as written", 0, kube1(`"resynchronizationPeriod":"10s"`), func(t *testing.T, c *Config) {
+		{"kept as written", 0, kube1(`"resynchronizationPeriod":"10s"`), func(t *testing.T, c *bindings.Config) {
 			wantEq(t, "period", c.Kubernetes[0].ResynchronizationPeriod, "10s")
 			wantEq(t, "no warnings", len(c.Warnings), 0)
 		}},
-		{"any string", 0, kube1(`"resynchronizationPeriod":"hourly"`), func(t *testing.T, c *Config) {
+		{"any string", 0, kube1(`"resynchronizationPeriod":"hourly"`), func(t *testing.T, c *bindings.Config) {
 			wantEq(t, "period", c.Kubernetes[0].ResynchronizationPeriod, "hourly")
 		}},
 	})
@@ -51,8 +55,10 @@ func TestParseV1ResynchronizationPeriod(t *testing.T) {
 // waitForSynchronization: false takes effect only with a queue other than
 // main.
 func TestParseV1WaitForSynchronization(t *testing.T) {
-	wait := func(want bool) func(*testing.T, *Config) {
-		return func(t *testing.T, c *Config) { wantEq(t, "wait", c.Kubernetes[0].WaitForSynchronization, want) }
+	wait := func(want bool) func(*testing.T, *bindings.Config) {
+		return func(t *testing.T, c *bindings.Config) {
+			wantEq(t, "wait", c.Kubernetes[0].WaitForSynchronization, want)
+		}
 	}
 	runParseCases(t, []parseCase{
 		{"false without queue", 0, kube1(`"waitForSynchronization":false`), wait(true)},
@@ -64,8 +70,10 @@ func TestParseV1WaitForSynchronization(t *testing.T) {
 }
 
 func TestParseV1FieldSelectorOperators(t *testing.T) {
-	sel := func(want string) func(*testing.T, *Config) {
-		return func(t *testing.T, c *Config) { wantEq(t, "fieldSelector", c.Kubernetes[0].FieldSelector, want) }
+	sel := func(want string) func(*testing.T, *bindings.Config) {
+		return func(t *testing.T, c *bindings.Config) {
+			wantEq(t, "fieldSelector", c.Kubernetes[0].FieldSelector, want)
+		}
 	}
 	expr := func(op string) string {
 		return kube1(`"fieldSelector":{"matchExpressions":[{"field":"status.phase","operator":"` + op + `","value":"Running"}]}`)
@@ -89,19 +97,19 @@ func TestParseV1FieldSelectorOperators(t *testing.T) {
 
 func TestParseV1NamespaceSelector(t *testing.T) {
 	runParseCases(t, []parseCase{
-		{"nameSelector", 0, kube1(`"namespace":{"nameSelector":{"matchNames":["a","b"]}}`), func(t *testing.T, c *Config) {
+		{"nameSelector", 0, kube1(`"namespace":{"nameSelector":{"matchNames":["a","b"]}}`), func(t *testing.T, c *bindings.Config) {
 			ns := c.Kubernetes[0].Namespace
 			wantEq(t, "names", slices.Equal(ns.Names, []string{"a", "b"}), true)
-			wantEq(t, "labels nil", ns.LabelSelector == nil, true)
+			wantEq(t, "labels nil", ns.LabelSelector == "", true)
 		}},
 		{"labelSelector", 0, kube1(`"namespace":{"labelSelector":{"matchExpressions":[{"key":"env","operator":"Exists"}]}}`),
-			func(t *testing.T, c *Config) {
+			func(t *testing.T, c *bindings.Config) {
 				ns := c.Kubernetes[0].Namespace
 				wantEq(t, "names", len(ns.Names), 0)
-				wantEq(t, "labels", ns.LabelSelector.String(), "env")
+				wantEq(t, "labels", ns.LabelSelector, "env")
 			}},
-		{"none is every namespace", 0, kube1(`"name":"x"`), func(t *testing.T, c *Config) {
-			wantEq(t, "all", c.Kubernetes[0].Namespace.Names == nil && c.Kubernetes[0].Namespace.LabelSelector == nil, true)
+		{"none is every namespace", 0, kube1(`"name":"x"`), func(t *testing.T, c *bindings.Config) {
+			wantEq(t, "all", c.Kubernetes[0].Namespace.Names == nil && c.Kubernetes[0].Namespace.LabelSelector == "", true)
 		}},
 	})
 }
@@ -111,13 +119,13 @@ func TestParseV1IncludeSnapshotsFrom(t *testing.T) {
 		{"own and other kubernetes bindings", 0, `{"configVersion":"v1","kubernetes":[
 			{"name":"a","kind":"Pod","includeSnapshotsFrom":["a","b"]},{"name":"b","kind":"Secret"}],
 			"schedule":[{"crontab":"* * * * *","includeSnapshotsFrom":["b"]}]}`,
-			func(t *testing.T, c *Config) {
+			func(t *testing.T, c *bindings.Config) {
 				wantEq(t, "kube", slices.Equal(c.Kubernetes[0].IncludeSnapshotsFrom, []string{"a", "b"}), true)
 				wantEq(t, "schedule", slices.Equal(c.Schedules[0].IncludeSnapshotsFrom, []string{"b"}), true)
 			}},
 		{"a defaulted name", 0, `{"configVersion":"v1","kubernetes":[{"kind":"Pod"}],
 			"schedule":[{"crontab":"* * * * *","includeSnapshotsFrom":["kubernetes"]}]}`,
-			func(t *testing.T, c *Config) {
+			func(t *testing.T, c *bindings.Config) {
 				wantEq(t, "schedule", slices.Equal(c.Schedules[0].IncludeSnapshotsFrom, []string{"kubernetes"}), true)
 			}},
 	})
@@ -129,24 +137,24 @@ func TestParseV1WebhookBindingsWarn(t *testing.T) {
 	  "kubernetesValidating":[{"name":"v","rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["pods"]}]}],
 	  "kubernetesMutating":[{"name":"m1"},{"name":"m2"}],
 	  "kubernetesCustomResourceConversion":[{"name":"c","crdName":"a.b.c","conversions":[{"fromVersion":"v1","toVersion":"v2"}]}]}`
-	check := func(t *testing.T, c *Config) {
-		want := []Warning{
-			{"kubernetesCustomResourceConversion", "1 binding(s) accepted and ignored: this operator serves no custom resource conversion webhooks"},
-			{"kubernetesMutating", "2 binding(s) accepted and ignored: this operator serves no mutating admission webhooks"},
-			{"kubernetesValidating", "1 binding(s) accepted and ignored: this operator serves no validating admission webhooks"},
+	check := func(t *testing.T, c *bindings.Config) {
+		want := []bindings.Warning{
+			{Key: "kubernetesCustomResourceConversion", Message: "1 binding(s) accepted and ignored: this operator serves no custom resource conversion webhooks"},
+			{Key: "kubernetesMutating", Message: "2 binding(s) accepted and ignored: this operator serves no mutating admission webhooks"},
+			{Key: "kubernetesValidating", Message: "1 binding(s) accepted and ignored: this operator serves no validating admission webhooks"},
 		}
 		if !slices.Equal(c.Warnings, want) {
 			t.Errorf("warnings = %v, want %v", c.Warnings, want)
 		}
 		wantEq(t, "kubernetes", len(c.Kubernetes), 0)
 		wantEq(t, "schedules", len(c.Schedules), 0)
-		order, _ := c.Order(OnStartup)
+		order, _ := c.Order(bindings.OnStartup)
 		wantEq(t, "onStartup", order, 1.0)
 	}
 	runParseCases(t, []parseCase{
-		{"module hook", ScopeModule, cfg, check},
-		{"global hook", ScopeGlobal, cfg, check},
-		{"yaml", 0, "configVersion: v1\nkubernetesValidating:\n- name: v\n", func(t *testing.T, c *Config) {
+		{"module hook", bindings.ScopeModule, cfg, check},
+		{"global hook", bindings.ScopeGlobal, cfg, check},
+		{"yaml", 0, "configVersion: v1\nkubernetesValidating:\n- name: v\n", func(t *testing.T, c *bindings.Config) {
 			wantEq(t, "warning", c.Warnings[0].String(),
 				"kubernetesValidating: 1 binding(s) accepted and ignored: this operator serves no validating admission webhooks")
 		}},
@@ -158,10 +166,10 @@ func TestParseV1WebhookBindingsWarn(t *testing.T) {
 func TestParseV0Unaffected(t *testing.T) {
 	runParseCases(t, []parseCase{
 		{"extra keys ignored", 0, `{"onKubernetesEvent":[{"kind":"pod","event":["add"],"watchEvent":["Deleted"],"resynchronizationPeriod":"1m","mode":"v0"}]}`,
-			func(t *testing.T, c *Config) {
+			func(t *testing.T, c *bindings.Config) {
 				k := c.Kubernetes[0]
-				wantEq(t, "version", c.Version, V0)
-				wantEvents(t, c, Added)
+				wantEq(t, "version", c.Version, bindings.V0)
+				wantEvents(t, c, bindings.Added)
 				wantEq(t, "wait", k.WaitForSynchronization, false)
 				wantEq(t, "period", k.ResynchronizationPeriod, "")
 				wantEq(t, "warnings", len(c.Warnings), 0)

@@ -3,10 +3,6 @@ package bindings
 import (
 	"slices"
 	"time"
-
-	"github.com/itchyny/gojq"
-	"github.com/robfig/cron/v3"
-	"k8s.io/apimachinery/pkg/labels"
 )
 
 // Scope says where a hook lives; some bindings are allowed in one scope only.
@@ -119,9 +115,9 @@ type Settings struct {
 type ScheduleBinding struct {
 	// Name is the binding name in binding contexts: `name`, else "schedule".
 	Name string
-	// Crontab is the expression as written; Schedule is its parsed form.
+	// Crontab is the expression as written (5 or 6 fields, checked at
+	// --config time); the schedule actor parses it.
 	Crontab              string
-	Schedule             cron.Schedule
 	AllowFailure         bool
 	Queue                string
 	IncludeSnapshotsFrom []string
@@ -150,15 +146,15 @@ type KubernetesBinding struct {
 	KeepFullObjectsInMemory bool
 	// NameSelector is the list of object names to watch; empty is all.
 	NameSelector []string
-	// LabelSelector selects objects by label; nil is everything.
-	LabelSelector labels.Selector
+	// LabelSelector selects objects by label, in the canonical text form
+	// labels.Parse accepts (`app=web,tier in (a,b)`); empty is everything.
+	LabelSelector string
 	// FieldSelector is a field selector string (`a=b,c!=d`); empty is none.
 	FieldSelector string
 	Namespace     NamespaceSelector
-	// JqFilter is the filter as written; Jq is the compiled program, nil when
-	// the binding has no filter.
+	// JqFilter is the filter as written (checked at --config time); empty
+	// is none. The kube actor compiles it.
 	JqFilter             string
-	Jq                   *gojq.Code
 	IncludeSnapshotsFrom []string
 	AllowFailure         bool
 	Queue                string
@@ -176,8 +172,9 @@ type KubernetesBinding struct {
 type NamespaceSelector struct {
 	// Names are namespace names; empty is any.
 	Names []string
-	// LabelSelector selects namespaces by label; nil is any.
-	LabelSelector labels.Selector
+	// LabelSelector selects namespaces by label, in the text form
+	// labels.Parse accepts; empty is any.
+	LabelSelector string
 }
 
 // AllWatchEvents is the default of executeHookOnEvent and `event`.

@@ -1,9 +1,10 @@
-package bindings_test
+package hookconfig_test
 
 import (
 	"fmt"
 
-	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
 func ExampleParse() {
@@ -11,7 +12,7 @@ func ExampleParse() {
 	  "onStartup": 10,
 	  "schedule": [{"name":"every-minute","crontab":"* * * * *","includeSnapshotsFrom":["pods"]}],
 	  "kubernetes": [{"name":"pods","kind":"Pod","jqFilter":".metadata.labels","queue":"pods"}]}`)
-	cfg, err := bindings.Parse(out, bindings.ScopeModule)
+	cfg, err := hookconfig.Parse(out, bindings.ScopeModule)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -19,7 +20,7 @@ func ExampleParse() {
 	order, _ := cfg.Order(bindings.OnStartup)
 	fmt.Println(cfg.Version, order, cfg.Schedules[0].Name, cfg.Kubernetes[0].Name, cfg.Kubernetes[0].Queue)
 
-	_, err = bindings.Parse([]byte(`{"configVersion":"v1","beforeAll":1}`), bindings.ScopeModule)
+	_, err = hookconfig.Parse([]byte(`{"configVersion":"v1","beforeAll":1}`), bindings.ScopeModule)
 	fmt.Println(err)
 	// Output:
 	// v1 10 every-minute pods pods

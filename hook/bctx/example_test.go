@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
 func ExampleMarshal() {

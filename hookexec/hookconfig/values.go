@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"encoding/json"
@@ -8,8 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/itchyny/gojq"
-	"github.com/robfig/cron/v3"
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // flexBool is a boolean that also accepts the strings "yes"/"no" and
@@ -48,39 +47,33 @@ func boolOr(b *flexBool, def bool) bool {
 	return bool(*b)
 }
 
-// parseCrontab parses 5 fields, or 6 with seconds first, or a descriptor
-// such as @every 1m. The error names the binding when it has a name: a
-// hook's author knows it by its name more than by its index.
-func parseCrontab(field, binding, crontab string) (cron.Schedule, error) {
+// checkCrontab checks a crontab as ParseCrontab reads it. The error names
+// the binding when it has a name: a hook's author knows it by its name more
+// than by its index.
+func checkCrontab(field, binding, crontab string) error {
 	of := ""
 	if binding != "" {
 		of = fmt.Sprintf(" (binding %q)", binding)
 	}
 	if strings.TrimSpace(crontab) == "" {
-		return nil, fieldErr(field, ErrBadCrontab, "crontab is empty%s", of)
+		return fieldErr(field, ErrBadCrontab, "crontab is empty%s", of)
 	}
-	parser := cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-	sched, err := parser.Parse(crontab)
-	if err != nil {
-		return nil, fieldErr(field, ErrBadCrontab, "%q%s: %v", crontab, of, err)
+	if _, err := ParseCrontab(crontab); err != nil {
+		return fieldErr(field, ErrBadCrontab, "%q%s: %v", crontab, of, err)
 	}
-	return sched, nil
+	return nil
 }
 
-// compileJq compiles a jqFilter; an empty filter is no filter.
-func compileJq(field, filter string) (*gojq.Code, error) {
+// checkJq checks a jqFilter and returns it as the binding keeps it: a
+// blank filter is no filter ("").
+func checkJq(field, filter string) (string, error) {
 	if strings.TrimSpace(filter) == "" {
-		return nil, nil
+		return "", nil
 	}
-	query, err := gojq.Parse(filter)
-	if err != nil {
-		return nil, fieldErr(field, ErrBadJqFilter, "%q: %v", filter, err)
+	if _, err := CompileJq(filter); err != nil {
+		return "", fieldErr(field, ErrBadJqFilter, "%q: %v", filter, err)
 	}
-	code, err := gojq.Compile(query)
-	if err != nil {
-		return nil, fieldErr(field, ErrBadJqFilter, "%q: %v", filter, err)
-	}
-	return code, nil
+	return filter, nil
 }
 
 // checkQueueName accepts any printable name without spaces: existing hooks
@@ -101,7 +94,7 @@ func checkQueueName(field, name string) error {
 // queueOr validates the queue name and returns it, or DefaultQueue if empty.
 func queueOr(field, name string) (string, error) {
 	if name == "" {
-		return DefaultQueue, nil
+		return bindings.DefaultQueue, nil
 	}
 	return name, checkQueueName(field, name)
 }
@@ -120,22 +113,22 @@ type settingsV1 struct {
 	ExecutionBurst       *int            `json:"executionBurst"`
 }
 
-func parseSettings(raw json.RawMessage) (Settings, error) {
+func parseSettings(raw json.RawMessage) (bindings.Settings, error) {
 	var s settingsV1
 	if err := decodeStrict(raw, &s); err != nil {
-		return Settings{}, at("settings", err)
+		return bindings.Settings{}, at("settings", err)
 	}
-	var out Settings
+	var out bindings.Settings
 	if len(s.ExecutionMinInterval) > 0 {
 		d, err := parseDuration(s.ExecutionMinInterval)
 		if err != nil {
-			return Settings{}, fieldErr("settings.executionMinInterval", ErrBadValue, "%v", err)
+			return bindings.Settings{}, fieldErr("settings.executionMinInterval", ErrBadValue, "%v", err)
 		}
 		out.ExecutionMinInterval = d
 	}
 	if s.ExecutionBurst != nil {
 		if *s.ExecutionBurst < 0 {
-			return Settings{}, fieldErr("settings.executionBurst", ErrBadValue, "must not be negative, got %d", *s.ExecutionBurst)
+			return bindings.Settings{}, fieldErr("settings.executionBurst", ErrBadValue, "must not be negative, got %d", *s.ExecutionBurst)
 		}
 		out.ExecutionBurst = *s.ExecutionBurst
 	}

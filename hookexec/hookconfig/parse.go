@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"bytes"
@@ -10,12 +10,14 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // Parse reads a hook's `--config` output (JSON, or YAML) and returns the
 // validated configuration for a hook in scope. The format is v1 when the
 // output has `configVersion: v1` and the older form when it has none.
-func Parse(data []byte, scope Scope) (*Config, error) {
+func Parse(data []byte, scope bindings.Scope) (*bindings.Config, error) {
 	top, err := decodeTop(data)
 	if err != nil {
 		return nil, err
@@ -24,7 +26,7 @@ func Parse(data []byte, scope Scope) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{Version: version, Orders: map[Type]float64{}}
+	cfg := &bindings.Config{Version: version, Orders: map[bindings.Type]float64{}}
 	keys := make([]string, 0, len(top))
 	for k := range top {
 		keys = append(keys, k)
@@ -71,10 +73,10 @@ func decodeTop(data []byte) (map[string]json.RawMessage, error) {
 	return nil, fieldErr("", ErrSyntax, "%v", yamlErr)
 }
 
-func versionOf(top map[string]json.RawMessage) (Version, error) {
+func versionOf(top map[string]json.RawMessage) (bindings.Version, error) {
 	raw, ok := top["configVersion"]
 	if !ok {
-		return V0, nil
+		return bindings.V0, nil
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -82,18 +84,18 @@ func versionOf(top map[string]json.RawMessage) (Version, error) {
 	}
 	switch v {
 	case "v1":
-		return V1, nil
+		return bindings.V1, nil
 	case "v0", "":
-		return V0, nil
+		return bindings.V0, nil
 	default:
 		return "", fieldErr("configVersion", ErrBadValue, "%q is not supported, want v1 (or no configVersion for the older form)", v)
 	}
 }
 
 // parseKey parses one top-level key into cfg.
-func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
-	t := Type(key)
-	if slices.Contains(OrderTypes(), t) {
+func parseKey(cfg *bindings.Config, scope bindings.Scope, key string, raw json.RawMessage) error {
+	t := bindings.Type(key)
+	if slices.Contains(bindings.OrderTypes(), t) {
 		if err := checkScope(t, scope); err != nil {
 			return err
 		}
@@ -103,15 +105,15 @@ func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
 	}
 	var err error
 	switch {
-	case t == Schedule:
+	case t == bindings.Schedule:
 		cfg.Schedules, err = parseSchedules(cfg.Version, raw)
-	case t == Kubernetes && cfg.Version == V1:
+	case t == bindings.Kubernetes && cfg.Version == bindings.V1:
 		cfg.Kubernetes, err = parseKubernetesV1(raw)
-	case t == OnKubernetesEvent && cfg.Version == V0:
+	case t == bindings.OnKubernetesEvent && cfg.Version == bindings.V0:
 		cfg.Kubernetes, err = parseKubernetesV0(raw)
-	case key == "settings" && cfg.Version == V1:
+	case key == "settings" && cfg.Version == bindings.V1:
 		cfg.Settings, err = parseSettings(raw)
-	case unservedKeys()[key] != "" && cfg.Version == V1:
+	case unservedKeys()[key] != "" && cfg.Version == bindings.V1:
 		return acceptUnserved(cfg, key, raw)
 	default:
 		return unknownBinding(cfg.Version, key)
@@ -119,11 +121,11 @@ func parseKey(cfg *Config, scope Scope, key string, raw json.RawMessage) error {
 	return err
 }
 
-func unknownBinding(v Version, key string) error {
+func unknownBinding(v bindings.Version, key string) error {
 	switch {
-	case v == V0 && (key == string(Kubernetes) || key == "settings" || unservedKeys()[key] != ""):
+	case v == bindings.V0 && (key == string(bindings.Kubernetes) || key == "settings" || unservedKeys()[key] != ""):
 		return fieldErr(key, ErrUnknownBinding, "%s needs configVersion: v1", key)
-	case v == V1 && key == string(OnKubernetesEvent):
+	case v == bindings.V1 && key == string(bindings.OnKubernetesEvent):
 		return fieldErr(key, ErrUnknownBinding, "onKubernetesEvent is the older form; with configVersion: v1 use kubernetes")
 	}
 	return fieldErr(key, ErrUnknownBinding, "%q is no binding type", key)
@@ -141,24 +143,24 @@ func unservedKeys() map[string]string {
 
 // acceptUnserved accepts a list of webhook bindings without acting on it:
 // the hook still loads, and the caller warns that they are ignored.
-func acceptUnserved(cfg *Config, key string, raw json.RawMessage) error {
+func acceptUnserved(cfg *bindings.Config, key string, raw json.RawMessage) error {
 	list, err := decodeList(key, raw)
 	if err != nil {
 		return err
 	}
-	cfg.Warnings = append(cfg.Warnings, Warning{Key: key, Message: fmt.Sprintf(
+	cfg.Warnings = append(cfg.Warnings, bindings.Warning{Key: key, Message: fmt.Sprintf(
 		"%d binding(s) accepted and ignored: this operator serves no %s", len(list), unservedKeys()[key])})
 	return nil
 }
 
-func checkScope(t Type, scope Scope) error {
+func checkScope(t bindings.Type, scope bindings.Scope) error {
 	switch t {
-	case BeforeAll, AfterAll:
-		if scope != ScopeGlobal {
+	case bindings.BeforeAll, bindings.AfterAll:
+		if scope != bindings.ScopeGlobal {
 			return fieldErr(string(t), ErrWrongScope, "%s is for global hooks only, this is a %s hook", t, scope)
 		}
-	case BeforeHelm, AfterHelm, AfterDeleteHelm:
-		if scope != ScopeModule {
+	case bindings.BeforeHelm, bindings.AfterHelm, bindings.AfterDeleteHelm:
+		if scope != bindings.ScopeModule {
 			return fieldErr(string(t), ErrWrongScope, "%s is for module hooks only, this is a %s hook", t, scope)
 		}
 	}

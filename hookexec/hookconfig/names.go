@@ -1,12 +1,16 @@
-package bindings
+package hookconfig
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
+)
 
 // checkNames enforces that explicit binding names are unique across the
 // hook's schedule and kubernetes bindings (defaulted names such as "schedule"
 // may repeat, as in spec/HOOKS.md), and that includeSnapshotsFrom names
 // kubernetes bindings of the same hook.
-func checkNames(cfg *Config) error {
+func checkNames(cfg *bindings.Config) error {
 	seen := map[string]string{}
 	kube := map[string]bool{}
 	for i, k := range cfg.Kubernetes {
@@ -18,7 +22,7 @@ func checkNames(cfg *Config) error {
 	}
 	for i, s := range cfg.Schedules {
 		field := fmt.Sprintf("schedule[%d].name", i)
-		if err := claimName(seen, s.Name, string(Schedule), field); err != nil {
+		if err := claimName(seen, s.Name, string(bindings.Schedule), field); err != nil {
 			return err
 		}
 	}
@@ -57,11 +61,11 @@ func checkSnapshotRefs(field string, refs []string, kube map[string]bool) error 
 	return nil
 }
 
-func kubeKey(v Version) string {
-	if v == V0 {
-		return string(OnKubernetesEvent)
+func kubeKey(v bindings.Version) string {
+	if v == bindings.V0 {
+		return string(bindings.OnKubernetesEvent)
 	}
-	return string(Kubernetes)
+	return string(bindings.Kubernetes)
 }
 
-func defaultKubeName(v Version) string { return kubeKey(v) }
+func defaultKubeName(v bindings.Version) string { return kubeKey(v) }

@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // v0Kinds maps the kinds spec/HOOKS.md lists for onKubernetesEvent
@@ -65,12 +67,12 @@ type namespaceSelectorV0 struct {
 // context has no Synchronization type and no objects, so the converted
 // binding neither runs on synchronization nor waits for it, and keeps no
 // full objects.
-func parseKubernetesV0(raw json.RawMessage) ([]KubernetesBinding, error) {
-	list, err := decodeList(string(OnKubernetesEvent), raw)
+func parseKubernetesV0(raw json.RawMessage) ([]bindings.KubernetesBinding, error) {
+	list, err := decodeList(string(bindings.OnKubernetesEvent), raw)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]KubernetesBinding, 0, len(list))
+	out := make([]bindings.KubernetesBinding, 0, len(list))
 	for i, item := range list {
 		field := fmt.Sprintf("onKubernetesEvent[%d]", i)
 		var r kubeEventV0Raw
@@ -86,42 +88,42 @@ func parseKubernetesV0(raw json.RawMessage) ([]KubernetesBinding, error) {
 	return out, nil
 }
 
-func (r kubeEventV0Raw) binding(field string) (KubernetesBinding, error) {
+func (r kubeEventV0Raw) binding(field string) (bindings.KubernetesBinding, error) {
 	kind, ok := v0Kinds()[strings.ToLower(r.Kind)]
 	if !ok {
-		return KubernetesBinding{}, fieldErr(field+".kind", ErrBadValue, "%q is not one of the kinds of spec/HOOKS.md (pod, deployment, configmap, ...)", r.Kind)
+		return bindings.KubernetesBinding{}, fieldErr(field+".kind", ErrBadValue, "%q is not one of the kinds of spec/HOOKS.md (pod, deployment, configmap, ...)", r.Kind)
 	}
-	b := KubernetesBinding{
+	b := bindings.KubernetesBinding{
 		Name: r.Name, Kind: kind[0], APIVersion: kind[1],
 		JqFilter: r.JqFilter, AllowFailure: boolOr(r.AllowFailure, false),
-		DisableDebug: boolOr(r.DisableDebug, false), Queue: DefaultQueue,
+		DisableDebug: boolOr(r.DisableDebug, false), Queue: bindings.DefaultQueue,
 	}
 	if b.Name == "" {
-		b.Name = string(OnKubernetesEvent)
+		b.Name = string(bindings.OnKubernetesEvent)
 	}
 	var err error
 	if err = checkBindingName(field+".name", r.Name); err != nil {
-		return KubernetesBinding{}, err
+		return bindings.KubernetesBinding{}, err
 	}
 	if b.ExecuteHookOnEvent, err = eventsV0(field+".event", r.Event); err != nil {
-		return KubernetesBinding{}, err
+		return bindings.KubernetesBinding{}, err
 	}
 	if b.LabelSelector, err = labelSelector(field+".selector", r.Selector.labelSelector()); err != nil {
-		return KubernetesBinding{}, err
+		return bindings.KubernetesBinding{}, err
 	}
 	if b.Namespace, err = r.NamespaceSelector.namespace(field + ".namespaceSelector"); err != nil {
-		return KubernetesBinding{}, err
+		return bindings.KubernetesBinding{}, err
 	}
-	if b.Jq, err = compileJq(field+".jqFilter", r.JqFilter); err != nil {
-		return KubernetesBinding{}, err
+	if b.JqFilter, err = checkJq(field+".jqFilter", r.JqFilter); err != nil {
+		return bindings.KubernetesBinding{}, err
 	}
 	return b, nil
 }
 
 // eventsV0 maps add/update/delete (a list, or one string) to watch events.
-func eventsV0(field string, raw json.RawMessage) ([]WatchEvent, error) {
+func eventsV0(field string, raw json.RawMessage) ([]bindings.WatchEvent, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return AllWatchEvents(), nil
+		return bindings.AllWatchEvents(), nil
 	}
 	var events []string
 	if err := json.Unmarshal(raw, &events); err != nil {
@@ -131,15 +133,15 @@ func eventsV0(field string, raw json.RawMessage) ([]WatchEvent, error) {
 		}
 		events = []string{one}
 	}
-	out := make([]WatchEvent, 0, len(events))
+	out := make([]bindings.WatchEvent, 0, len(events))
 	for i, e := range events {
 		switch strings.ToLower(e) {
 		case "add":
-			out = append(out, Added)
+			out = append(out, bindings.Added)
 		case "update":
-			out = append(out, Modified)
+			out = append(out, bindings.Modified)
 		case "delete":
-			out = append(out, Deleted)
+			out = append(out, bindings.Deleted)
 		default:
 			return nil, fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrBadValue, "%q: want add, update or delete", e)
 		}
@@ -165,10 +167,10 @@ func (s *selectorV0) labelSelector() *metav1.LabelSelector {
 }
 
 // namespace: `any: true` or no selector is every namespace; else matchNames.
-func (n *namespaceSelectorV0) namespace(field string) (NamespaceSelector, error) {
+func (n *namespaceSelectorV0) namespace(field string) (bindings.NamespaceSelector, error) {
 	if n == nil || boolOr(n.Any, false) {
-		return NamespaceSelector{}, nil
+		return bindings.NamespaceSelector{}, nil
 	}
 	names, err := matchNames(field, &nameSelectorRaw{MatchNames: n.MatchNames})
-	return NamespaceSelector{Names: names}, err
+	return bindings.NamespaceSelector{Names: names}, err
 }

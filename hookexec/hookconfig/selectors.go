@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"fmt"
@@ -23,16 +23,22 @@ type fieldExpressionRaw struct {
 	Value    string `json:"value"`
 }
 
-// labelSelector converts a Kubernetes label selector; nil is everything.
-func labelSelector(field string, ls *metav1.LabelSelector) (labels.Selector, error) {
+// labelSelector converts a Kubernetes label selector to the text form
+// labels.Parse reads (the binding model keeps text); nil or empty is
+// everything ("").
+func labelSelector(field string, ls *metav1.LabelSelector) (string, error) {
 	if ls == nil {
-		return nil, nil
+		return "", nil
 	}
 	sel, err := metav1.LabelSelectorAsSelector(ls)
 	if err != nil {
-		return nil, fieldErr(field, ErrBadSelector, "%v", err)
+		return "", fieldErr(field, ErrBadSelector, "%v", err)
 	}
-	return sel, nil
+	text := sel.String()
+	if _, err := labels.Parse(text); err != nil {
+		return "", fieldErr(field, ErrBadSelector, "%q does not read back: %v", text, err)
+	}
+	return text, nil
 }
 
 // matchNames checks a list of object or namespace names.

@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 type kubernetesV1Raw struct {
@@ -37,12 +39,12 @@ type namespaceSelectorV1 struct {
 	LabelSelector *metav1.LabelSelector `json:"labelSelector"`
 }
 
-func parseKubernetesV1(raw json.RawMessage) ([]KubernetesBinding, error) {
-	list, err := decodeList(string(Kubernetes), raw)
+func parseKubernetesV1(raw json.RawMessage) ([]bindings.KubernetesBinding, error) {
+	list, err := decodeList(string(bindings.Kubernetes), raw)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]KubernetesBinding, 0, len(list))
+	out := make([]bindings.KubernetesBinding, 0, len(list))
 	for i, item := range list {
 		field := fmt.Sprintf("kubernetes[%d]", i)
 		var r kubernetesV1Raw
@@ -58,11 +60,11 @@ func parseKubernetesV1(raw json.RawMessage) ([]KubernetesBinding, error) {
 	return out, nil
 }
 
-func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
+func (r kubernetesV1Raw) binding(field string) (bindings.KubernetesBinding, error) {
 	if r.Kind == "" {
-		return KubernetesBinding{}, fieldErr(field+".kind", ErrBadValue, "kind is required")
+		return bindings.KubernetesBinding{}, fieldErr(field+".kind", ErrBadValue, "kind is required")
 	}
-	b := KubernetesBinding{
+	b := bindings.KubernetesBinding{
 		Name:                         r.Name,
 		APIVersion:                   r.APIVersion,
 		Kind:                         r.Kind,
@@ -75,7 +77,7 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 		ResynchronizationPeriod:      r.ResynchronizationPeriod,
 	}
 	if b.Name == "" {
-		b.Name = string(Kubernetes)
+		b.Name = string(bindings.Kubernetes)
 	}
 	steps := []func() error{
 		func() (err error) { return r.checkMode(field) },
@@ -93,18 +95,18 @@ func (r kubernetesV1Raw) binding(field string) (KubernetesBinding, error) {
 			return
 		},
 		func() (err error) { b.Namespace, err = namespaceV1(field+".namespace", r.Namespace); return },
-		func() (err error) { b.Jq, err = compileJq(field+".jqFilter", r.JqFilter); return },
+		func() (err error) { b.JqFilter, err = checkJq(field+".jqFilter", r.JqFilter); return },
 		func() (err error) { b.Queue, err = queueOr(field+".queue", r.Queue); return },
 		func() (err error) { return checkQueueName(field+".group", r.Group) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return KubernetesBinding{}, err
+			return bindings.KubernetesBinding{}, err
 		}
 	}
 	// waitForSynchronization: false takes effect only with a queue other
 	// than main; the main queue always waits for Synchronization.
-	b.WaitForSynchronization = boolOr(r.WaitForSynchronization, true) || b.Queue == DefaultQueue
+	b.WaitForSynchronization = boolOr(r.WaitForSynchronization, true) || b.Queue == bindings.DefaultQueue
 	return b, nil
 }
 
@@ -131,7 +133,7 @@ func (r kubernetesV1Raw) checkMode(field string) error {
 // events is executeHookOnEvent, else its deprecated alias watchEvent, else
 // all events. Both are checked when both are given, as shell-operator's
 // schema does; executeHookOnEvent wins.
-func (r kubernetesV1Raw) events(field string) ([]WatchEvent, error) {
+func (r kubernetesV1Raw) events(field string) ([]bindings.WatchEvent, error) {
 	alias, err := watchEvents(field+".watchEvent", r.WatchEvent)
 	if err != nil {
 		return nil, err
@@ -143,14 +145,14 @@ func (r kubernetesV1Raw) events(field string) ([]WatchEvent, error) {
 	return alias, nil
 }
 
-func watchEvents(field string, events *[]string) ([]WatchEvent, error) {
+func watchEvents(field string, events *[]string) ([]bindings.WatchEvent, error) {
 	if events == nil {
-		return AllWatchEvents(), nil
+		return bindings.AllWatchEvents(), nil
 	}
-	out := make([]WatchEvent, 0, len(*events))
+	out := make([]bindings.WatchEvent, 0, len(*events))
 	for i, e := range *events {
-		switch w := WatchEvent(e); w {
-		case Added, Modified, Deleted:
+		switch w := bindings.WatchEvent(e); w {
+		case bindings.Added, bindings.Modified, bindings.Deleted:
 			out = append(out, w)
 		default:
 			return nil, fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrBadValue, "%q: want Added, Modified or Deleted", e)
@@ -159,17 +161,17 @@ func watchEvents(field string, events *[]string) ([]WatchEvent, error) {
 	return out, nil
 }
 
-func namespaceV1(field string, ns *namespaceSelectorV1) (NamespaceSelector, error) {
+func namespaceV1(field string, ns *namespaceSelectorV1) (bindings.NamespaceSelector, error) {
 	if ns == nil {
-		return NamespaceSelector{}, nil
+		return bindings.NamespaceSelector{}, nil
 	}
 	names, err := matchNames(field+".nameSelector", ns.NameSelector)
 	if err != nil {
-		return NamespaceSelector{}, err
+		return bindings.NamespaceSelector{}, err
 	}
 	sel, err := labelSelector(field+".labelSelector", ns.LabelSelector)
 	if err != nil {
-		return NamespaceSelector{}, err
+		return bindings.NamespaceSelector{}, err
 	}
-	return NamespaceSelector{Names: names, LabelSelector: sel}, nil
+	return bindings.NamespaceSelector{Names: names, LabelSelector: sel}, nil
 }

@@ -1,4 +1,4 @@
-package bindings
+package hookconfig
 
 import (
 	"errors"

@@ -1,8 +1,10 @@
-package bindings
+package hookconfig
 
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 type scheduleRaw struct {
@@ -16,17 +18,17 @@ type scheduleRaw struct {
 
 // parseSchedules reads `schedule`: in v1 every field is checked, in the older
 // form unknown fields are ignored as they always were.
-func parseSchedules(v Version, raw json.RawMessage) ([]ScheduleBinding, error) {
-	list, err := decodeList(string(Schedule), raw)
+func parseSchedules(v bindings.Version, raw json.RawMessage) ([]bindings.ScheduleBinding, error) {
+	list, err := decodeList(string(bindings.Schedule), raw)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ScheduleBinding, 0, len(list))
+	out := make([]bindings.ScheduleBinding, 0, len(list))
 	for i, item := range list {
 		field := fmt.Sprintf("schedule[%d]", i)
 		var r scheduleRaw
 		decode := decodeStrict
-		if v == V0 {
+		if v == bindings.V0 {
 			decode = decodeLoose
 		}
 		if err := decode(item, &r); err != nil {
@@ -41,29 +43,27 @@ func parseSchedules(v Version, raw json.RawMessage) ([]ScheduleBinding, error) {
 	return out, nil
 }
 
-func (r scheduleRaw) binding(field string) (ScheduleBinding, error) {
-	sched, err := parseCrontab(field+".crontab", r.Name, r.Crontab)
-	if err != nil {
-		return ScheduleBinding{}, err
+func (r scheduleRaw) binding(field string) (bindings.ScheduleBinding, error) {
+	if err := checkCrontab(field+".crontab", r.Name, r.Crontab); err != nil {
+		return bindings.ScheduleBinding{}, err
 	}
 	queue, err := queueOr(field+".queue", r.Queue)
 	if err != nil {
-		return ScheduleBinding{}, err
+		return bindings.ScheduleBinding{}, err
 	}
 	if err := checkBindingName(field+".name", r.Name); err != nil {
-		return ScheduleBinding{}, err
+		return bindings.ScheduleBinding{}, err
 	}
 	if err := checkQueueName(field+".group", r.Group); err != nil {
-		return ScheduleBinding{}, err
+		return bindings.ScheduleBinding{}, err
 	}
 	name := r.Name
 	if name == "" {
-		name = string(Schedule)
+		name = string(bindings.Schedule)
 	}
-	return ScheduleBinding{
+	return bindings.ScheduleBinding{
 		Name:                 name,
 		Crontab:              r.Crontab,
-		Schedule:             sched,
 		AllowFailure:         boolOr(r.AllowFailure, false),
 		Queue:                queue,
 		IncludeSnapshotsFrom: r.IncludeSnapshotsFrom,

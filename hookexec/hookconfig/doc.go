@@ -1,0 +1,18 @@
+// Package hookconfig parses the output of a hook's `--config` run into the
+// binding model of package hook/bindings, for both formats of spec/HOOKS.md: `configVersion: v1` and the older
+// form without configVersion (onKubernetesEvent, schedule, ORDER numbers).
+//
+// Parse validates as it goes: crontabs (5 or 6 fields, robfig/cron/v3),
+// jqFilter programs (compiled with itchyny/gojq), label and field selectors, the scope of each binding (beforeAll/afterAll are
+// global only, beforeHelm/afterHelm/afterDeleteHelm module only), unique
+// binding names and valid queue and group names. Every error names the field
+// that is wrong as a path such as `kubernetes[1].jqFilter`; the caller adds the
+// hook file.
+//
+// The model keeps what it checked as text (crontabs, jq filters, label and
+// field selectors); ParseCrontab, CompileJq and ParseLabelSelector read that
+// text again where it is used (the schedule and kube actors), the same way
+// Parse checked it.
+//
+// The package is pure: it neither runs hooks nor reads files.
+package hookconfig
