@@ -1,7 +1,3 @@
-// Package board is where actors publish the state others read without
-// asking them: each slot is an atomic pointer that only its owning actor
-// writes, after it handled a message, and any goroutine reads (other actors,
-// the HTTP and debug servers).
 package board
 
 import (
@@ -25,6 +21,7 @@ type Board struct {
 	moduleValues   atomic.Pointer[map[string]values.Snapshot]
 	dirErrors      atomic.Pointer[map[string]string]
 	config         atomic.Pointer[ConfigState]
+	snapshots      atomic.Pointer[map[hookKey]map[string]Objects]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}
@@ -157,10 +154,10 @@ func (b *Board) RemoveModule(name string) {
 
 // update replaces the map in p by a changed copy, so that readers never
 // see it change.
-func update[V any](p *atomic.Pointer[map[string]V], change func(map[string]V)) {
+func update[K comparable, V any](p *atomic.Pointer[map[K]V], change func(map[K]V)) {
 	for {
 		old := p.Load()
-		next := map[string]V{}
+		next := map[K]V{}
 		if old != nil {
 			for k, v := range *old {
 				next[k] = v

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/addon-actors/addon-operator/actors/queue"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
@@ -35,6 +36,8 @@ type Options struct {
 	// WatchesDown, when set, counts the informers whose last list or
 	// watch call failed, until one succeeds.
 	WatchesDown kubewatch.Gauge
+	// Board, when set, gets every binding's snapshot (see publish.go).
+	Board *board.Board
 }
 
 // schemaGVR is a resolved resource.
@@ -58,7 +61,11 @@ type Actor struct {
 	waited    map[string][]messages.SyncRef
 	// failed holds, by owner, the bindings that could not be watched.
 	failed map[string][]string
-	post   func(any)
+	// pending holds the WatchKube of each owner whose kinds are being
+	// resolved (see resolve.go).
+	pending   map[string]pendingWatch
+	published *published
+	post      func(any)
 }
 
 // inputs are what the owners told the actor. They outlive an instance:
@@ -74,6 +81,9 @@ type inputs struct {
 	gate queue.Gate
 	// jq compiles each jqFilter text once.
 	jq jqCache
+	// resolves numbers resolutions across instances, so that one posted
+	// for a replaced WatchKube, or to a stopped instance, is ignored.
+	resolves int
 }
 
 // New returns the producer of a kube actor.
@@ -85,7 +95,8 @@ func New(opts Options) actor.Producer {
 	return func() actor.Actor {
 		return &Actor{opts: opts, inputs: in, monitors: map[int]*monitor{}, byOwner: map[string][]int{},
 			syncTo: map[string]*actor.PID{}, failed: map[string][]string{},
-			waitNamed: map[string]bool{}, waited: map[string][]messages.SyncRef{}}
+			waitNamed: map[string]bool{}, waited: map[string][]messages.SyncRef{},
+			pending: map[string]pendingWatch{}, published: newPublished()}
 	}
 }
 
@@ -96,14 +107,22 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleStarted(ctx)
 	case messages.WatchKube:
 		a.handleWatch(ctx, msg)
+	case resolved:
+		a.handleResolved(ctx, msg)
 	case objectEvent:
 		a.handleObject(ctx, msg)
+		a.trackObject(ctx, msg)
 	case informerSynced:
 		a.handleSynced(ctx, msg)
 	case watchFailed:
 		a.handleWatchFailed(msg)
 	case namespaceEvent:
 		a.handleNamespace(msg)
+		if !msg.added {
+			a.retrack(ctx, msg.monitor) // the namespace's objects left the snapshot
+		}
+	case publishSnapshots:
+		a.handlePublish()
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
 	case messages.HoldEvents:
@@ -134,12 +153,15 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.opts.Log.Info("monitors started again after a restart", "owners", len(owners))
 }
 
-// handleWatch replaces an owner's monitors.
+// handleWatch replaces an owner's monitors; they start once their kinds
+// are resolved, off the mailbox (handleResolved).
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
+	a.unpublish(msg.Owner)
 	for _, id := range a.byOwner[msg.Owner] {
 		a.stopMonitor(id)
 	}
 	delete(a.byOwner, msg.Owner)
+	delete(a.pending, msg.Owner)
 	delete(a.syncTo, msg.Owner)
 	delete(a.failed, msg.Owner)
 	delete(a.waited, msg.Owner)
@@ -151,18 +173,47 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchKube) {
 	if msg.SyncTo != nil {
 		a.syncTo[msg.Owner] = msg.SyncTo
 	}
-	for _, h := range msg.Monitors {
-		if err := a.startMonitor(msg, h); err != nil {
-			a.opts.Log.Error("cannot watch", "owner", msg.Owner, "hook", h.Hook, "binding", h.Binding.Name, "err", err)
-			a.countError(msg.Owner, h.Hook, h.Binding.Name)
-			a.failed[msg.Owner] = append(a.failed[msg.Owner], err.Error())
-		}
+	if len(msg.Monitors) == 0 {
+		a.reportIfSynced(ctx, msg.Owner)
+		return
 	}
-	a.reportIfSynced(ctx, msg.Owner)
+	a.inputs.resolves++
+	token, mapper, post := a.inputs.resolves, a.opts.Mapper, a.post
+	a.pending[msg.Owner] = pendingWatch{token: token, msg: msg}
+	go func() {
+		post(resolved{owner: msg.Owner, token: token, mappings: resolveAll(mapper, msg.Monitors)})
+	}()
+}
+
+// handleResolved starts the monitors of a WatchKube whose kinds are
+// resolved, unless a newer WatchKube of the owner replaced it.
+func (a *Actor) handleResolved(ctx actor.Context, r resolved) {
+	p, ok := a.pending[r.owner]
+	if !ok || p.token != r.token {
+		return
+	}
+	delete(a.pending, r.owner)
+	for i, h := range p.msg.Monitors {
+		err := r.mappings[i].err
+		if err == nil {
+			var id int
+			if id, err = a.startMonitor(p.msg, h, r.mappings[i].mapping); err == nil {
+				a.retrack(ctx, id)
+				continue
+			}
+		}
+		a.opts.Log.Error("cannot watch", "owner", r.owner, "hook", h.Hook, "binding", h.Binding.Name, "err", err)
+		a.countError(r.owner, h.Hook, h.Binding.Name)
+		a.failed[r.owner] = append(a.failed[r.owner], err.Error())
+	}
+	a.reportIfSynced(ctx, r.owner)
 }
 
 // reportIfSynced sends KubeSynced once every monitor of owner has synced.
 func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
+	if _, resolving := a.pending[owner]; resolving {
+		return
+	}
 	for _, id := range a.byOwner[owner] {
 		if m := a.monitors[id]; m != nil && !m.initialDone {
 			return
@@ -182,14 +233,12 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 	}
 }
 
-func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) error {
+// startMonitor starts a monitor of a resolved binding and returns its id;
+// a selector or jqFilter that does not compile is the binding's error.
+func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor, mapping *meta.RESTMapping) (int, error) {
 	sel, err := compileBinding(h.Binding, a.inputs.jq)
 	if err != nil {
-		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
-	}
-	mapping, err := resolve(a.opts.Mapper, h.Binding.APIVersion, h.Binding.Kind)
-	if err != nil {
-		return fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
+		return 0, fmt.Errorf("hook %s binding %s: %w", h.Hook, h.Binding.Name, err)
 	}
 	a.inputs.next++
 	m := &monitor{id: a.inputs.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
@@ -199,7 +248,7 @@ func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor) err
 	a.monitors[m.id] = m
 	a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], m.id)
 	m.start(a.opts.Client, schemaGVR{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}, a.post)
-	return nil
+	return m.id, nil
 }
 
 func (a *Actor) stopMonitor(id int) {
@@ -237,9 +286,15 @@ func (a *Actor) countError(owner, hook, binding string) {
 	}
 }
 
-// handleGetSnapshots answers with the objects of every binding of the hook.
+// handleGetSnapshots answers with the objects of every binding of the hook
+// (none yet for a binding whose kind is being resolved).
 func (a *Actor) handleGetSnapshots(ctx actor.Context, msg messages.GetSnapshots) {
 	out := bctx.Snapshots{}
+	for _, h := range a.pending[msg.Owner].msg.Monitors {
+		if h.Hook == msg.Hook {
+			out[h.Binding.Name] = []bctx.ObjectAndFilterResult{}
+		}
+	}
 	for _, id := range a.byOwner[msg.Owner] {
 		if m := a.monitors[id]; m != nil && m.hook.Hook == msg.Hook {
 			out[m.hook.Binding.Name] = m.objects()

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -26,7 +24,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -269,39 +266,4 @@ type dirsRead struct {
 	defs          []module.Definition
 	unloaded      []string
 	globalSchemas *schema.Set
-}
-
-// snapshotTimeout bounds a debug request for snapshots.
-const snapshotTimeout = 5 * time.Second
-
-// Snapshots returns the current objects of a hook's kubernetes bindings
-// (owner "global" or "module/NAME"), asked of the kube actor.
-func (a *App) Snapshots(owner, hook string) (map[string][]json.RawMessage, error) {
-	kubePID := actor.NewPID(a.System.Actors.Address(), operator.RootName+"/"+lifecycle.ChildKube)
-	res, err := a.System.Actors.Root.RequestFuture(kubePID, messages.GetSnapshots{Owner: owner, Hook: hook}, snapshotTimeout).Result()
-	if err != nil {
-		return nil, fmt.Errorf("snapshots of %s %s: %w", owner, hook, err)
-	}
-	snaps, ok := res.(messages.HookSnapshots)
-	if !ok {
-		return nil, fmt.Errorf("snapshots of %s %s: unexpected answer %T", owner, hook, res)
-	}
-	if len(snaps.Snapshots) == 0 {
-		return nil, fmt.Errorf("no kubernetes bindings watched for hook %q of %s (no such hook, no kubernetes bindings, or its module is disabled)", hook, owner)
-	}
-	out := map[string][]json.RawMessage{}
-	for binding, items := range snaps.Snapshots {
-		for _, it := range items {
-			obj, _ := json.Marshal(map[string]json.RawMessage{"object": orNull(it.Object), "filterResult": orNull(it.FilterResult)})
-			out[binding] = append(out[binding], obj)
-		}
-	}
-	return out, nil
-}
-
-func orNull(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("null")
-	}
-	return raw
 }

@@ -61,7 +61,7 @@ func (p parts) children() []operator.Child {
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
 			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError,
-			WatchesDown: p.metrics.watchesDown}))},
+			WatchesDown: p.metrics.watchesDown, Board: p.app.Board}))},
 		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,

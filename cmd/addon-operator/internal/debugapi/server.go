@@ -26,8 +26,6 @@ type Options struct {
 	Board     *board.Board
 	Inspector *inspect.Registry
 	Render    Renderer
-	// Snapshots returns a hook's kubernetes snapshots by binding.
-	Snapshots func(owner, hook string) (map[string][]json.RawMessage, error)
 }
 
 // ModuleValues is the answer of /modules/NAME/values and /global/values.
@@ -64,7 +62,7 @@ func NewHandler(o Options) http.Handler {
 		if owner == "" {
 			owner = "global"
 		}
-		snaps, err := o.Snapshots(owner, r.URL.Query().Get("hook"))
+		snaps, err := snapshots(o.Board, owner, r.URL.Query().Get("hook"))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return

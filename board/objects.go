@@ -1,0 +1,155 @@
+package board
+
+import (
+	"hash/fnv"
+
+	"github.com/addon-actors/addon-operator/hook/bctx"
+)
+
+// Objects is one binding's snapshot as the kube actor publishes it: its
+// objects by key (namespace/name), in key order. It is persistent: With
+// and Without return a new version that shares all but O(log n) nodes with
+// the old one, which stays as it was, so that the actor can change it on
+// every event and publish it by storing a pointer, while readers walk an
+// older version. The zero value is empty.
+type Objects struct {
+	root *objectNode
+	n    int
+}
+
+// objectNode is a node of a treap whose priorities are hashes of the keys
+// (so the tree's shape depends on its keys only, not on the order of the
+// changes, and its depth is O(log n) expected). Nodes are never changed
+// once another version can see them.
+type objectNode struct {
+	key         string
+	prio        uint64
+	val         bctx.ObjectAndFilterResult
+	left, right *objectNode
+}
+
+// Len is the number of objects.
+func (o Objects) Len() int { return o.n }
+
+// Get returns the object of key.
+func (o Objects) Get(key string) (bctx.ObjectAndFilterResult, bool) {
+	for n := o.root; n != nil; {
+		switch {
+		case key < n.key:
+			n = n.left
+		case key > n.key:
+			n = n.right
+		default:
+			return n.val, true
+		}
+	}
+	return bctx.ObjectAndFilterResult{}, false
+}
+
+// With returns o with key set to val.
+func (o Objects) With(key string, val bctx.ObjectAndFilterResult) Objects {
+	root, added := insert(o.root, key, priority(key), val)
+	if added {
+		o.n++
+	}
+	return Objects{root: root, n: o.n}
+}
+
+// Without returns o without key (o itself when it has no such key).
+func (o Objects) Without(key string) Objects {
+	root, removed := remove(o.root, key)
+	if !removed {
+		return o
+	}
+	return Objects{root: root, n: o.n - 1}
+}
+
+// List returns the objects in key order (a new slice each call).
+func (o Objects) List() []bctx.ObjectAndFilterResult {
+	out := make([]bctx.ObjectAndFilterResult, 0, o.n)
+	var walk func(*objectNode)
+	walk = func(n *objectNode) {
+		if n == nil {
+			return
+		}
+		walk(n.left)
+		out = append(out, n.val)
+		walk(n.right)
+	}
+	walk(o.root)
+	return out
+}
+
+func priority(key string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(key))
+	return h.Sum64()
+}
+
+// insert returns a copy of the path from n to key with key set; the
+// returned nodes are new, so rotating them changes no older version.
+func insert(n *objectNode, key string, prio uint64, val bctx.ObjectAndFilterResult) (*objectNode, bool) {
+	if n == nil {
+		return &objectNode{key: key, prio: prio, val: val}, true
+	}
+	c := *n
+	var added bool
+	switch {
+	case key < n.key:
+		if c.left, added = insert(n.left, key, prio, val); c.left.prio > c.prio {
+			l := c.left
+			c.left, l.right = l.right, &c
+			return l, added
+		}
+	case key > n.key:
+		if c.right, added = insert(n.right, key, prio, val); c.right.prio > c.prio {
+			r := c.right
+			c.right, r.left = r.left, &c
+			return r, added
+		}
+	default:
+		c.val = val
+	}
+	return &c, added
+}
+
+// remove returns a copy of the path from n to key without key; n itself
+// when key is not there.
+func remove(n *objectNode, key string) (*objectNode, bool) {
+	if n == nil {
+		return nil, false
+	}
+	if key == n.key {
+		return merge(n.left, n.right), true
+	}
+	c := *n
+	var removed bool
+	if key < n.key {
+		c.left, removed = remove(n.left, key)
+	} else {
+		c.right, removed = remove(n.right, key)
+	}
+	if !removed {
+		return n, false
+	}
+	return &c, true
+}
+
+// merge joins two trees whose keys are all below (a) and above (b) each
+// other, copying the nodes it changes.
+func merge(a, b *objectNode) *objectNode {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case a.prio > b.prio:
+		c := *a
+		c.right = merge(a.right, b)
+		return &c
+	default:
+		c := *b
+		c.left = merge(a, b.left)
+		return &c
+	}
+}
