@@ -13,8 +13,8 @@ type HookEvent struct {
 	Queue   string
 	// AllowFailure is the binding's allowFailure.
 	AllowFailure bool
-	// Source says what happened, for the task's Reason and the logs
-	// ("kubernetes Pod", "schedule */5 * * * * *").
+	// Source says what happened; it is the task's Reason ("kubernetes
+	// Pod", "Synchronization of Pod", "schedule */5 * * * * *").
 	Source string
 	// Context is the binding context (JSON array of one element); snapshots
 	// it carries are filled in when the hook starts.

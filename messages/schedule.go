@@ -17,8 +17,9 @@ type WatchSchedules struct {
 	Schedules []HookSchedule
 }
 
-// HoldEvents holds back (Hold) or releases the hook runs of schedule ticks
-// and Kubernetes events, in every queue, while module discovery is failing
+// HoldEvents asks the queue actor to hold back (Hold) or release the hook
+// runs of schedule ticks and Kubernetes events (tasks marked Event), in
+// every queue, while module discovery is failing
 // (spec/LIFECYCLE.md, "Modules discovery"). Nothing is lost: what was held
 // is queued, in order, when they are released.
 type HoldEvents struct {

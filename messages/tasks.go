@@ -82,6 +82,9 @@ type Task struct {
 	// Sync marks the Synchronization run of a kubernetes binding: values
 	// it changes trigger nothing (LIFECYCLE-STEPS steps 2 and 5).
 	Sync bool `json:"synchronization,omitempty"`
+	// Event marks the run of a hook event (messages.HookEvent): the queue
+	// holds it back while discovery fails (HoldEvents).
+	Event bool `json:"-"`
 	// Retry state, kept on the task and shown in /queue.
 	Attempts  int       `json:"attempts,omitempty"`
 	LastError string    `json:"lastError,omitempty"`

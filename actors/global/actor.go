@@ -92,6 +92,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
+	case messages.HookEvent:
+		a.handleHookEvent(ctx, msg)
 	case *actor.Stopping:
 		a.stopping = true
 	case *actor.Stopped:
@@ -162,4 +164,9 @@ func (a *Actor) runFor(ctx actor.Context, queue string) *run {
 	}}
 	a.runs[queue] = r
 	return r
+}
+
+// handleHookEvent queues the run of an event of one of the hooks.
+func (a *Actor) handleHookEvent(ctx actor.Context, ev messages.HookEvent) {
+	owner.EnqueueEvent(ctx, a.peers.Queue, ev)
 }

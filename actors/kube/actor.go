@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
@@ -26,8 +25,10 @@ type Options struct {
 	Client dynamic.Interface
 	Mapper meta.RESTMapper
 	Log    *slog.Logger
-	// Queue receives the runs; nil is the sibling "queue".
-	Queue *actor.PID
+	// Owner resolves a hook's owner (global, module/NAME), which gets the
+	// HookEvents of its bindings; nil resolves owners as siblings (children
+	// of the parent).
+	Owner func(owner string) *actor.PID
 	// Report receives KubeSynced; nil is the parent.
 	Report *actor.PID
 	// Errors counts objects a jqFilter failed on, bindings that could
@@ -77,8 +78,6 @@ type inputs struct {
 	// next numbers monitors across instances, so that an event posted by
 	// a stopped informer reaches no monitor of the next instance.
 	next int
-	// gate holds runs back while discovery fails.
-	gate queue.Gate
 	// jq compiles each jqFilter text once.
 	jq jqCache
 	// resolves numbers resolutions across instances, so that one posted
@@ -125,8 +124,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handlePublish()
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
-	case messages.HoldEvents:
-		a.handleHold(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		for id := range a.monitors {
 			a.stopMonitor(id)
@@ -135,8 +132,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 }
 
 func (a *Actor) handleStarted(ctx actor.Context) {
-	if a.opts.Queue == nil && ctx.Parent() != nil {
-		a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+	if a.opts.Owner == nil {
+		a.opts.Owner = siblings(ctx)
 	}
 	if a.opts.Report == nil {
 		a.opts.Report = ctx.Parent()
@@ -151,6 +148,17 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 		a.handleWatch(ctx, a.inputs.watches[owner])
 	}
 	a.opts.Log.Info("monitors started again after a restart", "owners", len(owners))
+}
+
+// siblings resolves owners as children of the actor's parent.
+func siblings(ctx actor.Context) func(string) *actor.PID {
+	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
+	return func(owner string) *actor.PID {
+		if parent == nil {
+			return actor.NewPID(address, owner)
+		}
+		return actor.NewPID(parent.Address, parent.Id+"/"+owner)
+	}
 }
 
 // handleWatch replaces an owner's monitors; they start once their kinds

@@ -37,9 +37,15 @@ type hookOwner struct {
 	dir  string
 	runs chan<- hookRun
 	tb   testing.TB
+	// queue gets the runs of the HookEvents the kube actor sends.
+	queue *actor.PID
 }
 
 func (o *hookOwner) Receive(ctx actor.Context) {
+	if ev, ok := ctx.Message().(messages.HookEvent); ok {
+		enqueueEvent(ctx, o.queue, ev)
+		return
+	}
 	msg, ok := ctx.Message().(messages.RunTask)
 	if !ok {
 		return
@@ -84,11 +90,13 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 	runs := make(chan hookRun, 2*updates)
 	kit := actortest.New(b)
 	report, probe := kit.NewProbe(), kit.NewProbe()
-	owner := kit.Spawn("owner", func() actor.Actor { return &hookOwner{dir: b.TempDir(), runs: runs, tb: b} })
+	ho := &hookOwner{dir: b.TempDir(), runs: runs, tb: b}
+	owner := kit.Spawn("owner", func() actor.Actor { return ho })
 	q := kit.Spawn("queue", queue.New(queue.Options{Clock: supervision.RealClock{}, Policy: supervision.Exponential{},
 		Resolve: func(string) *actor.PID { return owner }}))
+	ho.queue = q // before any event: the kube actor starts next
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Queue: q, Report: report.PID})))
+		Owner: owners(owner), Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(b, ns)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	if sync := waitRun(b, runs); sync.contexts != 1 {

@@ -87,9 +87,10 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	a.reportIfSynced(ctx, m.owner)
 }
 
-// queueSync hands the binding's Synchronization run to its owner, or
-// queues it (an owner that does not run them itself, and named queues:
-// see WatchKube.SyncTo and WaitNamed). A grouped binding's run is one per
+// queueSync keeps the binding's Synchronization run for its owner's
+// KubeSyncRuns, or sends it to the owner as a HookEvent to queue (an owner
+// that does not run them itself, and named queues: see WatchKube.SyncTo
+// and WaitNamed). A grouped binding's run is one per
 // hook and group: its Group context stands for every binding of the group.
 func (a *Actor) queueSync(ctx actor.Context, m *monitor) {
 	b := m.hook.Binding
@@ -179,30 +180,14 @@ func placeholder(b bindings.KubernetesBinding) bctx.Snapshots {
 	return bctx.Snapshots{}
 }
 
-// enqueue queues the hook run; waiting event runs of the same hook compact.
-// While events are held (discovery failing) the run waits here instead.
+// enqueue hands the hook run of an event or a Synchronization to the
+// hook's owner, which queues it (waiting event runs of one hook compact).
 func (a *Actor) enqueue(ctx actor.Context, m *monitor, context []byte, sync bool) {
 	b := m.hook.Binding
-	kind := messages.TaskGlobalHook
-	if m.module != "" {
-		kind = messages.TaskModuleHook
-	}
-	reason := "kubernetes " + m.kind
+	source := "kubernetes " + m.kind
 	if sync {
-		reason = "Synchronization of " + m.kind
+		source = "Synchronization of " + m.kind
 	}
-	t := messages.Task{Queue: b.Queue, Kind: kind, Owner: m.owner, Module: m.module, Hook: m.hook.Hook,
-		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: reason, Context: context, Contexts: 1, Sync: sync}
-	if !sync {
-		// A Synchronization run stays one task: an owner may wait for it.
-		t.MergeKey, t.Compact = "hook/"+m.owner+"/"+m.hook.Hook, true
-	}
-	a.inputs.gate.Send(ctx, a.opts.Queue, t)
-}
-
-// handleHold holds the runs of events back, or queues what was held.
-func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
-	if n := a.inputs.gate.Set(ctx, a.opts.Queue, msg.Hold); n > 0 {
-		a.opts.Log.Info("events held back while discovery failed are queued", "runs", n)
-	}
+	ctx.Send(a.opts.Owner(m.owner), messages.HookEvent{Owner: m.owner, Hook: m.hook.Hook, Binding: b.Name,
+		Queue: b.Queue, AllowFailure: b.AllowFailure, Source: source, Context: context, Sync: sync})
 }

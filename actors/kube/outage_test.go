@@ -51,7 +51,7 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	}
 	ready := time.Now()
 	createLabelled(t, cms, "d")
-	got := contextsOf(t, actortest.Expect[messages.Enqueue](queue, time.Until(ready.Add(resumeWithin))))
+	got := contextsOf(t, expectRun(queue, time.Until(ready.Add(resumeWithin))))
 	if len(got) != 1 || got[0].event() != (event{"Added", "d"}) {
 		t.Fatalf("first run after the outage %+v, want Added d", got)
 	}
@@ -85,11 +85,11 @@ func watchOnPrivateCluster(tb testing.TB, opts kube.Options, before func(typedco
 	kit := actortest.New(tb)
 	report := kit.NewProbe()
 	f.queue = kit.NewProbe()
-	opts.Queue, opts.Report = f.queue.PID, report.PID
+	opts.Owner, opts.Report = owners(f.queue.PID), report.PID
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, opts)))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(tb, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	actortest.Expect[messages.Enqueue](f.queue, time.Minute)
+	expectRun(f.queue, time.Minute)
 	return f
 }
 

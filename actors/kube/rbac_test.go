@@ -45,7 +45,7 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Queue: queue.PID, Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+		Owner: owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
 		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
@@ -56,7 +56,7 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 
 	grant(t, client, ns, "get", "list")
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, actortest.Expect[messages.Enqueue](queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
+	if sync := contextsOf(t, expectRun(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
 		t.Fatalf("Synchronization %+v, want one context with the ConfigMap", sync)
 	}
 	want["verb"] = "watch"

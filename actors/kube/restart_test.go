@@ -38,10 +38,10 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Queue: queue.PID, Report: report.PID})))
+		Owner: owners(queue.PID), Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, actortest.Expect[messages.Enqueue](queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
+	if sync := contextsOf(t, expectRun(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
 		t.Fatalf("Synchronization %+v, want one context with 4 objects", sync)
 	}
 

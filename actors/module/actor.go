@@ -137,6 +137,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleAbsentResult(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
+	case messages.HookEvent:
+		a.handleHookEvent(ctx, msg)
 	case *actor.Stopping:
 		a.stopCheck()
 	case *actor.Stopped:
@@ -265,4 +267,9 @@ func (a *Actor) publish() {
 		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
 		a.opts.Board.SetPatches(a.opts.Definition.Names.Name, owner.PatchesJSON(a.scope))
 	}
+}
+
+// handleHookEvent queues the run of an event of one of the hooks.
+func (a *Actor) handleHookEvent(ctx actor.Context, ev messages.HookEvent) {
+	owner.EnqueueEvent(ctx, a.peers.Queue, ev)
 }

@@ -35,6 +35,8 @@ type Actor struct {
 	sub    *eventSub
 	// busy is set while some queue holds a task; its fall is logged.
 	busy bool
+	// hold keeps event runs back while discovery fails.
+	hold hold
 }
 
 // New returns the producer of a queue actor.
@@ -65,7 +67,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.handleStarted(ctx)
 	case messages.Enqueue:
-		a.handleEnqueue(ctx, msg)
+		a.append(ctx, msg.Tasks)
+	case messages.HoldEvents:
+		a.handleHold(ctx, msg)
 	case messages.TaskDone:
 		a.handleTaskDone(ctx, msg)
 	case retryDue:
@@ -85,16 +89,6 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 		a.opts.Resolve = siblings(ctx)
 	}
 	a.sub = subscribeRestarts(ctx)
-	a.publish()
-}
-
-func (a *Actor) handleEnqueue(ctx actor.Context, msg messages.Enqueue) {
-	now := a.opts.Clock.Now()
-	var touched []string
-	for _, t := range msg.Tasks {
-		touched = appendOnce(touched, a.queues.Append(t, now))
-	}
-	a.kick(ctx, touched...)
 	a.publish()
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/robfig/cron/v3"
 
-	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
@@ -21,14 +20,16 @@ import (
 type Options struct {
 	Clock supervision.Clock
 	Log   *slog.Logger
-	// Queue receives the runs; nil is the sibling "queue".
-	Queue *actor.PID
+	// Owner resolves a hook's owner (global, module/NAME), which gets the
+	// HookEvents of its ticks; nil resolves owners as siblings (children
+	// of the parent).
+	Owner func(owner string) *actor.PID
 }
 
 // entry is one armed schedule binding.
 type entry struct {
-	owner, module string
-	hook          messages.HookSchedule
+	owner string
+	hook  messages.HookSchedule
 	// sched is the binding's crontab, parsed.
 	sched cron.Schedule
 	timer supervision.Timer
@@ -49,8 +50,6 @@ type Actor struct {
 // no owner would send its schedules again.
 type inputs struct {
 	watches map[string]messages.WatchSchedules
-	// gate holds the ticks' runs back while discovery fails.
-	gate queue.Gate
 	// next numbers entries across instances, so that a tick of a stopped
 	// timer still in the mailbox fires no entry of the next instance.
 	next int
@@ -77,8 +76,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleStarted(ctx)
 	case messages.WatchSchedules:
 		a.handleWatch(ctx, msg)
-	case messages.HoldEvents:
-		a.handleHold(ctx, msg)
 	case tick:
 		a.handleTick(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
@@ -90,8 +87,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 
 // handleStarted re-arms the schedules after a restart.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	if a.opts.Queue == nil && ctx.Parent() != nil {
-		a.opts.Queue = actor.NewPID(ctx.Parent().Address, ctx.Parent().Id+"/queue")
+	if a.opts.Owner == nil {
+		a.opts.Owner = siblings(ctx)
 	}
 	if len(a.inputs.watches) == 0 {
 		return
@@ -100,7 +97,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	for _, owner := range owners {
 		a.handleWatch(ctx, a.inputs.watches[owner])
 	}
-	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners), "held", a.inputs.gate.Held())
+	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners))
 }
 
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
@@ -121,7 +118,7 @@ func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
 		}
 		a.inputs.next++
 		id := a.inputs.next
-		e := &entry{owner: msg.Owner, module: msg.Module, hook: s, sched: sched}
+		e := &entry{owner: msg.Owner, hook: s, sched: sched}
 		a.entries[id] = e
 		a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], id)
 		a.arm(ctx, id, e)
@@ -166,30 +163,25 @@ func (a *Actor) handleTick(ctx actor.Context, t tick) {
 		return
 	}
 	a.arm(ctx, t.ID, e)
-	if a.inputs.gate.Held() {
-		a.opts.Log.Info("schedule held back while discovery fails", "hook", e.hook.Hook, "binding", e.hook.Binding.Name)
-	}
-	a.inputs.gate.Send(ctx, a.opts.Queue, run(e))
+	ctx.Send(a.opts.Owner(e.owner), event(e))
 }
 
-// handleHold holds ticks back, or queues the ticks that were held, in the
-// order they fired (waiting runs of one hook merge in the queue).
-func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
-	if n := a.inputs.gate.Set(ctx, a.opts.Queue, msg.Hold); n > 0 {
-		a.opts.Log.Info("schedule ticks held back while discovery failed are queued", "runs", n)
-	}
-}
-
-// run is the hook run of one tick.
-func run(e *entry) messages.Task {
+// event is the hook event of one tick, for the hook's owner to queue.
+func event(e *entry) messages.HookEvent {
 	b := e.hook.Binding
-	kind := messages.TaskGlobalHook
-	if e.module != "" {
-		kind = messages.TaskModuleHook
+	return messages.HookEvent{Owner: e.owner, Hook: e.hook.Hook, Binding: b.Name, Queue: b.Queue,
+		AllowFailure: b.AllowFailure, Source: "schedule " + b.Crontab, Context: context(e.hook.Version, b)}
+}
+
+// siblings resolves owners as children of the actor's parent.
+func siblings(ctx actor.Context) func(string) *actor.PID {
+	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
+	return func(owner string) *actor.PID {
+		if parent == nil {
+			return actor.NewPID(address, owner)
+		}
+		return actor.NewPID(parent.Address, parent.Id+"/"+owner)
 	}
-	return messages.Task{Queue: b.Queue, Kind: kind, Owner: e.owner, Module: e.module, Hook: e.hook.Hook,
-		Binding: b.Name, AllowFailure: b.AllowFailure, Reason: "schedule " + b.Crontab,
-		Context: context(e.hook.Version, b), Contexts: 1, MergeKey: "hook/" + e.owner + "/" + e.hook.Hook, Compact: true}
 }
 
 // context is a tick's binding context. The snapshots it carries

@@ -56,7 +56,7 @@ func newFixture(t *testing.T, sync bool) *fixture {
 	if sync {
 		opts = append(opts, actortest.Sync())
 	}
-	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: f.queue.PID,
+	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners(f.queue.PID),
 		Log: slog.New(actortest.LogHandler(f.logs))}), opts...)
 	return f
 }
@@ -77,7 +77,7 @@ func (f *fixture) pending(t *testing.T, want ...time.Duration) {
 // run receives one queued run: an Enqueue of exactly one task.
 func (f *fixture) run(t *testing.T) messages.Task {
 	t.Helper()
-	msg := actortest.Expect[messages.Enqueue](f.queue, wait)
+	msg := expectRun(f.queue, wait)
 	if len(msg.Tasks) != 1 {
 		t.Fatalf("Enqueue of %d tasks, want 1: %+v", len(msg.Tasks), msg.Tasks)
 	}
@@ -114,7 +114,7 @@ func TestSecondsCrontabFiresOnTime(t *testing.T) {
 		task := f.run(t)
 		want := messages.Task{Queue: "slow", Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal, Hook: "every.sh",
 			Binding: "every2", AllowFailure: true, Reason: "schedule */2 * * * * *", Context: task.Context,
-			Contexts: 1, MergeKey: "hook/global/every.sh", Compact: true}
+			Contexts: 1, MergeKey: "hook/global/every.sh", Compact: true, Event: true}
 		if !reflect.DeepEqual(task, want) {
 			t.Fatalf("tick %d: task %+v, want %+v", i, task, want)
 		}
@@ -208,41 +208,6 @@ func TestSeveralBindings(t *testing.T) {
 	f.pending(t, 2*time.Second, 3*time.Second, 4*time.Second)
 }
 
-// While discovery fails every schedule is held back: its ticks pass
-// (logged) without runs, and it keeps its rhythm; once released, the runs
-// of the held ticks are queued at once, in the order they fired (nothing
-// is lost: LIFECYCLE.md, "Modules discovery"), and the next tick runs.
-func TestHeldWhileDiscoveryFails(t *testing.T) {
-	f := newFixture(t, true)
-	f.kit.Send(f.pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
-		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"name":"s","crontab":"*/10 * * * * *"}]}`)})
-	f.kit.Send(f.pid, messages.HoldEvents{Hold: true})
-
-	f.kit.Clock.Advance(10 * time.Second)
-	expectLog(t, f.logs, slog.LevelInfo, "schedule held back", map[string]string{"hook": "h.sh", "binding": "s"})
-	f.kit.Clock.Advance(10 * time.Second)
-	expectLog(t, f.logs, slog.LevelInfo, "schedule held back", map[string]string{"hook": "h.sh", "binding": "s"})
-	f.queue.ExpectNoMessage(50 * time.Millisecond)
-	f.pending(t, 10*time.Second)
-
-	f.kit.Send(f.pid, messages.HoldEvents{Hold: false})
-	held := actortest.Expect[messages.Enqueue](f.queue, wait)
-	if len(held.Tasks) != 2 {
-		t.Fatalf("%d runs queued on release, want the 2 held ticks", len(held.Tasks))
-	}
-	for _, task := range held.Tasks {
-		if b := bindingOf(t, task); b != "s" {
-			t.Fatalf("held run of binding %q", b)
-		}
-	}
-	f.kit.Clock.Advance(10 * time.Second)
-	if b := bindingOf(t, f.run(t)); b != "s" {
-		t.Fatalf("binding %q", b)
-	}
-	f.kit.Send(f.pid, messages.HoldEvents{Hold: false}) // nothing held: nothing queued
-	f.queue.ExpectNoMessage(20 * time.Millisecond)
-}
-
 // Replacing an owner's schedules by none stops its timers; another owner's
 // keep firing; replacing them by others arms only the new ones.
 func TestRemovedSchedulesStop(t *testing.T) {
@@ -297,15 +262,13 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	queue := kit.NewProbe()
 	logs := make(chan slog.Record, 256)
 	log := slog.New(&panicOnce{LogHandler: logs, message: "schedules set", owner: "module/boom"})
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Queue: queue.PID, Log: log}))
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners(queue.PID), Log: log}))
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
-	kit.Send(pid, messages.HoldEvents{Hold: true})
-	kit.Send(pid, messages.HoldEvents{Hold: false})
 	kit.Send(pid, messages.WatchSchedules{Owner: "module/boom", Module: "boom", // panics in its log line
 		Schedules: schedulesOf(t, "b.sh", `{"configVersion":"v1","schedule":[{"name":"b","crontab":"*/3 * * * * *"}]}`)})
 
-	expectLog(t, logs, slog.LevelInfo, "schedules re-armed after a restart", map[string]string{"owners": "2", "held": "false"})
+	expectLog(t, logs, slog.LevelInfo, "schedules re-armed after a restart", map[string]string{"owners": "2"})
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := kit.Clock.WaitForTimers(ctx, 2); err != nil {
@@ -315,11 +278,11 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 		t.Fatalf("timers due in %v after the restart, want 2s and 3s", got)
 	}
 	kit.Clock.Advance(2 * time.Second)
-	if task := actortest.Expect[messages.Enqueue](queue, wait).Tasks[0]; task.Binding != "g" {
+	if task := expectRun(queue, wait).Tasks[0]; task.Binding != "g" {
 		t.Fatalf("ran %+v, want binding g", task)
 	}
 	kit.Clock.Advance(time.Second)
-	if task := actortest.Expect[messages.Enqueue](queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
+	if task := expectRun(queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
 		t.Fatalf("ran %+v, want module boom's binding b", task)
 	}
 	queue.ExpectNoMessage(20 * time.Millisecond)
@@ -368,7 +331,7 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	kit := actortest.New(t)
 	queue := kit.NewProbe()
 	clock := &skewedClock{FakeClock: kit.Clock}
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Queue: queue.PID}), actortest.Sync())
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Owner: owners(queue.PID)}), actortest.Sync())
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"crontab":"*/2 * * * * *"}]}`)})
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2 * time.Second}) {
@@ -376,13 +339,13 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	}
 	clock.back.Store(int64(500 * time.Millisecond))
 	kit.Clock.Advance(2 * time.Second) // the wall clock reads 00:00:01.5
-	actortest.Expect[messages.Enqueue](queue, wait)
+	expectRun(queue, wait)
 	// 00:00:04 on the wall clock is 2.5 s away.
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2500 * time.Millisecond}) {
 		t.Fatalf("after the tick of 00:00:02 timers are due in %v, want 2.5s (00:00:04)", got)
 	}
 	kit.Clock.Advance(2500 * time.Millisecond)
-	actortest.Expect[messages.Enqueue](queue, wait)
+	expectRun(queue, wait)
 	queue.ExpectNoMessage(20 * time.Millisecond)
 }
 

@@ -139,9 +139,7 @@ func (b *brain) holdEvents(ctx actor.Context, hold bool) {
 	if hold && b.opts.DiscoverErrors != nil {
 		b.opts.DiscoverErrors.Inc()
 	}
-	for _, child := range []string{ChildSchedule, ChildKube} {
-		if pid := b.children.PID(child); pid != nil {
-			ctx.Send(pid, messages.HoldEvents{Hold: hold})
-		}
+	if pid := b.children.PID(ChildQueue); pid != nil {
+		ctx.Send(pid, messages.HoldEvents{Hold: hold})
 	}
 }

@@ -1,0 +1,25 @@
+package schedule_test
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+// owners sends every owner's HookEvents to one probe, which plays the
+// owners (global, module/NAME).
+func owners(pid *actor.PID) func(string) *actor.PID {
+	return func(string) *actor.PID { return pid }
+}
+
+// expectRun waits for the next HookEvent the owner probe gets and returns
+// what the owner queues for it (owner.EventTask), so that the tests check
+// the task a tick becomes.
+func expectRun(p *actortest.Probe, timeout time.Duration) messages.Enqueue {
+	ev := actortest.Expect[messages.HookEvent](p, timeout)
+	return messages.Enqueue{Tasks: []messages.Task{owner.EventTask(ev)}}
+}
