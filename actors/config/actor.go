@@ -63,6 +63,7 @@ type Actor struct {
 	// goodData is the ConfigMap's data that good was parsed from.
 	goodData map[string]string
 	writer   *actor.PID
+	own      ownWrites
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -90,11 +91,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.handleStarted(ctx)
 	case snapshotArrived:
-		a.handleSnapshot(ctx, msg.Snapshot)
+		a.handleSnapshotArrived(ctx, msg.Snapshot)
 	case watchEnded:
 		a.handleWatchEnded(ctx, msg)
 	case messages.ConfigPatch:
 		a.handleConfigPatch(ctx, msg)
+	case patchWritten:
+		a.handlePatchWritten(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}
