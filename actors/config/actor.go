@@ -64,6 +64,7 @@ type Actor struct {
 	goodData map[string]string
 	writer   *actor.PID
 	own      ownWrites
+	sections sections
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -98,6 +99,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleConfigPatch(ctx, msg)
 	case patchWritten:
 		a.handlePatchWritten(ctx, msg)
+	case messages.SectionReaders:
+		a.handleSectionReaders(ctx, msg)
+	case messages.ConfigApplied:
+		a.handleConfigApplied(msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}

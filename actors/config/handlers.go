@@ -89,6 +89,7 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules)
 	ctx.Send(a.opts.Report, messages.ConfigChanged{Config: parsed, Change: change,
 		Initial: initial, ResourceVersion: s.ResourceVersion})
+	a.handChangedSections(ctx, change.Modules)
 }
 
 // reject keeps the last good configuration in force.

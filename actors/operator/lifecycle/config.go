@@ -7,8 +7,10 @@ import (
 )
 
 // handleConfigChanged stores the new configuration. During start-up that is
-// all; afterwards the changed sections go to their owners (whose answers
-// decide the reactions), and a change of enabled flags reloads all modules.
+// all; afterwards a change of the global section goes to the global actor
+// (whose answer decides), and a change of enabled flags reloads all
+// modules. A module's section is none of the operator's business: the
+// config actor hands it to the module, which queues its own run.
 func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
 	b.config = msg.Config
 	if !b.boot.applied {
@@ -17,29 +19,16 @@ func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChange
 		return
 	}
 	if msg.Change.Global {
-		ctx.Request(b.children.PID(messages.OwnerGlobal), messages.ApplyConfig{Section: msg.Config.Global})
-	}
-	for _, key := range msg.Change.Modules {
-		if owner, ok := b.ownerOfKey(key); ok && !b.failed[owner] {
-			ctx.Request(b.children.PID(owner), messages.ApplyConfig{Section: msg.Config.Modules[key]})
-		}
+		ctx.Request(b.children.PID(ChildGlobal), messages.ApplyConfig{Section: msg.Config.Global})
 	}
 	if len(msg.Change.Enabled) > 0 {
 		b.enqueue(ctx, messages.NewReloadAll("enabled flags changed in the ConfigMap"))
 	}
 }
 
-func (b *brain) ownerOfKey(key string) (string, bool) {
-	for _, d := range b.opts.Modules {
-		if d.Names.ValuesKey == key {
-			return messages.ModuleOwner(d.Names.Name), true
-		}
-	}
-	return "", false
-}
-
-// handleConfigApplied reacts to an owner's new section: global values
-// changed -> reload all; an enabled module's values changed -> its run.
+// handleConfigApplied reacts to the global actor's new section: its values
+// changed -> reload all. A section rejected is counted: the global one,
+// and the first one of a module started after start-up.
 func (b *brain) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
 	if !b.boot.applied {
 		b.bootApplied(ctx, msg)
@@ -51,16 +40,33 @@ func (b *brain) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplie
 		}
 		return
 	}
-	if !msg.Changed {
-		return
-	}
-	if msg.Owner == messages.OwnerGlobal {
+	if msg.Changed && msg.Owner == messages.OwnerGlobal {
 		b.enqueue(ctx, messages.NewReloadAll("global section of the ConfigMap changed"))
-		return
 	}
+}
+
+// tellReaders tells the config actor which module actors read which
+// section; the first section each gets is answered to the operator.
+func (b *brain) tellReaders(ctx actor.Context) {
+	readers := map[string]messages.SectionReader{}
 	for _, d := range b.opts.Modules {
-		if messages.ModuleOwner(d.Names.Name) == msg.Owner && b.enabled[d.Names.Name] {
-			b.enqueue(ctx, messages.NewModuleRun(d.Names.Name, "module section of the ConfigMap changed"))
+		owner := messages.ModuleOwner(d.Names.Name)
+		if pid := b.children.PID(owner); pid != nil {
+			readers[d.Names.ValuesKey] = messages.SectionReader{Owner: owner, PID: pid}
 		}
 	}
+	if pid := b.children.PID(ChildConfig); pid != nil {
+		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self()})
+	}
+}
+
+// started are the module owners whose actor runs.
+func (b *brain) started() []string {
+	var out []string
+	for _, d := range b.opts.Modules {
+		if owner := messages.ModuleOwner(d.Names.Name); b.children.PID(owner) != nil {
+			out = append(out, owner)
+		}
+	}
+	return out
 }

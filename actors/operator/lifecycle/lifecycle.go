@@ -142,7 +142,8 @@ func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 
 func (b *brain) handleStarted(ctx actor.Context) {
 	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs)))
-	b.boot = newBoot()
+	b.boot = newBoot(b.started())
+	b.tellReaders(ctx)
 }
 
 func (b *brain) enqueue(ctx actor.Context, tasks ...messages.Task) {

@@ -94,12 +94,21 @@ func startWith(t *testing.T, defs []module.Definition, owned []string, set func(
 // its section; the lifecycle then queues, in order (LIFECYCLE-STEPS 1–3),
 // the global onStartup hooks, the start of the global bindings with their
 // Synchronization, and a reload (beforeAll first).
+//
+// The lifecycle hands the global actor its section; the config actor hands
+// each module its own (the readers the lifecycle told it), and the modules
+// answer the lifecycle: the test plays them.
 func (e *env) boot(t *testing.T, owners int) {
+	readers := actortest.Expect[messages.SectionReaders](e.probe, patience)
 	e.kit.Send(e.root, messages.ConfigChanged{Initial: true})
 	e.kit.Send(e.root, messages.OwnerReady{Owner: messages.OwnerGlobal})
-	for range owners {
-		actortest.Expect[messages.ApplyConfig](e.probe, patience)
-		e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{}, e.probe.PID)
+	actortest.Expect[messages.ApplyConfig](e.probe, patience)
+	e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{Owner: messages.OwnerGlobal}, e.probe.PID)
+	for _, r := range readers.Modules {
+		e.kit.Root.RequestWithCustomSender(readers.FirstReport, messages.ConfigApplied{Owner: r.Owner}, r.PID)
+	}
+	if got := 1 + len(readers.Modules); got != owners {
+		t.Fatalf("%d owners given their section, want %d", got, owners)
 	}
 	q := actortest.Expect[messages.Enqueue](e.probe, patience)
 	want := []string{"GlobalBindingRun  onStartup", "GlobalSynchronization", "ReloadAllModules"}

@@ -109,6 +109,9 @@ func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
 	for _, d := range c.added {
 		b.addModule(ctx, d)
 	}
+	if len(c.added) > 0 || len(c.removed) > 0 {
+		b.tellReaders(ctx)
+	}
 	b.discover(ctx)
 }
 
@@ -124,17 +127,16 @@ func (b *brain) removeModule(ctx actor.Context, name string) {
 	b.opts.Log.Info("module dir removed; its actor is stopped", "module", name)
 }
 
-// addModule starts the actor of a module whose dir appeared and hands it
-// its ConfigMap section; discovery waits for its hooks to configure.
+// addModule starts the actor of a module whose dir appeared; the config
+// actor hands it its ConfigMap section (tellReaders); discovery waits for
+// its hooks to configure.
 func (b *brain) addModule(ctx actor.Context, d module.Definition) {
 	child := operator.Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
-	pid, err := b.children.Spawn(ctx, child, ChildQueue)
-	if err != nil {
+	if _, err := b.children.Spawn(ctx, child, ChildQueue); err != nil {
 		b.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
 		b.failed[messages.ModuleOwner(d.Names.Name)] = true
 		return
 	}
-	ctx.Request(pid, messages.ApplyConfig{Section: b.config.Modules[d.Names.ValuesKey]})
 	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
 }
 
