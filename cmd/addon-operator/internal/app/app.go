@@ -22,7 +22,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -36,7 +35,7 @@ import (
 // and purge of owned releases.
 type Helm interface {
 	owner.Releaser
-	lifecycle.Releases
+	operator.Releases
 	Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error)
 }
 
@@ -102,7 +101,7 @@ type App struct {
 	stopped    chan struct{}
 	stopOnce   sync.Once
 	helm       Helm
-	scan       lifecycle.Scanner
+	scan       operator.Scanner
 }
 
 // Start reads the directories and starts the actor tree.
@@ -141,12 +140,12 @@ func Start(cfg Config) (*App, error) {
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	brain := lifecycle.New(lifecycle.Options{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
+	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }})
-	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
+		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }}
+	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
 	a.tick(m.liveTicks)
@@ -277,7 +276,7 @@ const snapshotTimeout = 5 * time.Second
 // Snapshots returns the current objects of a hook's kubernetes bindings
 // (owner "global" or "module/NAME"), asked of the kube actor.
 func (a *App) Snapshots(owner, hook string) (map[string][]json.RawMessage, error) {
-	kubePID := actor.NewPID(a.System.Actors.Address(), operator.RootName+"/"+lifecycle.ChildKube)
+	kubePID := actor.NewPID(a.System.Actors.Address(), operator.RootName+"/"+operator.ChildKube)
 	res, err := a.System.Actors.Root.RequestFuture(kubePID, messages.GetSnapshots{Owner: owner, Hook: hook}, snapshotTimeout).Result()
 	if err != nil {
 		return nil, fmt.Errorf("snapshots of %s %s: %w", owner, hook, err)

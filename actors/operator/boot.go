@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func newBoot(modules []string) boot {
 	return boot{owners: map[string]bool{messages.OwnerGlobal: true}, pending: pending}
 }
 
-func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
+func (b *lifecycle) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
 	delete(b.boot.owners, msg.Owner)
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
@@ -50,7 +50,7 @@ func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
 	b.maybeApplyConfig(ctx)
 }
 
-func (b *brain) handleConfigInvalid(msg messages.ConfigInvalid) {
+func (b *lifecycle) handleConfigInvalid(msg messages.ConfigInvalid) {
 	if !b.boot.done && !b.boot.configRead {
 		b.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
 	}
@@ -58,7 +58,7 @@ func (b *brain) handleConfigInvalid(msg messages.ConfigInvalid) {
 
 // maybeApplyConfig hands the global actor its section once it is ready and
 // the configuration has been read.
-func (b *brain) maybeApplyConfig(ctx actor.Context) {
+func (b *lifecycle) maybeApplyConfig(ctx actor.Context) {
 	if b.boot.done || b.boot.globalAsked || !b.boot.configRead || len(b.boot.owners) > 0 {
 		return
 	}
@@ -68,7 +68,7 @@ func (b *brain) maybeApplyConfig(ctx actor.Context) {
 
 // bootApplied counts start-up replies; invalid configuration is fatal,
 // except in a module that failed to start (it is left out anyway).
-func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
+func (b *lifecycle) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 	if !b.boot.pending[msg.Owner] {
 		return
 	}
@@ -89,7 +89,7 @@ func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 
 // handleKubeSynced stops start-up when a global hook's kubernetes binding
 // cannot be watched (an unknown kind) before the first converge is done.
-func (b *brain) handleKubeSynced(msg messages.KubeSynced) {
+func (b *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
 	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !b.opts.Board.Ready() {
 		b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
 	}
@@ -99,7 +99,7 @@ func (b *brain) handleKubeSynced(msg messages.KubeSynced) {
 // (LIFECYCLE-STEPS 1–3): the global onStartup hooks, then the global
 // hooks' bindings start and their Synchronization runs, then the first
 // converge, beforeAll first.
-func (b *brain) maybeQueueStartup(ctx actor.Context) {
+func (b *lifecycle) maybeQueueStartup(ctx actor.Context) {
 	if b.boot.done || !b.boot.applied {
 		return
 	}

@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"github.com/asynkron/protoactor-go/actor"
@@ -11,7 +11,7 @@ import (
 // (whose answer decides), and a change of enabled flags reloads all
 // modules. A module's section is none of the operator's business: the
 // config actor hands it to the module, which queues its own run.
-func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
+func (b *lifecycle) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
 	b.config = msg.Config
 	if !b.boot.applied {
 		b.boot.configRead = true
@@ -29,7 +29,7 @@ func (b *brain) handleConfigChanged(ctx actor.Context, msg messages.ConfigChange
 // handleConfigApplied reacts to the global actor's new section: its values
 // changed -> reload all. A section rejected is counted: the global one,
 // and the first one of a module started after start-up.
-func (b *brain) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
+func (b *lifecycle) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
 	if !b.boot.applied {
 		b.bootApplied(ctx, msg)
 		return
@@ -47,7 +47,7 @@ func (b *brain) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplie
 
 // tellReaders tells the config actor which module actors read which
 // section; the first section each gets is answered to the operator.
-func (b *brain) tellReaders(ctx actor.Context) {
+func (b *lifecycle) tellReaders(ctx actor.Context) {
 	readers := map[string]messages.SectionReader{}
 	for _, d := range b.opts.Modules {
 		owner := messages.ModuleOwner(d.Names.Name)
@@ -61,7 +61,7 @@ func (b *brain) tellReaders(ctx actor.Context) {
 }
 
 // started are the module owners whose actor runs.
-func (b *brain) started() []string {
+func (b *lifecycle) started() []string {
 	var out []string
 	for _, d := range b.opts.Modules {
 		if owner := messages.ModuleOwner(d.Names.Name); b.children.PID(owner) != nil {
