@@ -1,6 +1,10 @@
 package messages
 
-import "github.com/addon-actors/addon-operator/values"
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/values"
+)
 
 // ConfigChanged is sent by the config actor when the parsed content of the
 // ConfigMap changed (never for a change of formatting only).
@@ -43,7 +47,10 @@ type ConfigPatchDone struct {
 
 // ApplyConfig gives an owner (global or module actor) its ConfigMap section:
 // a map, or for a module a list ([]any) too; Section nil means the ConfigMap
-// has none. The reply is ConfigApplied.
+// has none. The reply is ConfigApplied. The operator sends the global
+// section; the config actor sends each module its own (see
+// SectionReaders), and a module whose values it changes queues its own
+// run when it is enabled.
 type ApplyConfig struct {
 	Section any
 }
@@ -54,4 +61,24 @@ type ConfigApplied struct {
 	Owner   string
 	Changed bool
 	Err     string
+}
+
+// SectionReaders tells the config actor which module actor reads which
+// ConfigMap section, by values key. The operator sends it at start-up and
+// whenever a module actor starts or stops. The config actor hands a module
+// its section (ApplyConfig) once it has a good configuration, with
+// FirstReport as the sender so that the module's ConfigApplied goes there
+// (the operator waits for them at start-up), and afterwards whenever the
+// section changes, answered to the config actor itself.
+type SectionReaders struct {
+	Modules     map[string]SectionReader
+	FirstReport *actor.PID
+}
+
+// SectionReader is a module actor reading one section.
+type SectionReader struct {
+	// Owner is the module's owner name (ModuleOwner), as ConfigApplied
+	// names it.
+	Owner string
+	PID   *actor.PID
 }

@@ -63,6 +63,8 @@ type Actor struct {
 	// goodData is the ConfigMap's data that good was parsed from.
 	goodData map[string]string
 	writer   *actor.PID
+	own      ownWrites
+	sections sections
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -90,11 +92,17 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.handleStarted(ctx)
 	case snapshotArrived:
-		a.handleSnapshot(ctx, msg.Snapshot)
+		a.handleSnapshotArrived(ctx, msg.Snapshot)
 	case watchEnded:
 		a.handleWatchEnded(ctx, msg)
 	case messages.ConfigPatch:
 		a.handleConfigPatch(ctx, msg)
+	case patchWritten:
+		a.handlePatchWritten(ctx, msg)
+	case messages.SectionReaders:
+		a.handleSectionReaders(ctx, msg)
+	case messages.ConfigApplied:
+		a.handleConfigApplied(msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}

@@ -13,8 +13,15 @@
 // last good configuration stays in force (logged at WARN, Options.Missing
 // set to 1, Options.Board's ConfigState) and its content is applied as any
 // change when it exists again.
+// Told which module actor reads which section (messages.SectionReaders), it
+// hands each module its section with messages.ApplyConfig: the first one
+// answered to the operator (which waits for them at start-up), then every
+// changed one, answered to the config actor, which counts and logs a
+// rejected one; the module queues its own run.
 // messages.ConfigPatch is written by a child writer, one patch at a time, and
-// answered with messages.ConfigPatchDone.
+// answered with messages.ConfigPatchDone. The writer returns the
+// resourceVersion it wrote: the written data is applied at once, and the
+// watch's report of that version (the echo) is dropped without a parse.
 //
 // The I/O half: Store.Watch and Store.Run report the one ConfigMap with an
 // informer limited to it; Store.ApplyPatch writes config patches with

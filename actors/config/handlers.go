@@ -16,6 +16,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Report == nil {
 		a.opts.Report = ctx.Parent()
 	}
+	a.own = newOwnWrites()
 	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, a.opts.Log)))
 	watchCtx, cancel := context.WithCancel(context.Background())
 	a.stop, a.done = cancel, make(chan struct{})
@@ -42,6 +43,28 @@ func (a *Actor) handleWatchEnded(ctx actor.Context, msg watchEnded) {
 	ctx.Send(a.opts.Report, messages.ConfigInvalid{Err: msg.Err.Error(), Initial: a.good == nil})
 }
 
+// handleSnapshotArrived drops the echo of an own write, already applied
+// when the writer answered; every other report is parsed.
+func (a *Actor) handleSnapshotArrived(ctx actor.Context, s Snapshot) {
+	if a.own.isEcho(s.ResourceVersion) {
+		a.opts.Log.Debug("ConfigMap report of our own write", "resourceVersion", s.ResourceVersion)
+		return
+	}
+	a.handleSnapshot(ctx, s)
+}
+
+// handlePatchWritten answers the hook's owner first (it commits its own
+// values, so that what follows changes nothing there), then applies what
+// was written as the watch would report it, unless it already has.
+func (a *Actor) handlePatchWritten(ctx actor.Context, msg patchWritten) {
+	if msg.ReplyTo != nil {
+		ctx.Send(msg.ReplyTo, msg.Done)
+	}
+	if a.own.answered(msg.Written) {
+		a.handleSnapshot(ctx, Snapshot{Exists: true, Data: msg.Written.Data, ResourceVersion: msg.Written.ResourceVersion})
+	}
+}
+
 func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 	if a.keepWhileMissing(s) {
 		return
@@ -66,6 +89,7 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules)
 	ctx.Send(a.opts.Report, messages.ConfigChanged{Config: parsed, Change: change,
 		Initial: initial, ResourceVersion: s.ResourceVersion})
+	a.handChangedSections(ctx, change.Modules)
 }
 
 // reject keeps the last good configuration in force.

@@ -68,5 +68,6 @@ func (a *Actor) handleConfigPatch(ctx actor.Context, msg messages.ConfigPatch) {
 		a.opts.Log.Warn("ConfigMap missing; a config patch recreates it from the last good configuration",
 			"configMap", a.opts.Name, "hook", msg.Hook)
 	}
-	ctx.RequestWithCustomSender(a.writer, writePatch{Patch: msg, Absent: absent}, ctx.Sender())
+	a.own.sent()
+	ctx.Request(a.writer, writePatch{Patch: msg, Absent: absent, ReplyTo: ctx.Sender()})
 }

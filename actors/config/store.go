@@ -44,15 +44,26 @@ func conflictBackoff() wait.Backoff {
 // never lost. An absent ConfigMap is created. It reports whether the data
 // changed (a patch that changes nothing writes nothing).
 func (s *Store) ApplyPatch(ctx context.Context, p jsonpatch.Patch) (changed bool, err error) {
-	return s.ApplyPatchOver(ctx, p, nil)
+	w, err := s.ApplyPatchOver(ctx, p, nil)
+	return w.Changed, err
+}
+
+// Written is what a config patch wrote: nothing (Changed false), or the
+// ConfigMap's data and the resourceVersion the apiserver gave the write, by
+// which the watch's report of this very write is recognised.
+type Written struct {
+	Changed         bool
+	ResourceVersion string
+	Data            map[string]string
 }
 
 // ApplyPatchOver is ApplyPatch that, when the ConfigMap does not exist,
 // creates it from absent with the patch applied (absent nil: from empty
-// data).
-func (s *Store) ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (changed bool, err error) {
-	err = retry.OnError(s.backoff, retriable, func() error {
-		changed = false
+// data), and returns what it wrote.
+func (s *Store) ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (Written, error) {
+	var written Written
+	err := retry.OnError(s.backoff, retriable, func() error {
+		written = Written{}
 		current, err := s.get(ctx)
 		if err != nil {
 			return err
@@ -65,16 +76,17 @@ func (s *Store) ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent ma
 		if err != nil || !diff {
 			return err
 		}
-		if err := s.write(ctx, current, next); err != nil {
+		cm, err := s.write(ctx, current, next)
+		if err != nil {
 			return err
 		}
-		changed = true
+		written = Written{Changed: true, ResourceVersion: cm.ResourceVersion, Data: cm.Data}
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("write config patch to ConfigMap %s/%s: %w", s.namespace, s.name, err)
+		return Written{}, fmt.Errorf("write config patch to ConfigMap %s/%s: %w", s.namespace, s.name, err)
 	}
-	return changed, nil
+	return written, nil
 }
 
 // retriable is a lost race: an update on a stale resourceVersion, or a create
@@ -94,17 +106,16 @@ func (s *Store) get(ctx context.Context) (*corev1.ConfigMap, error) {
 	return cm, nil
 }
 
-func (s *Store) write(ctx context.Context, current *corev1.ConfigMap, data map[string]string) error {
+// write creates or updates the ConfigMap and returns it as written.
+func (s *Store) write(ctx context.Context, current *corev1.ConfigMap, data map[string]string) (*corev1.ConfigMap, error) {
 	cms := s.client.CoreV1().ConfigMaps(s.namespace)
 	if current == nil {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: s.name, Namespace: s.namespace}, Data: data}
-		_, err := cms.Create(ctx, cm, metav1.CreateOptions{})
-		return err
+		return cms.Create(ctx, cm, metav1.CreateOptions{})
 	}
 	updated := current.DeepCopy()
 	updated.Data = data
-	_, err := cms.Update(ctx, updated, metav1.UpdateOptions{})
-	return err
+	return cms.Update(ctx, updated, metav1.UpdateOptions{})
 }
 
 // Read returns the ConfigMap's data and whether it exists.

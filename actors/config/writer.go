@@ -14,16 +14,26 @@ import (
 
 // Writer writes a config patch to the ConfigMap (Store.ApplyPatchOver):
 // when the ConfigMap does not exist, it is created from absent with the
-// patch applied.
+// patch applied. It returns what it wrote, resourceVersion included.
 type Writer interface {
-	ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (changed bool, err error)
+	ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent map[string]string) (Written, error)
 }
 
 // writePatch is a config patch for the writer; Absent is the data to patch
 // should the ConfigMap not exist (the last good data while it is missing).
+// ReplyTo is the hook's owner, which the config actor answers.
 type writePatch struct {
-	Patch  messages.ConfigPatch
-	Absent map[string]string
+	Patch   messages.ConfigPatch
+	Absent  map[string]string
+	ReplyTo *actor.PID
+}
+
+// patchWritten is the writer's answer to the config actor: the reply for
+// the hook's owner and what was written.
+type patchWritten struct {
+	Done    messages.ConfigPatchDone
+	Written Written
+	ReplyTo *actor.PID
 }
 
 // writeTimeout bounds one config patch write, conflict retries included.
@@ -44,27 +54,28 @@ func newWriter(w Writer, log *slog.Logger) actor.Producer {
 // Receive implements actor.Actor.
 func (w *writer) Receive(ctx actor.Context) {
 	if msg, ok := ctx.Message().(writePatch); ok {
-		done := w.write(msg.Patch, msg.Absent)
+		done, written := w.write(msg.Patch, msg.Absent)
 		done.Tag = msg.Patch.Tag
-		ctx.Respond(done)
+		ctx.Respond(patchWritten{Done: done, Written: written, ReplyTo: msg.ReplyTo})
 	}
 }
 
-func (w *writer) write(msg messages.ConfigPatch, absent map[string]string) messages.ConfigPatchDone {
+func (w *writer) write(msg messages.ConfigPatch, absent map[string]string) (messages.ConfigPatchDone, Written) {
 	p, err := jsonpatch.DecodePatch(msg.Patch)
 	if err != nil {
-		return messages.ConfigPatchDone{Err: fmt.Sprintf("decode config patch of %s: %v", msg.Hook, err)}
+		return messages.ConfigPatchDone{Err: fmt.Sprintf("decode config patch of %s: %v", msg.Hook, err)}, Written{}
 	}
 	if len(p) == 0 {
-		return messages.ConfigPatchDone{}
+		return messages.ConfigPatchDone{}, Written{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	changed, err := w.w.ApplyPatchOver(ctx, p, absent)
+	written, err := w.w.ApplyPatchOver(ctx, p, absent)
 	if err != nil {
 		w.log.Error("write config patch", "hook", msg.Hook, "err", err)
-		return messages.ConfigPatchDone{Err: fmt.Sprintf("write config patch of %s: %v", msg.Hook, err)}
+		return messages.ConfigPatchDone{Err: fmt.Sprintf("write config patch of %s: %v", msg.Hook, err)}, Written{}
 	}
-	w.log.Info("config patch written", "hook", msg.Hook, "changed", changed)
-	return messages.ConfigPatchDone{Changed: changed}
+	w.log.Info("config patch written", "hook", msg.Hook, "changed", written.Changed,
+		"resourceVersion", written.ResourceVersion)
+	return messages.ConfigPatchDone{Changed: written.Changed}, written
 }

@@ -225,6 +225,10 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 		reply.Changed = next.Checksum() != a.scope.Checksum()
 		a.scope = next
 		a.publish()
+		if reply.Changed && a.state.Enabled {
+			ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{
+				messages.NewModuleRun(a.opts.Definition.Names.Name, "module section of the ConfigMap changed")}})
+		}
 	}
 	ctx.Respond(reply)
 }

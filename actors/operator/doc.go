@@ -1,7 +1,25 @@
-// Package operator is the root of the actor tree. It spawns its children in
-// the order given (config, queue, global, modules, kube, schedule, ...),
-// supervises them with the panic guardian, and on Shutdown stops them one by
-// one in reverse order, waiting for each to terminate, so that a graceful
-// stop really leaves no actor behind. System wraps the actor system with the
-// process's slog logger and the inspector, and stops the whole tree.
+// Package operator is the root of the actor tree and the operator's
+// lifecycle, the state machine of spec/LIFECYCLE.md and LIFECYCLE-STEPS.md.
+//
+// The root actor spawns its children in the order given (config, queue,
+// global, modules, kube, schedule, ...), supervises them with the panic
+// guardian, and on Shutdown stops them one by one in reverse order, waiting
+// for each to terminate, so that a graceful stop really leaves no actor
+// behind. System wraps the actor system with the process's slog logger and
+// the inspector, and stops the whole tree.
+//
+// Started with LifecycleOptions (System.StartWith), the root also runs the
+// lifecycle. At start-up it tells the config actor which module actor reads
+// which ConfigMap section (messages.SectionReaders), waits for the first
+// good configuration and for the global actor to have configured its hooks,
+// hands the global actor its section, and waits until every owner has
+// applied its first section (modules answer the config actor's hand-out to
+// the operator; invalid configuration stops start-up); then it queues the
+// global onStartup hooks and a "reload all modules". It owns the operator's
+// tasks: reload all (beforeAll, then discovery), discovery (enabled flags
+// and enabled scripts in module order, then module runs, deletes, purges and
+// afterAll), purge and the end of a converge, after which the operator is
+// ready. Afterwards it reloads all modules when the global section's values
+// or the enabled flags change; a module's own section goes from the config
+// actor to the module, which queues its own run.
 package operator

@@ -14,18 +14,13 @@ type Child struct {
 	Props *actor.Props
 }
 
-// Brain is the operator's behaviour beyond spawning and stopping children:
-// the lifecycle. The root hands it every message it does not handle itself,
-// after its children are spawned.
-type Brain interface {
-	Receive(ctx actor.Context, children *Family)
-}
-
-// root spawns its children in order and stops them in reverse order.
+// root is the operator: it spawns its children in order, stops them in
+// reverse order, and runs the lifecycle (when it has one: a root without
+// is only a supervisor, as in tests of the actor tree).
 type root struct {
 	log    *slog.Logger
 	specs  []Child
-	brain  Brain
+	life   *lifecycle
 	family *Family
 	// stopping is set during Shutdown: the index of the child being stopped
 	// and whom to tell when the last one is gone.
@@ -33,8 +28,8 @@ type root struct {
 	replyTo  *actor.PID
 }
 
-func newRoot(log *slog.Logger, children []Child, brain Brain) *root {
-	return &root{log: log, specs: children, brain: brain}
+func newRoot(log *slog.Logger, children []Child, life *lifecycle) *root {
+	return &root{log: log, specs: children, life: life}
 }
 
 // Receive implements actor.Actor.
@@ -47,8 +42,8 @@ func (r *root) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		r.handleTerminated(ctx, msg)
 	}
-	if r.brain != nil && !r.stopping {
-		r.brain.Receive(ctx, r.family)
+	if r.life != nil && !r.stopping {
+		r.life.receive(ctx, r.family)
 	}
 }
 

@@ -78,23 +78,28 @@ func (s *System) TopProps(kind string, producer actor.Producer, opts ...actor.Pr
 // ErrStarted is returned by Start on a system whose root already runs.
 var ErrStarted = errors.New("operator already started")
 
-// Start spawns the root actor, which spawns children in order.
+// Start spawns the root actor, which spawns children in order; it runs no
+// lifecycle (StartWith does).
 func (s *System) Start(children []Child) (*actor.PID, error) {
-	return s.StartWith(children, nil)
+	return s.start(children, nil)
 }
 
-// StartWith is Start with a brain: newBrain is called for every incarnation
-// of the root (a restart after a panic starts from scratch).
-func (s *System) StartWith(children []Child, newBrain func() Brain) (*actor.PID, error) {
+// StartWith is Start with the operator's lifecycle: every incarnation of
+// the root (a restart after a panic) starts it from scratch.
+func (s *System) StartWith(children []Child, opts LifecycleOptions) (*actor.PID, error) {
+	return s.start(children, &opts)
+}
+
+func (s *System) start(children []Child, opts *LifecycleOptions) (*actor.PID, error) {
 	if s.root != nil {
 		return nil, ErrStarted
 	}
 	props := s.TopProps("operator", func() actor.Actor {
-		var brain Brain
-		if newBrain != nil {
-			brain = newBrain()
+		var life *lifecycle
+		if opts != nil {
+			life = newLifecycle(*opts)
 		}
-		return newRoot(s.log, children, brain)
+		return newRoot(s.log, children, life)
 	})
 	pid, err := s.Actors.Root.SpawnNamed(props, RootName)
 	if err != nil {

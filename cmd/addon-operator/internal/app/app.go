@@ -20,7 +20,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -33,7 +32,7 @@ import (
 // and purge of owned releases.
 type Helm interface {
 	owner.Releaser
-	lifecycle.Releases
+	operator.Releases
 	Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error)
 }
 
@@ -99,7 +98,7 @@ type App struct {
 	stopped    chan struct{}
 	stopOnce   sync.Once
 	helm       Helm
-	scan       lifecycle.Scanner
+	scan       operator.Scanner
 }
 
 // Start reads the directories and starts the actor tree.
@@ -138,12 +137,12 @@ func Start(cfg Config) (*App, error) {
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	brain := lifecycle.New(lifecycle.Options{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
+	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }})
-	if _, err := a.System.StartWith(parts.children(), brain); err != nil {
+		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }}
+	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
 	a.tick(m.liveTicks)

@@ -15,7 +15,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
@@ -53,24 +52,24 @@ func (p parts) children() []operator.Child {
 	store := config.NewStore(p.client, p.cfg.Namespace, p.cfg.ConfigMap)
 	store.WatchHealth(kubewatch.Options{Log: log.With("actor", "config"), Down: p.metrics.watchesDown})
 	out := []operator.Child{
-		{Name: lifecycle.ChildConfig, Props: sys.Props("config", config.New(config.Options{
+		{Name: operator.ChildConfig, Props: sys.Props("config", config.New(config.Options{
 			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors,
 			Name: p.cfg.Namespace + "/" + p.cfg.ConfigMap, Board: p.app.Board, Missing: p.metrics.configMapMissing,
 			Clock: p.cfg.Clock}))},
-		{Name: lifecycle.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
+		{Name: operator.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
-		{Name: lifecycle.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
+		{Name: operator.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
 			Client: p.dynamic, Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError,
 			WatchesDown: p.metrics.watchesDown, Board: p.app.Board}))},
-		{Name: lifecycle.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
+		{Name: operator.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
 			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))},
 	}
 	for _, d := range p.defs {
-		out = append(out, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name), Props: p.moduleProps(d)})
+		out = append(out, operator.Child{Name: operator.ModuleChild(d.Names.Name), Props: p.moduleProps(d)})
 	}
-	return append(out, operator.Child{Name: lifecycle.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
+	return append(out, operator.Child{Name: operator.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
 		Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))})
 }

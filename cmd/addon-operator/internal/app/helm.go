@@ -23,7 +23,7 @@ func (h ChartHelm) Uninstall(ctx context.Context, module string) (owner.Removal,
 	return owner.Removal{Revision: gone.Revision, Status: gone.Status, Destructive: destructive(gone.Destructive)}, err
 }
 
-// Delete implements lifecycle.Releases (the purge).
+// Delete implements operator.Releases (the purge).
 func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R.Delete(ctx, module) }
 
 // destructive converts chartrun's adoptions and clears; chartrun's action
@@ -36,7 +36,7 @@ func destructive(done []chartrun.Destructive) []owner.Destructive {
 	return out
 }
 
-// Names implements lifecycle.Releases.
+// Names implements operator.Releases.
 func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {
 	names, err := h.R.Names(ctx)
 	return names.Owned, names.All, err

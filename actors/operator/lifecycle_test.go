@@ -1,4 +1,4 @@
-package lifecycle_test
+package operator_test
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -63,26 +62,26 @@ func definition(t *testing.T, dir string, enabled, script bool) module.Definitio
 }
 
 func start(t *testing.T, defs []module.Definition, owned []string) *env {
-	return startWith(t, defs, owned, func(*lifecycle.Options) {})
+	return startWith(t, defs, owned, func(*operator.LifecycleOptions) {})
 }
 
 // startWith is start with options changed by set.
-func startWith(t *testing.T, defs []module.Definition, owned []string, set func(*lifecycle.Options)) *env {
+func startWith(t *testing.T, defs []module.Definition, owned []string, set func(*operator.LifecycleOptions)) *env {
 	kit := actortest.New(t)
 	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
 	children := []operator.Child{
-		{Name: lifecycle.ChildConfig, Props: actor.PropsFromProducer(forwarder(e.probe))},
-		{Name: lifecycle.ChildGlobal, Props: actor.PropsFromProducer(forwarder(e.probe))},
-		{Name: lifecycle.ChildQueue, Props: actor.PropsFromProducer(forwarder(e.probe))},
+		{Name: operator.ChildConfig, Props: actor.PropsFromProducer(forwarder(e.probe))},
+		{Name: operator.ChildGlobal, Props: actor.PropsFromProducer(forwarder(e.probe))},
+		{Name: operator.ChildQueue, Props: actor.PropsFromProducer(forwarder(e.probe))},
 	}
 	for _, d := range defs {
-		children = append(children, operator.Child{Name: lifecycle.ModuleChild(d.Names.Name),
+		children = append(children, operator.Child{Name: operator.ModuleChild(d.Names.Name),
 			Props: actor.PropsFromProducer(forwarder(e.probe))})
 	}
-	opts := lifecycle.Options{Modules: defs, Board: e.board,
+	opts := operator.LifecycleOptions{Modules: defs, Board: e.board,
 		Releases: releases{names: owned}, Clock: kit.Clock, Fatal: func(err error) { e.fatal <- err }}
 	set(&opts)
-	root, err := kit.System.StartWith(children, lifecycle.New(opts))
+	root, err := kit.System.StartWith(children, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,12 +93,21 @@ func startWith(t *testing.T, defs []module.Definition, owned []string, set func(
 // its section; the lifecycle then queues, in order (LIFECYCLE-STEPS 1–3),
 // the global onStartup hooks, the start of the global bindings with their
 // Synchronization, and a reload (beforeAll first).
+//
+// The lifecycle hands the global actor its section; the config actor hands
+// each module its own (the readers the lifecycle told it), and the modules
+// answer the lifecycle: the test plays them.
 func (e *env) boot(t *testing.T, owners int) {
+	readers := actortest.Expect[messages.SectionReaders](e.probe, patience)
 	e.kit.Send(e.root, messages.ConfigChanged{Initial: true})
 	e.kit.Send(e.root, messages.OwnerReady{Owner: messages.OwnerGlobal})
-	for range owners {
-		actortest.Expect[messages.ApplyConfig](e.probe, patience)
-		e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{}, e.probe.PID)
+	actortest.Expect[messages.ApplyConfig](e.probe, patience)
+	e.kit.Root.RequestWithCustomSender(e.root, messages.ConfigApplied{Owner: messages.OwnerGlobal}, e.probe.PID)
+	for _, r := range readers.Modules {
+		e.kit.Root.RequestWithCustomSender(readers.FirstReport, messages.ConfigApplied{Owner: r.Owner}, r.PID)
+	}
+	if got := 1 + len(readers.Modules); got != owners {
+		t.Fatalf("%d owners given their section, want %d", got, owners)
 	}
 	q := actortest.Expect[messages.Enqueue](e.probe, patience)
 	want := []string{"GlobalBindingRun  onStartup", "GlobalSynchronization", "ReloadAllModules"}
@@ -179,7 +187,7 @@ func TestConvergeFromBootToReady(t *testing.T) {
 // without a module dir is purged only when this operator installed it.
 func TestReleasesOfOthers(t *testing.T) {
 	defs := []module.Definition{definition(t, "001-a", false, false)}
-	e := startWith(t, defs, nil, func(o *lifecycle.Options) { o.Releases = releases{others: []string{"a", "stranger"}} })
+	e := startWith(t, defs, nil, func(o *operator.LifecycleOptions) { o.Releases = releases{others: []string{"a", "stranger"}} })
 	e.boot(t, 2)
 	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
 	want := []string{"ModuleDelete a", "GlobalBindingRun  afterAll", "ConvergeDone"}
@@ -192,7 +200,7 @@ func TestReleasesOfOthers(t *testing.T) {
 // values.yaml) is left out, but its release is not one without a module
 // dir: it is kept, not purged.
 func TestReleaseOfAnUnloadedModuleIsKept(t *testing.T) {
-	e := startWith(t, nil, nil, func(o *lifecycle.Options) {
+	e := startWith(t, nil, nil, func(o *operator.LifecycleOptions) {
 		o.Releases, o.Unloaded = releases{names: []string{"broken", "gone"}}, []string{"broken"}
 	})
 	e.boot(t, 1)
@@ -235,7 +243,7 @@ func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
 	var mu sync.Mutex
 	dirs := []string{"/modules/001-a"}
 	list := func() ([]string, error) { mu.Lock(); defer mu.Unlock(); return slices.Clone(dirs), nil }
-	e := startWith(t, []module.Definition{a}, nil, func(o *lifecycle.Options) {
+	e := startWith(t, []module.Definition{a}, nil, func(o *operator.LifecycleOptions) {
 		o.ListDirs, o.DirsInterval = list, time.Minute
 	})
 	e.boot(t, 2)

@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
@@ -27,8 +26,8 @@ type Releases interface {
 // Counter counts events (a prometheus.Counter is one).
 type Counter interface{ Inc() }
 
-// Options configures the lifecycle.
-type Options struct {
+// LifecycleOptions configures the operator's lifecycle.
+type LifecycleOptions struct {
 	Modules []module.Definition
 	// Unloaded names the modules whose dir is there but could not be
 	// loaded at start-up (module.Unloaded): left out, their releases are
@@ -77,18 +76,12 @@ const (
 // ModuleChild is the child name of a module actor.
 func ModuleChild(name string) string { return messages.ModuleOwner(name) }
 
-// New returns a brain factory for operator.System.StartWith.
-func New(opts Options) func() operator.Brain {
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
-	}
-	return func() operator.Brain { return newBrain(opts) }
-}
-
-// brain is the lifecycle's state.
-type brain struct {
-	opts          Options
-	children      *operator.Family
+// lifecycle is the state machine of spec/LIFECYCLE.md that the root actor
+// holds: it sees every message the root gets after its own handling of
+// spawning and stopping children.
+type lifecycle struct {
+	opts          LifecycleOptions
+	children      *Family
 	boot          boot
 	config        values.Sections
 	failed        map[string]bool   // modules whose hooks could not be configured
@@ -103,12 +96,15 @@ type brain struct {
 	convergeStart time.Time
 }
 
-func newBrain(opts Options) *brain {
-	return &brain{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}, unloaded: opts.Unloaded}
+func newLifecycle(opts LifecycleOptions) *lifecycle {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &lifecycle{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}, unloaded: opts.Unloaded}
 }
 
-// Receive implements operator.Brain.
-func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
+// receive handles one message of the root actor.
+func (b *lifecycle) receive(ctx actor.Context, children *Family) {
 	b.children = children
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
@@ -140,16 +136,17 @@ func (b *brain) Receive(ctx actor.Context, children *operator.Family) {
 	}
 }
 
-func (b *brain) handleStarted(ctx actor.Context) {
+func (b *lifecycle) handleStarted(ctx actor.Context) {
 	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs)))
-	b.boot = newBoot()
+	b.boot = newBoot(b.started())
+	b.tellReaders(ctx)
 }
 
-func (b *brain) enqueue(ctx actor.Context, tasks ...messages.Task) {
+func (b *lifecycle) enqueue(ctx actor.Context, tasks ...messages.Task) {
 	ctx.Send(b.children.PID(ChildQueue), messages.Enqueue{Tasks: tasks})
 }
 
-func (b *brain) fatal(err error) {
+func (b *lifecycle) fatal(err error) {
 	b.opts.Log.Error("start-up failed", "err", err)
 	if b.opts.Fatal != nil {
 		b.opts.Fatal(err)

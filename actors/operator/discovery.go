@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ type discovery struct {
 
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
-func (b *brain) discover(ctx actor.Context) {
+func (b *lifecycle) discover(ctx actor.Context) {
 	dynamic := b.opts.Board.DynamicEnabled()
 	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}}
 	for _, def := range b.opts.Modules {
@@ -38,7 +38,7 @@ func (b *brain) discover(ctx actor.Context) {
 	b.askNext(ctx)
 }
 
-func (b *brain) askNext(ctx actor.Context) {
+func (b *lifecycle) askNext(ctx actor.Context) {
 	d := b.disc
 	if d.next >= len(d.candidates) {
 		ctx.Request(b.releases, listReleases{})
@@ -48,7 +48,7 @@ func (b *brain) askNext(ctx actor.Context) {
 	ctx.Request(b.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
 }
 
-func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
+func (b *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
 	d := b.disc
 	if d == nil || d.next >= len(d.candidates) || d.candidates[d.next] != msg.Module {
 		return
@@ -77,7 +77,7 @@ func (b *brain) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChec
 // handleReleasesListed ends discovery: module runs for the enabled modules,
 // deletes for the disabled ones that were enabled or have a release, purges
 // for owned releases without a module dir, then afterAll.
-func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
+func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	d := b.disc
 	b.disc = nil
 	if d == nil {
@@ -98,7 +98,7 @@ func (b *brain) handleReleasesListed(ctx actor.Context, msg releasesListed) {
 	b.done(ctx, messages.TaskDone{Next: next})
 }
 
-func (b *brain) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
+func (b *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
 	var runs, deletes, purges []messages.Task
 	now := map[string]bool{}
 	for _, name := range d.enabled {
@@ -135,7 +135,7 @@ func (b *brain) moduleTasks(ctx actor.Context, d *discovery, releases releasesLi
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back
 // while discovery is failing (and counts the failure).
-func (b *brain) holdEvents(ctx actor.Context, hold bool) {
+func (b *lifecycle) holdEvents(ctx actor.Context, hold bool) {
 	if hold && b.opts.DiscoverErrors != nil {
 		b.opts.DiscoverErrors.Inc()
 	}

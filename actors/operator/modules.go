@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"sort"
@@ -6,7 +6,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -78,7 +77,7 @@ func diffModules(known []module.Definition, scan modulesScanned) moduleChanges {
 // startDiscovery reads the modules dirs again when the operator can spawn
 // module actors, then discovers. Until the first converge is done the
 // modules are those the start-up has just read.
-func (b *brain) startDiscovery(ctx actor.Context) {
+func (b *lifecycle) startDiscovery(ctx actor.Context) {
 	if b.opts.Scan == nil || b.opts.ModuleProps == nil || !b.opts.Board.Ready() {
 		b.discover(ctx)
 		return
@@ -91,7 +90,7 @@ func (b *brain) startDiscovery(ctx actor.Context) {
 	ctx.Request(b.releases, scanModules{Known: known})
 }
 
-func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
+func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
 	if !b.scanning {
 		return
 	}
@@ -109,12 +108,15 @@ func (b *brain) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
 	for _, d := range c.added {
 		b.addModule(ctx, d)
 	}
+	if len(c.added) > 0 || len(c.removed) > 0 {
+		b.tellReaders(ctx)
+	}
 	b.discover(ctx)
 }
 
 // removeModule stops the actor of a module whose dir is gone; its release
 // (if any) is purged by this discovery, without afterDeleteHelm.
-func (b *brain) removeModule(ctx actor.Context, name string) {
+func (b *lifecycle) removeModule(ctx actor.Context, name string) {
 	child := ModuleChild(name)
 	if pid := b.children.PID(child); pid != nil {
 		ctx.Send(pid, messages.ModuleRemoved{})
@@ -124,24 +126,23 @@ func (b *brain) removeModule(ctx actor.Context, name string) {
 	b.opts.Log.Info("module dir removed; its actor is stopped", "module", name)
 }
 
-// addModule starts the actor of a module whose dir appeared and hands it
-// its ConfigMap section; discovery waits for its hooks to configure.
-func (b *brain) addModule(ctx actor.Context, d module.Definition) {
-	child := operator.Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
-	pid, err := b.children.Spawn(ctx, child, ChildQueue)
-	if err != nil {
+// addModule starts the actor of a module whose dir appeared; the config
+// actor hands it its ConfigMap section (tellReaders); discovery waits for
+// its hooks to configure.
+func (b *lifecycle) addModule(ctx actor.Context, d module.Definition) {
+	child := Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
+	if _, err := b.children.Spawn(ctx, child, ChildQueue); err != nil {
 		b.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
 		b.failed[messages.ModuleOwner(d.Names.Name)] = true
 		return
 	}
-	ctx.Request(pid, messages.ApplyConfig{Section: b.config.Modules[d.Names.ValuesKey]})
 	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
 }
 
 // setUnseen records the modules whose dir cannot be seen now: they keep
 // their actor and release, sit out discovery (neither run nor deleted)
 // until their dir is back, and show the reason in the module list.
-func (b *brain) setUnseen(unseen map[string]string) {
+func (b *lifecycle) setUnseen(unseen map[string]string) {
 	if len(unseen) > 0 || len(b.unseen) > 0 {
 		// Published before the log: a reader of the log finds module list
 		// saying so.
@@ -156,6 +157,6 @@ func (b *brain) setUnseen(unseen map[string]string) {
 
 // skipped are the modules discovery leaves as they are: those that failed
 // to start and those whose dir cannot be seen.
-func (b *brain) skipped(name string) bool {
+func (b *lifecycle) skipped(name string) bool {
 	return b.failed[messages.ModuleOwner(name)] || b.unseen[name] != ""
 }

@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"path/filepath"
@@ -25,21 +25,21 @@ type (
 )
 
 // armDirsCheck schedules the next look at the modules dirs.
-func (b *brain) armDirsCheck(ctx actor.Context) {
+func (b *lifecycle) armDirsCheck(ctx actor.Context) {
 	if b.opts.ListDirs == nil || b.opts.DirsInterval <= 0 {
 		return
 	}
 	supervision.Deliver(b.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkDirs{}, b.opts.DirsInterval)
 }
 
-func (b *brain) handleCheckDirs(ctx actor.Context) {
+func (b *lifecycle) handleCheckDirs(ctx actor.Context) {
 	ctx.Request(b.releases, listDirs{})
 }
 
 // handleDirsListed converges again when module dirs were added or
 // removed since the last look (the first look compares with the modules
 // running): that converge reads them (see startDiscovery).
-func (b *brain) handleDirsListed(ctx actor.Context, msg dirsListed) {
+func (b *lifecycle) handleDirsListed(ctx actor.Context, msg dirsListed) {
 	defer b.armDirsCheck(ctx)
 	if msg.Err != nil {
 		b.opts.Log.Warn("modules dirs not listed", "err", msg.Err)
@@ -57,7 +57,7 @@ func (b *brain) handleDirsListed(ctx actor.Context, msg dirsListed) {
 }
 
 // knownDirs are the dirs of the running modules, sorted.
-func (b *brain) knownDirs() []string {
+func (b *lifecycle) knownDirs() []string {
 	dirs := []string{}
 	for _, d := range b.opts.Modules {
 		dirs = append(dirs, filepath.Clean(d.Dir))

@@ -1,4 +1,4 @@
-package lifecycle_test
+package operator_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
+	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -46,7 +46,7 @@ func TestDestructiveTasksSayWhy(t *testing.T) {
 	logs := &warnings{}
 	var mu sync.Mutex
 	var counted []string
-	e := startWith(t, defs, []string{"b", "gone"}, func(o *lifecycle.Options) {
+	e := startWith(t, defs, []string{"b", "gone"}, func(o *operator.LifecycleOptions) {
 		o.Releases = releases{names: []string{"b", "gone"}, others: []string{"c"}}
 		o.Log = slog.New(logs)
 		o.Destructive = func(release string, d owner.Destructive) {
@@ -74,7 +74,7 @@ func TestDestructiveTasksSayWhy(t *testing.T) {
 	if d := e.runTask(t, purge); d.Err != "" {
 		t.Fatalf("purge failed: %s", d.Err)
 	}
-	wantLog := []map[string]string{{"msg": lifecycle.PurgedMessage, "release": "gone", "reason": purge.Reason}}
+	wantLog := []map[string]string{{"msg": operator.PurgedMessage, "release": "gone", "reason": purge.Reason}}
 	if got := logs.all(); !reflect.DeepEqual(got, wantLog) {
 		t.Fatalf("WARN records %v; want %v", got, wantLog)
 	}

@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"fmt"
@@ -10,22 +10,31 @@ import (
 
 // boot tracks start-up: what the lifecycle still waits for.
 type boot struct {
-	done        bool
-	configRead  bool
-	owners      map[string]bool // owners that have not reported ready
-	applying    int             // ApplyConfig replies still due
-	applied     bool            // every owner has its section
+	done       bool
+	configRead bool
+	owners     map[string]bool // owners that have not reported ready
+	// pending are the owners whose first section is not applied yet: the
+	// global actor's (asked by the lifecycle once it is ready) and every
+	// module's (handed by the config actor, answered here).
+	pending     map[string]bool
+	globalAsked bool
+	applied     bool // every owner has its section
 	applyFailed []string
 }
 
 // newBoot waits for the global actor only: module actors configure their
 // hooks while the converge starts, and hold discovery and tasks until they
 // have (100 modules' `--config` runs would otherwise delay every start-up).
-func newBoot() boot {
-	return boot{owners: map[string]bool{messages.OwnerGlobal: true}}
+// It waits for the first section of every module actor that started.
+func newBoot(modules []string) boot {
+	pending := map[string]bool{messages.OwnerGlobal: true}
+	for _, m := range modules {
+		pending[m] = true
+	}
+	return boot{owners: map[string]bool{messages.OwnerGlobal: true}, pending: pending}
 }
 
-func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
+func (b *lifecycle) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
 	delete(b.boot.owners, msg.Owner)
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
@@ -41,54 +50,33 @@ func (b *brain) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
 	b.maybeApplyConfig(ctx)
 }
 
-func (b *brain) handleConfigInvalid(msg messages.ConfigInvalid) {
+func (b *lifecycle) handleConfigInvalid(msg messages.ConfigInvalid) {
 	if !b.boot.done && !b.boot.configRead {
 		b.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
 	}
 }
 
-// maybeApplyConfig hands every owner its section once all are ready and
+// maybeApplyConfig hands the global actor its section once it is ready and
 // the configuration has been read.
-func (b *brain) maybeApplyConfig(ctx actor.Context) {
-	if b.boot.done || b.boot.applied || !b.boot.configRead || len(b.boot.owners) > 0 || b.boot.applying > 0 {
+func (b *lifecycle) maybeApplyConfig(ctx actor.Context) {
+	if b.boot.done || b.boot.globalAsked || !b.boot.configRead || len(b.boot.owners) > 0 {
 		return
 	}
-	for _, name := range b.liveOwners() {
-		ctx.Request(b.children.PID(name), messages.ApplyConfig{Section: b.sectionOf(name)})
-		b.boot.applying++
-	}
+	b.boot.globalAsked = true
+	ctx.Request(b.children.PID(ChildGlobal), messages.ApplyConfig{Section: b.config.Global})
 }
 
-// liveOwners are the global actor and the modules that started.
-func (b *brain) liveOwners() []string {
-	names := []string{messages.OwnerGlobal}
-	for _, d := range b.opts.Modules {
-		if owner := messages.ModuleOwner(d.Names.Name); !b.failed[owner] {
-			names = append(names, owner)
-		}
+// bootApplied counts start-up replies; invalid configuration is fatal,
+// except in a module that failed to start (it is left out anyway).
+func (b *lifecycle) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
+	if !b.boot.pending[msg.Owner] {
+		return
 	}
-	return names
-}
-
-func (b *brain) sectionOf(owner string) any {
-	if owner == messages.OwnerGlobal {
-		return b.config.Global
-	}
-	for _, d := range b.opts.Modules {
-		if messages.ModuleOwner(d.Names.Name) == owner {
-			return b.config.Modules[d.Names.ValuesKey]
-		}
-	}
-	return nil
-}
-
-// bootApplied counts start-up replies; invalid configuration is fatal.
-func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	b.boot.applying--
-	if msg.Err != "" {
+	delete(b.boot.pending, msg.Owner)
+	if msg.Err != "" && !b.failed[msg.Owner] {
 		b.boot.applyFailed = append(b.boot.applyFailed, msg.Err)
 	}
-	if b.boot.applying > 0 {
+	if len(b.boot.pending) > 0 {
 		return
 	}
 	if len(b.boot.applyFailed) > 0 {
@@ -101,7 +89,7 @@ func (b *brain) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
 
 // handleKubeSynced stops start-up when a global hook's kubernetes binding
 // cannot be watched (an unknown kind) before the first converge is done.
-func (b *brain) handleKubeSynced(msg messages.KubeSynced) {
+func (b *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
 	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !b.opts.Board.Ready() {
 		b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
 	}
@@ -111,7 +99,7 @@ func (b *brain) handleKubeSynced(msg messages.KubeSynced) {
 // (LIFECYCLE-STEPS 1–3): the global onStartup hooks, then the global
 // hooks' bindings start and their Synchronization runs, then the first
 // converge, beforeAll first.
-func (b *brain) maybeQueueStartup(ctx actor.Context) {
+func (b *lifecycle) maybeQueueStartup(ctx actor.Context) {
 	if b.boot.done || !b.boot.applied {
 		return
 	}

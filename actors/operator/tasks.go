@@ -1,4 +1,4 @@
-package lifecycle
+package operator
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // handleRunTask runs the operator's own tasks. The queue runs one task per
 // queue, and all operator tasks go through main, so one runs at a time.
-func (b *brain) handleRunTask(ctx actor.Context, msg messages.RunTask) {
+func (b *lifecycle) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 	b.current = owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}
 	t := msg.Task
 	switch t.Kind {
@@ -38,18 +38,18 @@ func (b *brain) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 	}
 }
 
-func (b *brain) done(ctx actor.Context, d messages.TaskDone) {
+func (b *lifecycle) done(ctx actor.Context, d messages.TaskDone) {
 	d.ID, d.Queue = b.current.Task.ID, b.current.Task.Queue
 	ctx.Send(b.current.Queue, d)
 }
 
-func (b *brain) markConvergeStart() {
+func (b *lifecycle) markConvergeStart() {
 	if b.convergeStart.IsZero() {
 		b.convergeStart = b.opts.Clock.Now()
 	}
 }
 
-func (b *brain) converged() {
+func (b *lifecycle) converged() {
 	took := b.opts.Clock.Now().Sub(b.convergeStart)
 	b.convergeStart = time.Time{}
 	if !b.opts.Board.Ready() {
@@ -66,7 +66,7 @@ func (b *brain) converged() {
 // PurgedMessage is the message of the WARN record of a purge.
 const PurgedMessage = "purged release without a module dir"
 
-func (b *brain) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
+func (b *lifecycle) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
 	if msg.Err != nil {
 		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("purge release %s: %v", msg.Name, msg.Err)})
 		return

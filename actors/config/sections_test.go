@@ -1,0 +1,47 @@
+package config_test
+
+import (
+	"testing"
+
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// The config actor hands each module its section: the first one, with the
+// operator as the sender (it waits for the answers at start-up), then every
+// changed one, answered to the config actor, which counts a rejected one.
+func TestConfigActorHandsModulesTheirSections(t *testing.T) {
+	env, kit := startConfig(t, map[string]string{"fooBar": "x: 1\n", "baz": "port: 1\n"})
+	fooBar, baz, operator := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
+	kit.Send(env.pid, messages.SectionReaders{FirstReport: operator.PID, Modules: map[string]messages.SectionReader{
+		"fooBar": {Owner: "module/foo-bar", PID: fooBar.PID}, "baz": {Owner: "module/baz", PID: baz.PID}}})
+	expectChange(t, env, values.Change{Modules: []string{"baz", "fooBar"}})
+	for _, p := range []*actortest.Probe{fooBar, baz} {
+		r := p.Receive(patience)
+		if _, ok := r.Message.(messages.ApplyConfig); !ok || !r.Sender.Equal(operator.PID) {
+			t.Fatalf("first section: %T %+v from %v, want ApplyConfig from the operator", r.Message, r.Message, r.Sender)
+		}
+	}
+
+	putConfigMap(t, env.client, env.ns, map[string]string{"fooBar": "x: 2\n", "baz": "port: 1\n"})
+	expectChange(t, env, values.Change{Modules: []string{"fooBar"}})
+	r := fooBar.Receive(patience)
+	got, ok := r.Message.(messages.ApplyConfig)
+	if !ok || got.Section.(map[string]any)["x"] != float64(2) || !r.Sender.Equal(env.pid) {
+		t.Fatalf("changed section: %T %+v from %v, want x: 2 from the config actor", r.Message, r.Message, r.Sender)
+	}
+	kit.Root.RequestWithCustomSender(env.pid, messages.ConfigApplied{Owner: "module/foo-bar", Err: "x: must be a string"}, fooBar.PID)
+
+	// baz's section did not change: the next edit's section is the first
+	// thing it gets; by then the rejection is counted.
+	putConfigMap(t, env.client, env.ns, map[string]string{"fooBar": "x: 2\n", "baz": "port: 3\n"})
+	expectChange(t, env, values.Change{Modules: []string{"baz"}})
+	if got := actortest.Expect[messages.ApplyConfig](baz, patience); got.Section.(map[string]any)["port"] != float64(3) {
+		t.Fatalf("baz got %+v", got)
+	}
+	if n := env.errors.n.Load(); n != 1 {
+		t.Fatalf("rejected sections counted %d, want 1", n)
+	}
+	fooBar.ExpectNoMessage(0)
+}

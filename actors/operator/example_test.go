@@ -1,0 +1,48 @@
+package operator_test
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
+)
+
+// The operator's start-up: it tells the config actor who reads which
+// section, hands the global actor its section once the configuration is
+// read and the global hooks are configured, and queues the start-up tasks
+// once every owner has applied its section. A probe plays the children.
+func Example() {
+	t := &actortest.Standalone{}
+	defer t.Close()
+	kit := actortest.New(t)
+	probe := kit.NewProbe()
+	var children []operator.Child
+	for _, name := range []string{operator.ChildConfig, operator.ChildGlobal, operator.ChildQueue} {
+		children = append(children, operator.Child{Name: name, Props: kit.System.Props(name, forwarder(probe))})
+	}
+	root, err := kit.System.StartWith(children, operator.LifecycleOptions{Board: board.New(), Clock: kit.Clock})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%T\n", actortest.Expect[messages.SectionReaders](probe, time.Second))
+
+	kit.Send(root, messages.ConfigChanged{Initial: true})
+	kit.Send(root, messages.OwnerReady{Owner: messages.OwnerGlobal})
+	fmt.Printf("%T\n", actortest.Expect[messages.ApplyConfig](probe, time.Second))
+
+	kit.Root.RequestWithCustomSender(root, messages.ConfigApplied{Owner: messages.OwnerGlobal}, probe.PID)
+	for _, task := range actortest.Expect[messages.Enqueue](probe, time.Second).Tasks {
+		fmt.Println(strings.TrimSpace(string(task.Kind) + " " + task.Binding))
+	}
+	// Output:
+	// messages.SectionReaders
+	// messages.ApplyConfig
+	// GlobalBindingRun onStartup
+	// GlobalSynchronization
+	// ReloadAllModules
+}
