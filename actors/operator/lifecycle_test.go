@@ -139,7 +139,7 @@ func (e *env) runTask(t *testing.T, task messages.Task, answers ...answer) messa
 				t.Fatalf("%s was told enabledModules %v, want %v", a.module, msg.EnabledBefore, a.enabledBefore)
 			}
 			e.kit.Root.RequestWithCustomSender(e.root, messages.EnabledChecked{Module: a.module, Enabled: a.enabled}, e.probe.PID)
-		case messages.ModuleDisabled:
+		case messages.ModuleDisabled, messages.HoldEvents:
 		default:
 			t.Fatalf("unexpected %T %+v", msg, msg)
 		}
