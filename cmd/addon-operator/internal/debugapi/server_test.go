@@ -19,7 +19,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
-	"github.com/addon-actors/addon-operator/hookexec/bctx"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
