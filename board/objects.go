@@ -1,8 +1,6 @@
 package board
 
 import (
-	"hash/fnv"
-
 	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
@@ -19,14 +17,17 @@ type Objects struct {
 
 // objectNode is a node of a treap whose priorities are hashes of the keys
 // (so the tree's shape depends on its keys only, not on the order of the
-// changes, and its depth is O(log n) expected). Nodes are never changed
+// changes, and its depth is O(log n) expected); they are computed when
+// needed rather than kept, which keeps a node in a smaller size class (it
+// is the memory the snapshot costs per object). Nodes are never changed
 // once another version can see them.
 type objectNode struct {
 	key         string
-	prio        uint64
 	val         bctx.ObjectAndFilterResult
 	left, right *objectNode
 }
+
+func (n *objectNode) prio() uint64 { return priority(n.key) }
 
 // Len is the number of objects.
 func (o Objects) Len() int { return o.n }
@@ -48,7 +49,7 @@ func (o Objects) Get(key string) (bctx.ObjectAndFilterResult, bool) {
 
 // With returns o with key set to val.
 func (o Objects) With(key string, val bctx.ObjectAndFilterResult) Objects {
-	root, added := insert(o.root, key, priority(key), val)
+	root, added := insert(o.root, key, val)
 	if added {
 		o.n++
 	}
@@ -80,29 +81,38 @@ func (o Objects) List() []bctx.ObjectAndFilterResult {
 	return out
 }
 
+// priority is the FNV-1a hash of key, mixed (splitmix64's finaliser) so
+// that keys differing in their last byte get unrelated priorities.
 func priority(key string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(key))
-	return h.Sum64()
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
 }
 
 // insert returns a copy of the path from n to key with key set; the
 // returned nodes are new, so rotating them changes no older version.
-func insert(n *objectNode, key string, prio uint64, val bctx.ObjectAndFilterResult) (*objectNode, bool) {
+func insert(n *objectNode, key string, val bctx.ObjectAndFilterResult) (*objectNode, bool) {
 	if n == nil {
-		return &objectNode{key: key, prio: prio, val: val}, true
+		return &objectNode{key: key, val: val}, true
 	}
 	c := *n
 	var added bool
 	switch {
 	case key < n.key:
-		if c.left, added = insert(n.left, key, prio, val); c.left.prio > c.prio {
+		if c.left, added = insert(n.left, key, val); added && c.left.prio() > c.prio() {
 			l := c.left
 			c.left, l.right = l.right, &c
 			return l, added
 		}
 	case key > n.key:
-		if c.right, added = insert(n.right, key, prio, val); c.right.prio > c.prio {
+		if c.right, added = insert(n.right, key, val); added && c.right.prio() > c.prio() {
 			r := c.right
 			c.right, r.left = r.left, &c
 			return r, added
@@ -143,7 +153,7 @@ func merge(a, b *objectNode) *objectNode {
 		return b
 	case b == nil:
 		return a
-	case a.prio > b.prio:
+	case a.prio() > b.prio():
 		c := *a
 		c.right = merge(a.right, b)
 		return &c

@@ -116,3 +116,41 @@ func TestObjectsVersionsArePersistent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkObjectsEvent is what the kube actor pays per event to keep a
+// binding of 10,000 objects published: a new version with one object
+// changed (the list is built only when the debug API reads it).
+func BenchmarkObjectsEvent(b *testing.B) {
+	const n = 10000
+	var o board.Objects
+	for i := range n {
+		o = o.With(fmt.Sprintf("namespace-name/cm-%05d", i), obj("x"))
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("namespace-name/cm-%05d", i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		o = o.Without(keys[i%n]).With(keys[i%n], obj("y"))
+		i++
+	}
+	if o.Len() != n {
+		b.Fatalf("%d objects, want %d", o.Len(), n)
+	}
+}
+
+// BenchmarkObjectsList is a debug read of a binding of 10,000 objects.
+func BenchmarkObjectsList(b *testing.B) {
+	var o board.Objects
+	for i := range 10000 {
+		o = o.With(fmt.Sprintf("namespace-name/cm-%05d", i), obj("x"))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(o.List()) != 10000 {
+			b.Fatal("short list")
+		}
+	}
+}

@@ -109,17 +109,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case resolved:
 		a.handleResolved(ctx, msg)
 	case objectEvent:
-		a.handleObject(ctx, msg)
-		a.trackObject(ctx, msg)
+		a.handleObjectPublished(ctx, msg)
 	case informerSynced:
 		a.handleSynced(ctx, msg)
 	case watchFailed:
 		a.handleWatchFailed(msg)
 	case namespaceEvent:
-		a.handleNamespace(msg)
-		if !msg.added {
-			a.retrack(ctx, msg.monitor) // the namespace's objects left the snapshot
-		}
+		a.handleNamespacePublished(ctx, msg)
 	case publishSnapshots:
 		a.handlePublish()
 	case messages.GetSnapshots:

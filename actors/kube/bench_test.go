@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -92,7 +93,8 @@ func BenchmarkMonitor10kConfigMaps(b *testing.B) {
 func measureMonitor(b *testing.B, client kubernetes.Interface, ns string, n int, keep bool) {
 	kit := actortest.New(b)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	opts := onCluster(testKube.Config(b), kube.Options{Owner: owners(queue.PID), Report: report.PID})
+	// A board, as in the operator: every snapshot is published.
+	opts := onCluster(testKube.Config(b), kube.Options{Owner: owners(queue.PID), Report: report.PID, Board: board.New()})
 	before := heap()
 	pid := kit.Spawn("kube", kube.New(opts))
 	start := time.Now()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/actors/queue"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -88,6 +89,7 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 	createConfigMaps(b, client, ns, objects)
 
 	runs := make(chan hookRun, 2*updates)
+	published := board.New() // as in the operator: every snapshot is published
 	kit := actortest.New(b)
 	report, probe := kit.NewProbe(), kit.NewProbe()
 	ho := &hookOwner{dir: b.TempDir(), runs: runs, tb: b}
@@ -96,7 +98,7 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 		Resolve: func(string) *actor.PID { return owner }}))
 	ho.queue = q // before any event: the kube actor starts next
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners(owner), Report: report.PID})))
+		Owner: owners(owner), Report: report.PID, Board: published})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(b, ns)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	if sync := waitRun(b, runs); sync.contexts != 1 {
@@ -125,7 +127,9 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 	}
 	b.StopTimer()
 	probe.Send(pid, messages.GetSnapshots{Owner: "global", Hook: "h"})
-	checkSnapshot(b, actortest.Expect[messages.HookSnapshots](probe, time.Minute), clusterLabels(b, client, ns))
+	want := clusterLabels(b, client, ns)
+	checkSnapshot(b, actortest.Expect[messages.HookSnapshots](probe, time.Minute), want)
+	waitPublished(b, published, want)
 	select {
 	case extra := <-runs:
 		b.Fatalf("a run with %d contexts after all %d events were run", extra.contexts, updates)

@@ -31,4 +31,12 @@
 // (kubewatch.Guard): the watch is logged once at WARN as dropped and once
 // as resumed with how long it was down, counted in Options.WatchesDown
 // meanwhile, and resumes within a second of the apiserver answering.
+//
+// The kinds of an owner's bindings are resolved off the mailbox (discovery
+// can hang): the actor goes on with other messages, and starts the
+// monitors when the resolution comes back; a kind the apiserver does not
+// serve is logged, counted and reported in KubeSynced.Err as before.
+//
+// With Options.Board, every binding's snapshot is published there, once
+// per mailbox batch, for the debug API to read without asking the actor.
 package kube

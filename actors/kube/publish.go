@@ -31,6 +31,22 @@ func newPublished() *published {
 	return &published{objects: map[int]board.Objects{}, dirty: map[int]bool{}}
 }
 
+// handleObjectPublished handles an object event and keeps its binding's
+// published copy in line.
+func (a *Actor) handleObjectPublished(ctx actor.Context, ev objectEvent) {
+	a.handleObject(ctx, ev)
+	a.trackObject(ctx, ev)
+}
+
+// handleNamespacePublished handles a namespace picked or dropped; the
+// objects of a dropped one leave the published copy too.
+func (a *Actor) handleNamespacePublished(ctx actor.Context, ev namespaceEvent) {
+	a.handleNamespace(ev)
+	if !ev.added {
+		a.retrack(ctx, ev.monitor)
+	}
+}
+
 // trackObject brings the published copy of a monitor's object in line
 // with its snapshot after an object event.
 func (a *Actor) trackObject(ctx actor.Context, ev objectEvent) {

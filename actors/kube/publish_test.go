@@ -17,32 +17,31 @@ import (
 )
 
 // waitPublished waits until the board's snapshot of global's hook h holds
-// exactly the ConfigMaps of ns (by name and labels) and returns it.
-func waitPublished(t *testing.T, b *board.Board, client kubernetes.Interface, ns string) messages.HookSnapshots {
-	t.Helper()
-	want := clusterLabels(t, client, ns)
+// exactly the ConfigMaps want has (labels by name) and returns it.
+func waitPublished(tb testing.TB, b *board.Board, want map[string]map[string]string) messages.HookSnapshots {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var last messages.HookSnapshots
 	err := b.WaitFor(ctx, func(b *board.Board) bool {
 		snaps, ok := b.Snapshots("global", "h")
 		last = messages.HookSnapshots{Snapshots: snaps}
-		return ok && reflect.DeepEqual(labelsOf(t, last), want)
+		return ok && reflect.DeepEqual(labelsOf(tb, last), want)
 	})
 	if err != nil {
-		checkSnapshot(t, last, want) // fails naming the differences
-		t.Fatalf("published snapshot: %v", err)
+		checkSnapshot(tb, last, want) // fails naming the differences
+		tb.Fatalf("published snapshot: %v", err)
 	}
 	return last
 }
 
 // labelsOf is a namedMonitor snapshot as labels by name.
-func labelsOf(t *testing.T, s messages.HookSnapshots) map[string]map[string]string {
+func labelsOf(tb testing.TB, s messages.HookSnapshots) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, o := range s.Snapshots["cms"] {
 		var n named
 		if err := json.Unmarshal(o.FilterResult, &n); err != nil {
-			t.Errorf("filter result %s: %v", o.FilterResult, err)
+			tb.Errorf("filter result %s: %v", o.FilterResult, err)
 		}
 		out[n.Name] = n.Labels
 	}
@@ -63,7 +62,7 @@ func TestSnapshotsArePublished(t *testing.T) {
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners(queue.PID), Report: report.PID, Board: b})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	waitPublished(t, b, client, ns)
+	waitPublished(t, b, clusterLabels(t, client, ns))
 
 	patchLabels(t, client, ns, 2, 5, "1")
 	for _, name := range []string{"cm-00001", "cm-00003"} {
@@ -71,7 +70,7 @@ func TestSnapshotsArePublished(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	published := waitPublished(t, b, client, ns)
+	published := waitPublished(t, b, clusterLabels(t, client, ns))
 	if n := len(published.Snapshots["cms"]); n != 18 {
 		t.Fatalf("%d objects published, want 18", n)
 	}

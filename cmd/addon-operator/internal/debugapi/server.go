@@ -52,7 +52,7 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("GET /modules/{name}/values", func(w http.ResponseWriter, r *http.Request) {
 		s, ok := o.Board.ModuleValues(r.PathValue("name"))
 		if !ok {
-			http.Error(w, fmt.Sprintf("no module %q", r.PathValue("name")), http.StatusNotFound)
+			noModule(w, r.PathValue("name"))
 			return
 		}
 		write(w, ModuleValues{Config: s.Config, Values: s.Values, Patches: o.Board.Patches(r.PathValue("name"))})
@@ -70,6 +70,10 @@ func NewHandler(o Options) http.Handler {
 		write(w, snaps)
 	})
 	mux.HandleFunc("GET /modules/{name}/render", func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := o.Board.ModuleValues(r.PathValue("name")); !ok {
+			noModule(w, r.PathValue("name"))
+			return
+		}
 		out, err := o.Render(r.Context(), r.PathValue("name"))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -79,6 +83,11 @@ func NewHandler(o Options) http.Handler {
 		fmt.Fprint(w, out)
 	})
 	return mux
+}
+
+// noModule answers 404 for a module the operator does not know.
+func noModule(w http.ResponseWriter, name string) {
+	http.Error(w, fmt.Sprintf("no module %q", name), http.StatusNotFound)
 }
 
 func modules(b *board.Board) []board.ModuleState {
