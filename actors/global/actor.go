@@ -7,7 +7,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -20,7 +22,7 @@ type Options struct {
 	// Common is the parsed $MODULES_DIR/values.yaml.
 	Common  values.Sections
 	Schemas values.Schemas
-	Runner  owner.Runner
+	Runner  worker.Runner
 	Board   *board.Board
 	Metrics owner.Metrics
 	// Clock paces hooks with executionMinInterval; nil: no pacing.
@@ -28,11 +30,11 @@ type Options struct {
 	// WorkerMailbox, when set, is the worker child's mailbox.
 	WorkerMailbox actor.MailboxProducer
 	// Watch follows the hook runs in progress; nil: not followed.
-	Watch *owner.RunWatch
+	Watch *worker.RunWatch
 	Log   *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
-	Siblings owner.Siblings
+	Siblings hookrun.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
@@ -44,10 +46,10 @@ type Options struct {
 // arrive.
 type Actor struct {
 	opts    Options
-	hooks   owner.HookSet
+	hooks   hookrun.HookSet
 	scope   values.Scope
 	runs    map[string]*run // by queue
-	peers   owner.Siblings
+	peers   hookrun.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
 	// stopping is set once the actor is being stopped: a worker spawned
@@ -84,7 +86,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
-	case owner.ConfigureResult:
+	case worker.ConfigureResult:
 		a.handleConfigured(ctx, msg)
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
@@ -105,20 +107,20 @@ func (a *Actor) Receive(ctx actor.Context) {
 // handleStarted builds the scope from the durable inputs (values files; the
 // ConfigMap section arrives with ApplyConfig) and configures the hooks.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
+	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
 	a.workCtx = workCtx
-	a.peers = a.opts.Siblings.Resolve(ctx)
+	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.runs = map[string]*run{}
 	main := a.runFor(ctx, messages.MainQueue)
-	ctx.Request(main.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+	ctx.Request(main.step.Worker, worker.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }
 
-func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
 	ready := messages.OwnerReady{Owner: messages.OwnerGlobal}
 	if msg.Err != nil {
 		ready.Err = msg.Err.Error()
@@ -156,7 +158,7 @@ func (a *Actor) runFor(ctx actor.Context, queue string) *run {
 		return r
 	}
 	r := &run{step: owner.HookStep{
-		Worker: ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker"),
+		Worker: ctx.SpawnPrefix(worker.Props(worker.New(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker"),
 		Config: a.peers.Config, Kube: a.peers.Kube, Clock: a.opts.Clock, Board: a.opts.Board, Metrics: a.opts.Metrics,
 		Owner: messages.OwnerGlobal, Tag: queue,
 	}}

@@ -26,12 +26,13 @@ type syncing struct {
 // startSync starts the kubernetes bindings of the global hooks.
 func (a *Actor) startSync(ctx actor.Context, r *run) {
 	if a.peers.Kube == nil || !a.hooks.HasKubernetes() {
-		a.hooks.Watch(ctx, a.peers, messages.WatchKube{Owner: messages.OwnerGlobal}, true)
+		sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
+		sendTo(ctx, a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal}, true))
 		a.done(ctx, r, messages.TaskDone{})
 		return
 	}
 	a.sync = &syncing{run: r, left: map[messages.SyncRef]bool{}, finished: map[messages.SyncRef]bool{}}
-	a.hooks.WatchKube(ctx, a.peers, messages.WatchKube{Owner: messages.OwnerGlobal, SyncTo: ctx.Self(), WaitNamed: true}, true)
+	sendTo(ctx, a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal, SyncTo: ctx.Self(), WaitNamed: true}, true))
 }
 
 // handleKubeSyncRuns takes the Synchronization runs of the main queue's
@@ -93,5 +94,12 @@ func (a *Actor) syncProgress(ctx actor.Context) {
 		}
 	}
 	a.sync = nil
-	a.hooks.WatchSchedules(ctx, a.peers, messages.OwnerGlobal, "", true)
+	sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
+}
+
+// sendTo sends msg to pid, unless the peer is absent (tests without it).
+func sendTo(ctx actor.Context, pid *actor.PID, msg any) {
+	if pid != nil {
+		ctx.Send(pid, msg)
+	}
 }

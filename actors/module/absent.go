@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -42,10 +42,10 @@ func (a *Actor) handleCheckAbsent(ctx actor.Context) {
 		return
 	}
 	a.checking = true
-	ctx.Request(a.step.Worker, owner.AbsentJob{Module: a.opts.Definition.Names.Name})
+	ctx.Request(a.step.Worker, worker.AbsentJob{Module: a.opts.Definition.Names.Name})
 }
 
-func (a *Actor) handleAbsentResult(ctx actor.Context, r owner.AbsentResult) {
+func (a *Actor) handleAbsentResult(ctx actor.Context, r worker.AbsentResult) {
 	a.checking = false
 	defer a.scheduleCheck(ctx)
 	if r.Err != nil {

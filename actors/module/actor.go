@@ -9,7 +9,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -18,14 +20,14 @@ import (
 // Options configures a module actor.
 type Options struct {
 	Definition Definition
-	Runner     owner.Runner
-	Releaser   owner.Releaser
+	Runner     worker.Runner
+	Releaser   worker.Releaser
 	Board      *board.Board
 	Metrics    owner.Metrics
 	Log        *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
-	Siblings owner.Siblings
+	Siblings hookrun.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
@@ -43,7 +45,7 @@ type Options struct {
 	// inspector's, so that the running hook shows with its age).
 	WorkerMailbox actor.MailboxProducer
 	// Watch follows the hook runs in progress; nil: not followed.
-	Watch *owner.RunWatch
+	Watch *worker.RunWatch
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -55,7 +57,7 @@ type Reporter interface {
 type Actor struct {
 	opts    Options
 	log     *slog.Logger
-	hooks   owner.HookSet
+	hooks   hookrun.HookSet
 	scope   values.Scope
 	tasks   owner.Tasks
 	step    owner.HookStep
@@ -70,7 +72,7 @@ type Actor struct {
 	// configured is set once the hooks are configured (or failed to be,
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
-	peers      owner.Siblings
+	peers      hookrun.Siblings
 	self       *actor.PID
 	watching   bool
 	configured bool
@@ -113,13 +115,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
-	case owner.ConfigureResult:
+	case worker.ConfigureResult:
 		a.handleConfigured(ctx, msg)
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case messages.CheckEnabled:
 		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
-	case owner.EnabledResult:
+	case worker.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
 		a.handleDisabled(ctx)
@@ -127,13 +129,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRemoved(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
-	case owner.HelmResult:
+	case worker.HelmResult:
 		a.handleHelmResult(ctx, msg)
-	case owner.DeleteResult:
+	case worker.DeleteResult:
 		a.handleDeleteResult(ctx, msg)
 	case checkAbsent:
 		a.handleCheckAbsent(ctx)
-	case owner.AbsentResult:
+	case worker.AbsentResult:
 		a.handleAbsentResult(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
@@ -154,18 +156,18 @@ func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.N
 func (a *Actor) handleStarted(ctx actor.Context) {
 	def := a.opts.Definition
 	a.self = ctx.Self()
-	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
+	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
+	a.step.Worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
 		a.opts.WorkerMailbox), "worker")
-	a.peers = a.opts.Siblings.Resolve(ctx)
+	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
 	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
 	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
-	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
+	ctx.Request(a.step.Worker, worker.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {
@@ -179,7 +181,7 @@ func (a *Actor) fail(ctx actor.Context, err error) {
 	ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
 }
 
-func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
 	a.configured = true
 	if msg.Err != nil {
 		a.fail(ctx, msg.Err)
@@ -252,7 +254,13 @@ func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
 		return
 	}
 	a.watching = on
-	a.hooks.Watch(ctx, a.peers, messages.WatchKube{Owner: a.owner(), Module: a.opts.Definition.Names.Name, SyncTo: syncTo}, on)
+	name := a.opts.Definition.Names.Name
+	if a.peers.Schedule != nil {
+		ctx.Send(a.peers.Schedule, a.hooks.Schedules(a.owner(), name, on))
+	}
+	if a.peers.Kube != nil {
+		ctx.Send(a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: a.owner(), Module: name, SyncTo: syncTo}, on))
+	}
 }
 
 func (a *Actor) publish() {

@@ -7,8 +7,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -30,7 +32,7 @@ const (
 // phase is one step of a task.
 type phase struct {
 	kind    phaseKind
-	hook    owner.Hook
+	hook    hookrun.Hook
 	binding string
 	context []byte
 	// reacts: a values change by this hook queues another module run.
@@ -115,7 +117,7 @@ func (a *Actor) next(ctx actor.Context) {
 				return
 			}
 		case phaseDelete:
-			ctx.Request(a.step.Worker, owner.DeleteJob{Module: a.opts.Definition.Names.Name})
+			ctx.Request(a.step.Worker, worker.DeleteJob{Module: a.opts.Definition.Names.Name})
 			return
 		case phaseDisabled:
 			a.handleDisabled(ctx)
@@ -153,7 +155,7 @@ func (a *Actor) startHelm(ctx actor.Context) bool {
 		return true
 	}
 	a.run.helmStarted = a.now()
-	ctx.Request(a.step.Worker, owner.HelmJob{Module: a.opts.Definition.Names.Name, ChartDir: a.opts.Definition.Dir,
+	ctx.Request(a.step.Worker, worker.HelmJob{Module: a.opts.Definition.Names.Name, ChartDir: a.opts.Definition.Dir,
 		Values: values.HelmValues(a.opts.Board.Global(), a.scope.Snapshot())})
 	return true
 }
@@ -174,7 +176,7 @@ func (a *Actor) stepDone(ctx actor.Context, res owner.StepResult) {
 	a.next(ctx)
 }
 
-func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
+func (a *Actor) handleHelmResult(ctx actor.Context, r worker.HelmResult) {
 	if a.opts.Metrics != nil && a.run != nil {
 		a.opts.Metrics.Helm(a.opts.Definition.Names.Name, a.now().Sub(a.run.helmStarted), r.Err)
 	}
@@ -191,7 +193,7 @@ func (a *Actor) handleHelmResult(ctx actor.Context, r owner.HelmResult) {
 	a.next(ctx)
 }
 
-func (a *Actor) handleDeleteResult(ctx actor.Context, r owner.DeleteResult) {
+func (a *Actor) handleDeleteResult(ctx actor.Context, r worker.DeleteResult) {
 	a.countDestructive(r.Removal.Destructive)
 	if r.Err != nil {
 		a.finish(ctx, fmt.Errorf("helm uninstall: %w", r.Err))
@@ -200,7 +202,7 @@ func (a *Actor) handleDeleteResult(ctx actor.Context, r owner.DeleteResult) {
 	if r.Removal.Revision > 0 && a.run != nil {
 		t := a.run.task
 		// Counted before the log: a reader of the log finds the metric updated.
-		a.countDestructive([]owner.Destructive{{Action: owner.ActionUninstall, Reason: t.Cause}})
+		a.countDestructive([]worker.Destructive{{Action: worker.ActionUninstall, Reason: t.Cause}})
 		a.log.Warn(UninstalledMessage, "release", a.opts.Definition.Names.Name, "revision", r.Removal.Revision,
 			"status", r.Removal.Status, "reason", t.Reason)
 	}
@@ -215,7 +217,7 @@ const UninstalledMessage = "uninstalled release of disabled module"
 
 // countDestructive counts destructive actions on the module's release
 // (logged at WARN where they happened).
-func (a *Actor) countDestructive(done []owner.Destructive) {
+func (a *Actor) countDestructive(done []worker.Destructive) {
 	if a.opts.Metrics == nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -18,7 +19,7 @@ type bucket struct {
 
 // rateDelay takes a token for a run of a hook with settings and returns how
 // long the run must wait for it (0: run now).
-func (s *HookStep) rateDelay(h Hook, now time.Time) time.Duration {
+func (s *HookStep) rateDelay(h hookrun.Hook, now time.Time) time.Duration {
 	if h.Config == nil || h.Config.Settings.ExecutionMinInterval <= 0 {
 		return 0
 	}

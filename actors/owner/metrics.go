@@ -3,6 +3,7 @@ package owner
 import (
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
 )
 
@@ -35,7 +36,7 @@ type Metrics interface {
 	ModuleFailed(module string, err error)
 	// Destructive counts a destructive action on the module's release
 	// (action: ActionUninstall, ActionAdopt, ActionClear).
-	Destructive(module string, d Destructive)
+	Destructive(module string, d worker.Destructive)
 }
 
 // RunInfoOf is the run information of a task.

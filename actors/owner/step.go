@@ -7,9 +7,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -45,7 +47,7 @@ type HookStep struct {
 	Clock   supervision.Clock
 	buckets map[string]*bucket
 	held    *hookexec.Request
-	current Hook
+	current hookrun.Hook
 	// contexts is how many binding contexts the running hook got.
 	contexts int
 	// applied waits for its config patch to be written; result is the
@@ -67,7 +69,7 @@ type StepResult struct {
 // kubernetes binding of the hook; an event or schedule run, the bindings
 // its includeSnapshotsFrom and group name, as they are now, not as they
 // were when the run was queued.
-func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run RunInfo) {
+func (s *HookStep) Start(ctx actor.Context, h hookrun.Hook, req hookexec.Request, run RunInfo) {
 	s.hook, s.applied, s.run, s.waiting, s.current = h.Name, nil, run, nil, h
 	if s.wantsSnapshots(h, req, run) {
 		s.waiting = &req
@@ -80,7 +82,7 @@ func (s *HookStep) Start(ctx actor.Context, h Hook, req hookexec.Request, run Ru
 	s.send(ctx, req)
 }
 
-func (s *HookStep) wantsSnapshots(h Hook, req hookexec.Request, run RunInfo) bool {
+func (s *HookStep) wantsSnapshots(h hookrun.Hook, req hookexec.Request, run RunInfo) bool {
 	if s.Kube == nil || h.Config == nil || h.Config.Version == bindings.V0 || len(h.Config.Kubernetes) == 0 {
 		return false
 	}
@@ -118,12 +120,12 @@ func (s *HookStep) send(ctx actor.Context, req hookexec.Request) {
 
 func (s *HookStep) dispatch(ctx actor.Context, req hookexec.Request) {
 	s.contexts = countContexts(req.BindingContext)
-	ctx.Request(s.Worker, HookJob{Request: req, Binding: s.run.Binding, Tag: s.Tag, Module: s.Module, Queue: s.run.Queue})
+	ctx.Request(s.Worker, worker.HookJob{Request: req, Binding: s.run.Binding, Module: s.Module, Queue: s.run.Queue})
 }
 
 // OnHookResult applies the result to scope. It returns done=false while a
 // config patch is being written; ConfigPatchDone then finishes the step.
-func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r HookResult) (StepResult, bool) {
+func (s *HookStep) OnHookResult(ctx actor.Context, scope values.Scope, r worker.HookResult) (StepResult, bool) {
 	s.record(r.Result, r.Err)
 	if r.Err != nil {
 		return StepResult{Result: r.Result, Err: fmt.Errorf("hook %s: %w", r.Hook, r.Err)}, true
@@ -182,8 +184,8 @@ func countContexts(data []byte) int {
 // Messages with another step's tag are not handled.
 func (s *HookStep) Handle(ctx actor.Context, scope values.Scope, msg any) (res StepResult, done, handled bool) {
 	switch m := msg.(type) {
-	case HookResult:
-		if m.Tag != s.Tag {
+	case worker.HookResult:
+		if s.Tag != "" && m.Queue != s.Tag {
 			return StepResult{}, false, false
 		}
 		res, done = s.OnHookResult(ctx, scope, m)

@@ -10,6 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/owner"
+	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -50,8 +51,8 @@ type Options struct {
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
 	// Destructive, when set, counts each purge of a release (action
-	// owner.ActionPurge), after it is logged at WARN.
-	Destructive func(release string, d owner.Destructive)
+	// ownerworker.ActionPurge), after it is logged at WARN.
+	Destructive func(release string, d ownerworker.Destructive)
 	// Scan and ModuleProps, when both set, let every discovery read the
 	// modules dirs again: a module whose dir appeared gets an actor (made
 	// from ModuleProps), one whose dir is gone is stopped and its release

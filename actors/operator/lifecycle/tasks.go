@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
+	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -74,7 +75,7 @@ func (b *brain) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) {
 	t := b.current.Task
 	// Counted before the log: a reader of the log finds the metric updated.
 	if b.opts.Destructive != nil {
-		b.opts.Destructive(msg.Name, owner.Destructive{Action: owner.ActionPurge, Reason: t.Cause})
+		b.opts.Destructive(msg.Name, ownerworker.Destructive{Action: ownerworker.ActionPurge, Reason: t.Cause})
 	}
 	b.opts.Log.Warn(PurgedMessage, "release", msg.Name, "reason", t.Reason)
 	b.done(ctx, messages.TaskDone{})

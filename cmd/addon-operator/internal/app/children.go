@@ -4,11 +4,9 @@ import (
 	"context"
 
 	"github.com/asynkron/protoactor-go/actor"
-
-	"k8s.io/client-go/kubernetes"
-
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/actors/global"
@@ -16,9 +14,9 @@ import (
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/operator/lifecycle"
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/values"
@@ -40,7 +38,7 @@ type parts struct {
 	// slots bounds how many module actors configure their hooks at once.
 	slots chan struct{}
 	// watch follows the hook runs in progress (all owners').
-	watch *owner.RunWatch
+	watch *worker.RunWatch
 }
 
 // children are spawned in this order and stopped in the reverse one: the

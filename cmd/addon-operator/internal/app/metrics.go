@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
@@ -104,7 +105,7 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 }
 
 // Destructive implements owner.Metrics (and counts the lifecycle's purges).
-func (m *metrics) Destructive(module string, d owner.Destructive) {
+func (m *metrics) Destructive(module string, d worker.Destructive) {
 	m.destructive.WithLabelValues(module, d.Action, d.Reason).Inc()
 }
 
