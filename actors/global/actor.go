@@ -3,10 +3,10 @@ package global
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
@@ -24,7 +24,7 @@ type Options struct {
 	Schemas values.Schemas
 	Runner  worker.Runner
 	Board   *board.Board
-	Metrics owner.Metrics
+	Metrics hookrun.Metrics
 	// Clock paces hooks with executionMinInterval; nil: no pacing.
 	Clock supervision.Clock
 	// WorkerMailbox, when set, is the worker child's mailbox.
@@ -59,10 +59,15 @@ type Actor struct {
 	sync *syncing
 }
 
-// run is the task a queue has given the global actor, and its step.
+// run is a queue's hook run: the task the queue has given the global
+// actor, the run's core and its own worker.
 type run struct {
-	step owner.HookStep
-	task *owner.Assigned
+	queue  string
+	core   hookrun.Run
+	worker *actor.PID
+	task   *hookrun.Assigned
+	// changed: the task's hook changed the values.
+	changed bool
 }
 
 // New returns the producer of the global actor.
@@ -75,14 +80,6 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	for _, r := range a.runs {
-		if res, done, ok := r.step.Handle(ctx, a.scope, ctx.Message()); ok {
-			if done {
-				a.finish(ctx, r, res)
-			}
-			return
-		}
-	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
@@ -94,6 +91,14 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
+	case worker.HookResult:
+		a.handleHookResult(ctx, msg)
+	case messages.HookSnapshots:
+		a.handleSnapshots(ctx, msg)
+	case messages.ConfigPatchDone:
+		a.handleConfigPatchDone(ctx, msg)
+	case tokenArrived:
+		a.handleTokenArrived(ctx, msg)
 	case *actor.Stopping:
 		a.stopping = true
 	case *actor.Stopped:
@@ -117,7 +122,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.runs = map[string]*run{}
 	main := a.runFor(ctx, messages.MainQueue)
-	ctx.Request(main.step.Worker, worker.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+	ctx.Request(main.worker, worker.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
 }
 
 func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
@@ -149,7 +154,7 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 
 func (a *Actor) publish() {
 	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
-	a.opts.Board.SetPatches(messages.OwnerGlobal, owner.PatchesJSON(a.scope))
+	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.scope))
 }
 
 // runFor returns the run of a queue, with its own worker.
@@ -157,11 +162,16 @@ func (a *Actor) runFor(ctx actor.Context, queue string) *run {
 	if r, ok := a.runs[queue]; ok {
 		return r
 	}
-	r := &run{step: owner.HookStep{
-		Worker: ctx.SpawnPrefix(worker.Props(worker.New(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker"),
-		Config: a.peers.Config, Kube: a.peers.Kube, Clock: a.opts.Clock, Board: a.opts.Board, Metrics: a.opts.Metrics,
-		Owner: messages.OwnerGlobal, Tag: queue,
-	}}
+	r := &run{queue: queue, core: hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil},
+		worker: ctx.SpawnPrefix(worker.Props(worker.New(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker")}
 	a.runs[queue] = r
 	return r
+}
+
+// now reads the injected clock (none in some tests: no pacing then).
+func (a *Actor) now() time.Time {
+	if a.opts.Clock == nil {
+		return time.Time{}
+	}
+	return a.opts.Clock.Now()
 }

@@ -5,9 +5,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -30,7 +30,7 @@ func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 		ctx.Respond(messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the global actor is still running a task of this queue"})
 		return
 	}
-	r.task = &owner.Assigned{Task: t, Queue: ctx.Sender()}
+	r.task = &hookrun.Assigned{Task: t, Queue: ctx.Sender()}
 	switch t.Kind {
 	case messages.TaskGlobalBinding:
 		a.done(ctx, r, messages.TaskDone{Next: a.expand(t)})
@@ -67,29 +67,28 @@ func (a *Actor) startHook(ctx actor.Context, r *run, t messages.Task) {
 		return
 	}
 	log := a.opts.Log.With("binding", t.Binding, "queue", queueOf(t), "task", t.ID, "attempt", t.Attempts+1)
-	req, err := owner.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, log)
+	req, err := hookrun.Request(h, t.Context, values.GlobalHookInput(a.scope.Snapshot()), patchScope, log)
 	if err != nil {
 		a.done(ctx, r, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	r.step.Start(ctx, h, req, owner.RunInfoOf(t.Binding, t.Queue, t.AllowFailure))
+	r.changed = false
+	a.stepRun(ctx, r, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure), Now: a.now()})
 }
 
 // finish commits a successful step and reports the task; afterAll and
 // event hooks that changed global values queue "reload all modules".
-func (a *Actor) finish(ctx actor.Context, r *run, res owner.StepResult) {
+func (a *Actor) finish(ctx actor.Context, r *run, err error) {
 	cur := r.task
-	if res.Err != nil {
+	if err != nil {
 		if cur != nil && cur.Task.AllowFailure {
 			a.syncFinished(ctx, cur.Task)
 		}
-		a.done(ctx, r, messages.TaskDone{Err: res.Err.Error()})
+		a.done(ctx, r, messages.TaskDone{Err: err.Error()})
 		return
 	}
-	a.scope = res.Applied.Scope
-	a.publish()
 	var later []messages.Task
-	if cur != nil && res.Applied.ValuesChanged && !cur.Task.Sync && reloadsOnChange(cur.Task.Binding) {
+	if cur != nil && r.changed && !cur.Task.Sync && reloadsOnChange(cur.Task.Binding) {
 		later = append(later, messages.NewReloadAll("global values changed by "+cur.Task.Hook))
 	}
 	a.done(ctx, r, messages.TaskDone{Later: later})

@@ -34,15 +34,15 @@ func (a *Actor) stopCheck() {
 // checks for itself) or has no release.
 func (a *Actor) handleCheckAbsent(ctx actor.Context) {
 	a.checkArmed = false
-	if !a.state.Enabled || !a.opts.Definition.HasChart {
+	if !a.core.State.Enabled || !a.opts.Definition.HasChart {
 		return
 	}
-	if _, busy := a.tasks.Current(); busy || a.checking {
+	if a.core.Busy() || a.checking {
 		a.scheduleCheck(ctx)
 		return
 	}
 	a.checking = true
-	ctx.Request(a.step.Worker, worker.AbsentJob{Module: a.opts.Definition.Names.Name})
+	ctx.Request(a.worker, worker.AbsentJob{Module: a.opts.Definition.Names.Name})
 }
 
 func (a *Actor) handleAbsentResult(ctx actor.Context, r worker.AbsentResult) {
@@ -52,7 +52,7 @@ func (a *Actor) handleAbsentResult(ctx actor.Context, r worker.AbsentResult) {
 		a.log.Warn("absent resources check", "err", r.Err)
 		return
 	}
-	if len(r.Objects) == 0 || !a.state.Enabled {
+	if len(r.Objects) == 0 || !a.core.State.Enabled {
 		return
 	}
 	a.log.Info("release objects are absent; queueing a module run", "objects", r.Objects)

@@ -8,9 +8,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -23,7 +23,7 @@ type Options struct {
 	Runner     worker.Runner
 	Releaser   worker.Releaser
 	Board      *board.Board
-	Metrics    owner.Metrics
+	Metrics    Metrics
 	Log        *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
@@ -57,13 +57,9 @@ type Reporter interface {
 type Actor struct {
 	opts    Options
 	log     *slog.Logger
-	hooks   hookrun.HookSet
-	scope   values.Scope
-	tasks   owner.Tasks
-	step    owner.HookStep
-	run     *run
+	core    Core
+	worker  *actor.PID
 	cancel  context.CancelFunc
-	state   board.ModuleState
 	checkBy *actor.PID
 	// checkArmed: a checkAbsent is on its way; checking: the worker is
 	// looking.
@@ -74,7 +70,6 @@ type Actor struct {
 	// waiting, so that the converge need not wait for every module.
 	peers      hookrun.Siblings
 	self       *actor.PID
-	watching   bool
 	configured bool
 	startErr   error
 	waiting    []deferred
@@ -99,19 +94,13 @@ func New(opts Options) actor.Producer {
 	}
 	return func() actor.Actor {
 		name := opts.Definition.Names.Name
-		return &Actor{opts: opts, log: opts.Log.With("module", name),
-			state: board.ModuleState{Name: name, Phase: "starting"}}
+		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
+			HasChart: opts.Definition.HasChart, State: board.ModuleState{Name: name, Phase: "starting"}}}
 	}
 }
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if res, done, ok := a.step.Handle(ctx, a.scope, ctx.Message()); ok {
-		if done {
-			a.stepDone(ctx, res)
-		}
-		return
-	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
@@ -119,26 +108,34 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleConfigured(ctx, msg)
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
+	case worker.HookResult:
+		a.step(ctx, HookFinished{Result: msg})
+	case messages.HookSnapshots:
+		a.step(ctx, SnapshotsRead{Snapshots: msg.Snapshots})
+	case messages.ConfigPatchDone:
+		a.step(ctx, ConfigWritten{Err: msg.Err})
+	case tokenArrived:
+		a.step(ctx, TokenArrived{})
 	case messages.CheckEnabled:
 		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
 	case worker.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
-		a.handleDisabled(ctx)
+		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
 		a.handleRemoved(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case worker.HelmResult:
-		a.handleHelmResult(ctx, msg)
+		a.step(ctx, HelmFinished{Result: msg})
 	case worker.DeleteResult:
-		a.handleDeleteResult(ctx, msg)
+		a.step(ctx, DeleteFinished{Result: msg})
 	case checkAbsent:
 		a.handleCheckAbsent(ctx)
 	case worker.AbsentResult:
 		a.handleAbsentResult(ctx, msg)
 	case messages.KubeSyncRuns:
-		a.handleKubeSyncRuns(ctx, msg)
+		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:
 		a.stopCheck()
 	case *actor.Stopped:
@@ -149,7 +146,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
-func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.Names.Name) }
+func (a *Actor) owner() string { return messages.ModuleOwner(a.name()) }
+
+func (a *Actor) name() string { return a.opts.Definition.Names.Name }
 
 // handleStarted builds the scope from the values files and configures the
 // hooks; the ConfigMap section arrives with ApplyConfig.
@@ -160,14 +159,13 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
-	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	a.step.Worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
+	a.core.Scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
 		a.opts.WorkerMailbox), "worker")
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
-	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
-	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
-	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
-	ctx.Request(a.step.Worker, worker.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
+	a.core.WithKube = a.peers.Kube != nil
+	a.core.hook = hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil}
+	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Slots: a.opts.ConfigureSlots})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {
@@ -175,7 +173,7 @@ func (a *Actor) fail(ctx actor.Context, err error) {
 	if a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, err)
 	}
-	a.state.Phase, a.state.LastError = "failed", err.Error()
+	a.core.State.Phase, a.core.State.LastError = "failed", err.Error()
 	a.startErr = err
 	a.publish()
 	ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
@@ -186,8 +184,8 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	if msg.Err != nil {
 		a.fail(ctx, msg.Err)
 	} else {
-		a.hooks = msg.Hooks
-		a.state.Phase = "idle"
+		a.core.Hooks = msg.Hooks
+		a.core.State.Phase = "idle"
 		a.publish()
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
 	}
@@ -211,32 +209,21 @@ func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
 		a.log.Error("task dropped: the module failed to start", "task", d.run.Task.Kind, "err", a.startErr)
 		ctx.Send(d.sender, messages.TaskDone{ID: d.run.Task.ID, Queue: d.run.Task.Queue})
 	default:
-		a.handleRunTask(ctx, *d.run, d.sender)
+		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: d.run.Task, Queue: d.sender}})
 	}
 }
 
+// handleApplyConfig takes the module's ConfigMap section; a section the
+// core rejects keeps the previous one.
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	reply := messages.ConfigApplied{Owner: a.owner()}
-	next, err := a.scope.WithConfig(msg.Section)
-	if err != nil {
-		reply.Err = err.Error()
-		a.log.Error("module config rejected; the previous one stays", "err", err)
-	} else {
-		reply.Changed = next.Checksum() != a.scope.Checksum()
-		a.scope = next
-		a.publish()
-	}
-	ctx.Respond(reply)
-}
-
-func (a *Actor) handleDisabled(ctx actor.Context) {
-	a.state.Enabled, a.state.StartupDone = false, false
-	a.watch(ctx, false, nil)
-	a.publish()
+	a.step(ctx, SectionChanged{Section: msg.Section})
 }
 
 func (a *Actor) handleRemoved(ctx actor.Context) {
-	a.watch(ctx, false, nil)
+	if a.core.Watching {
+		a.core.Watching = false
+		a.watch(ctx, Watch{})
+	}
 	if a.startErr != nil && a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
 	}
@@ -246,31 +233,22 @@ func (a *Actor) handleRemoved(ctx actor.Context) {
 	a.removed = true // nothing more is published
 }
 
-// watch starts the module's schedule and kubernetes bindings when it is
-// enabled (during its first run, whose Synchronization runs come back to
-// it when syncTo is set), and stops them when it is disabled.
-func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
-	if a.watching == on {
-		return
+func (a *Actor) publish() {
+	if a.opts.Inspector != nil && a.self != nil {
+		a.opts.Inspector.Report(a.self, a.core.State.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
+			a.core.State.Enabled, a.core.State.Tasks, a.core.State.Revision, a.core.Waiting()))
 	}
-	a.watching = on
-	name := a.opts.Definition.Names.Name
-	if a.peers.Schedule != nil {
-		ctx.Send(a.peers.Schedule, a.hooks.Schedules(a.owner(), name, on))
-	}
-	if a.peers.Kube != nil {
-		ctx.Send(a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: a.owner(), Module: name, SyncTo: syncTo}, on))
+	if a.opts.Board != nil && !a.removed {
+		a.opts.Board.SetModule(a.core.State)
+		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
+		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))
 	}
 }
 
-func (a *Actor) publish() {
-	if a.opts.Inspector != nil && a.self != nil {
-		a.opts.Inspector.Report(a.self, a.state.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
-			a.state.Enabled, a.state.Tasks, a.state.Revision, a.tasks.Len()))
+// now reads the injected clock (none in some tests: durations are then 0).
+func (a *Actor) now() time.Time {
+	if a.opts.Clock == nil {
+		return time.Time{}
 	}
-	if a.opts.Board != nil && !a.removed {
-		a.opts.Board.SetModule(a.state)
-		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
-		a.opts.Board.SetPatches(a.opts.Definition.Names.Name, owner.PatchesJSON(a.scope))
-	}
+	return a.opts.Clock.Now()
 }

@@ -22,13 +22,13 @@ func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled,
 		ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Enabled: true})
 		return
 	}
-	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), msg.EnabledBefore)
+	in := values.ModuleHookInput(a.opts.Board.Global(), a.core.Scope.Snapshot(), msg.EnabledBefore)
 	vals, err := json.Marshal(in.Values)
 	if err == nil {
 		var cfg []byte
 		if cfg, err = json.Marshal(in.ConfigValues); err == nil {
 			a.checkBy = sender
-			ctx.Request(a.step.Worker, worker.EnabledJob{Dir: a.opts.Definition.Dir,
+			ctx.Request(a.worker, worker.EnabledJob{Dir: a.opts.Definition.Dir,
 				Request: hookexec.EnabledRequest{Values: vals, ConfigValues: cfg, Logger: a.log}})
 			return
 		}

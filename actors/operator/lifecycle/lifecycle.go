@@ -9,9 +9,9 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/owner"
 	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -99,7 +99,7 @@ type brain struct {
 	disc          *discovery
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look
-	current       owner.Assigned
+	current       hookrun.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
 }

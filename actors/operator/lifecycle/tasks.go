@@ -6,15 +6,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
 	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
 // handleRunTask runs the operator's own tasks. The queue runs one task per
 // queue, and all operator tasks go through main, so one runs at a time.
 func (b *brain) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	b.current = owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}
+	b.current = hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}
 	t := msg.Task
 	switch t.Kind {
 	case messages.TaskReloadAll:

@@ -1,4 +1,4 @@
-package owner
+package hookrun
 
 import (
 	"github.com/asynkron/protoactor-go/actor"
@@ -37,22 +37,23 @@ func (t *Tasks) Current() (Assigned, bool) {
 	return *t.current, true
 }
 
-// Finish answers the running task's queue and returns the next task to
-// start, if one waits.
-func (t *Tasks) Finish(ctx actor.Context, done messages.TaskDone) (Assigned, bool) {
+// Finish ends the running task: done, addressed to its queue, is the
+// reply to send (ok false: no task was running); next is the task to
+// start, if one waits (hasNext).
+func (t *Tasks) Finish(done messages.TaskDone) (to *actor.PID, reply messages.TaskDone, ok bool, next Assigned, hasNext bool) {
 	if t.current == nil {
-		return Assigned{}, false
+		return nil, done, false, Assigned{}, false
 	}
 	done.ID, done.Queue = t.current.Task.ID, t.current.Task.Queue
-	ctx.Send(t.current.Queue, done)
+	to = t.current.Queue
 	t.current = nil
 	if len(t.waiting) == 0 {
-		return Assigned{}, false
+		return to, done, true, Assigned{}, false
 	}
-	next := t.waiting[0]
+	next = t.waiting[0]
 	t.waiting = t.waiting[1:]
 	t.current = &next
-	return next, true
+	return to, done, true, next, true
 }
 
 // Len is how many tasks the owner holds, the running one included.

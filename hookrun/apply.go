@@ -1,4 +1,4 @@
-package owner
+package hookrun
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/bctx"
 	"github.com/addon-actors/addon-operator/hookexec/bindings"
-	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -16,7 +15,7 @@ import (
 // hook's own format: [{"binding":"onStartup"}] exactly; the other ORDER
 // bindings of a v1 hook carry the snapshots of every kubernetes binding of
 // the hook ({} when it has none), as the original gives them.
-func OrderContext(h hookrun.Hook, binding bindings.Type, snapshots bctx.Snapshots) []byte {
+func OrderContext(h Hook, binding bindings.Type, snapshots bctx.Snapshots) []byte {
 	if h.Config != nil && h.Config.Version == bindings.V0 {
 		data, _ := bctx.MarshalV0([]bctx.V0Context{bctx.V0Binding(string(binding))})
 		return data
@@ -34,7 +33,7 @@ func OrderContext(h hookrun.Hook, binding bindings.Type, snapshots bctx.Snapshot
 // RefillContexts gives the binding contexts of an event or schedule run
 // the snapshots they carry as they are now (current: every kubernetes
 // binding of the hook). Contexts it cannot read are left as they are.
-func RefillContexts(h hookrun.Hook, data []byte, current bctx.Snapshots) []byte {
+func RefillContexts(h Hook, data []byte, current bctx.Snapshots) []byte {
 	contexts, err := bctx.Unmarshal(data)
 	if err != nil || h.Config == nil {
 		return data
@@ -46,7 +45,7 @@ func RefillContexts(h hookrun.Hook, data []byte, current bctx.Snapshots) []byte 
 }
 
 // Request builds a hook run with the given binding context and input.
-func Request(h hookrun.Hook, bindingContext []byte, in values.HookInput, scope hookexec.PatchScope, log *slog.Logger) (hookexec.Request, error) {
+func Request(h Hook, bindingContext []byte, in values.HookInput, scope hookexec.PatchScope, log *slog.Logger) (hookexec.Request, error) {
 	vals, err := json.Marshal(in.Values)
 	if err != nil {
 		return hookexec.Request{}, fmt.Errorf("encode values for hook %s: %w", h.Name, err)
