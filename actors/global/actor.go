@@ -99,6 +99,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleConfigPatchDone(ctx, msg)
 	case tokenArrived:
 		a.handleTokenArrived(ctx, msg)
+	case messages.HookEvent:
+		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(msg)}})
 	case *actor.Stopping:
 		a.stopping = true
 	case *actor.Stopped:

@@ -116,6 +116,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, ConfigWritten{Err: msg.Err})
 	case tokenArrived:
 		a.step(ctx, TokenArrived{})
+	case messages.HookEvent:
+		a.step(ctx, HookEventArrived{Event: msg})
 	case messages.CheckEnabled:
 		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
 	case worker.EnabledResult:

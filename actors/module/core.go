@@ -123,6 +123,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.sectionChanged(e.Section)
 	case Disabled:
 		return c.disable()
+	case HookEventArrived:
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
 }

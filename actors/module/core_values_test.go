@@ -153,3 +153,16 @@ func TestOutOfTurnRepliesAreIgnored(t *testing.T) {
 	h.step(TokenArrived{})
 	wantPhase(t, h, Startup)
 }
+
+// TestHookEventsBecomeTasks: the owner turns its hooks' events into
+// tasks, running or not.
+func TestHookEventsBecomeTasks(t *testing.T) {
+	h := newHarness(t, false, lifecycleHooks())
+	h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
+	effects := h.step(HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
+		Source: "kubernetes Pod", Context: []byte(`[]`)}}, "Enqueue")
+	if task := effects[0].(Enqueue).Tasks[0]; task.Kind != messages.TaskModuleHook || task.Module != "demo" || task.Hook != "d-kube.sh" {
+		t.Errorf("task %+v", task)
+	}
+	wantPhase(t, h, Startup)
+}

@@ -46,18 +46,21 @@ type (
 	SectionChanged struct{ Section any }
 	// Disabled: the operator disabled the module.
 	Disabled struct{}
+	// HookEventArrived is an event source's event for one of the hooks.
+	HookEventArrived struct{ Event messages.HookEvent }
 )
 
-func (TaskAssigned) moduleEvent()   {}
-func (HookFinished) moduleEvent()   {}
-func (SnapshotsRead) moduleEvent()  {}
-func (ConfigWritten) moduleEvent()  {}
-func (TokenArrived) moduleEvent()   {}
-func (KubeSynced) moduleEvent()     {}
-func (HelmFinished) moduleEvent()   {}
-func (DeleteFinished) moduleEvent() {}
-func (SectionChanged) moduleEvent() {}
-func (Disabled) moduleEvent()       {}
+func (TaskAssigned) moduleEvent()     {}
+func (HookFinished) moduleEvent()     {}
+func (SnapshotsRead) moduleEvent()    {}
+func (ConfigWritten) moduleEvent()    {}
+func (TokenArrived) moduleEvent()     {}
+func (KubeSynced) moduleEvent()       {}
+func (HelmFinished) moduleEvent()     {}
+func (DeleteFinished) moduleEvent()   {}
+func (SectionChanged) moduleEvent()   {}
+func (Disabled) moduleEvent()         {}
+func (HookEventArrived) moduleEvent() {}
 
 // Effect is an output of the module core: one of the types below, or a
 // hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
@@ -101,4 +104,6 @@ type (
 	TaskFailed struct{ Err error }
 	// ArmCheck arms the periodic absent-resources check.
 	ArmCheck struct{}
+	// Enqueue queues tasks.
+	Enqueue struct{ Tasks []messages.Task }
 )

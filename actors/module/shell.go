@@ -53,6 +53,8 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		a.publish()
 	case ConfigReply:
 		ctx.Respond(e.Reply)
+	case Enqueue:
+		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
 	default:
 		a.observe(ctx, e)
 	}
