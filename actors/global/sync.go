@@ -6,21 +6,11 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// syncing is the start of the global hooks' bindings (TaskGlobalSync),
-// after their onStartup hooks (LIFECYCLE-STEPS steps 1–3). The kubernetes
-// bindings start first; the task ends with the Synchronization runs of the
-// main queue's bindings as its next steps, in hook order, once those queued
-// in named queues that wait (waitForSynchronization) have finished, so
-// that beforeAll follows every one of them. The schedules start when every
-// Synchronization run has finished, as the original enables them after.
+// syncing is the running TaskGlobalSync: its decisions (SyncWait) and the
+// queue's run it answers.
 type syncing struct {
-	run    *run // nil once the task has ended
-	listed bool // KubeSyncRuns arrived
-	next   []messages.Task
-	// left are the runs still to finish: the named queues' that wait
-	// (they may finish before KubeSyncRuns arrives), then main's.
-	left     map[messages.SyncRef]bool
-	finished map[messages.SyncRef]bool
+	wait *SyncWait
+	run  *run // nil once the task has ended
 }
 
 // startSync starts the kubernetes bindings of the global hooks.
@@ -31,70 +21,42 @@ func (a *Actor) startSync(ctx actor.Context, r *run) {
 		a.done(ctx, r, messages.TaskDone{})
 		return
 	}
-	a.sync = &syncing{run: r, left: map[messages.SyncRef]bool{}, finished: map[messages.SyncRef]bool{}}
+	a.sync = &syncing{wait: NewSyncWait(), run: r}
 	sendTo(ctx, a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal, SyncTo: ctx.Self(), WaitNamed: true}, true))
 }
 
 // handleKubeSyncRuns takes the Synchronization runs of the main queue's
 // bindings and the named queues' runs to wait for.
 func (a *Actor) handleKubeSyncRuns(ctx actor.Context, msg messages.KubeSyncRuns) {
-	s := a.sync
-	if s == nil || s.listed {
-		return
+	if a.sync != nil {
+		a.syncStep(ctx, a.sync.wait.Listed(msg))
 	}
-	if msg.Err != "" {
-		a.sync = nil
-		a.done(ctx, s.run, messages.TaskDone{Err: "kubernetes bindings: " + msg.Err})
-		return
-	}
-	for _, r := range msg.Runs {
-		s.next = append(s.next, messages.Task{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal,
-			Hook: r.Hook, Binding: r.Binding, Context: r.Context, Contexts: 1, Sync: true, Reason: "Synchronization"})
-	}
-	for _, ref := range msg.Waited {
-		if !s.finished[ref] {
-			s.left[ref] = true
-		}
-	}
-	s.listed = true
-	if len(s.left) > 0 {
-		a.opts.Log.Info("waiting for the Synchronization of bindings in named queues", "runs", len(s.left))
-	}
-	a.syncProgress(ctx)
 }
 
-// syncFinished notes a finished Synchronization run (a failure that its
-// allowFailure drops counts as finished).
+// syncFinished notes a finished task for the wait.
 func (a *Actor) syncFinished(ctx actor.Context, t messages.Task) {
-	if a.sync == nil || !t.Sync {
-		return
+	if a.sync != nil {
+		a.syncStep(ctx, a.sync.wait.Finished(t))
 	}
-	ref := messages.SyncRef{Hook: t.Hook, Binding: t.Binding}
-	a.sync.finished[ref] = true
-	delete(a.sync.left, ref)
-	a.syncProgress(ctx)
 }
 
-// syncProgress ends the task once the named queues' runs have finished,
-// and starts the schedules once main's have too.
-func (a *Actor) syncProgress(ctx actor.Context) {
+// syncStep carries out what the wait decided.
+func (a *Actor) syncStep(ctx actor.Context, step SyncStep) {
 	s := a.sync
-	if s == nil || !s.listed || len(s.left) > 0 {
-		return
+	if step.Waiting > 0 {
+		a.opts.Log.Info("waiting for the Synchronization of bindings in named queues", "runs", step.Waiting)
 	}
-	if s.run != nil {
-		for _, t := range s.next {
-			s.left[messages.SyncRef{Hook: t.Hook, Binding: t.Binding}] = true
-		}
+	if step.Done {
+		a.sync = nil
+	}
+	if step.EndTask && s.run != nil {
 		r := s.run
 		s.run = nil
-		a.done(ctx, r, messages.TaskDone{Next: s.next})
-		if len(s.left) > 0 {
-			return
-		}
+		a.done(ctx, r, messages.TaskDone{Err: step.Err, Next: step.Next})
 	}
-	a.sync = nil
-	sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
+	if step.StartSchedules {
+		sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
+	}
 }
 
 // sendTo sends msg to pid, unless the peer is absent (tests without it).
