@@ -9,6 +9,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookexec/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -40,34 +41,17 @@ type Options struct {
 	Work context.Context
 }
 
-// Actor is the global actor. Global hooks run one task per queue at a
-// time, queues concurrently (each queue's runs have their own step and
-// worker); their results apply to the one global scope, in the order they
-// arrive.
+// Actor is the global actor: a shell around Core, which decides; it
+// carries out the effects, with one worker per queue.
 type Actor struct {
 	opts    Options
-	hooks   hookrun.HookSet
-	scope   values.Scope
-	runs    map[string]*run // by queue
+	core    Core
+	workers map[string]*actor.PID // by queue
 	peers   hookrun.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
-	// stopping is set once the actor is being stopped: a worker spawned
-	// then would never be stopped, and the actor would never end.
-	stopping bool
 	// sync is the running TaskGlobalSync, while it waits.
 	sync *syncing
-}
-
-// run is a queue's hook run: the task the queue has given the global
-// actor, the run's core and its own worker.
-type run struct {
-	queue  string
-	core   hookrun.Run
-	worker *actor.PID
-	task   *hookrun.Assigned
-	// changed: the task's hook changed the values.
-	changed bool
 }
 
 // New returns the producer of the global actor.
@@ -92,17 +76,19 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
 	case worker.HookResult:
-		a.handleHookResult(ctx, msg)
+		a.step(ctx, HookFinished{Result: msg})
 	case messages.HookSnapshots:
-		a.handleSnapshots(ctx, msg)
+		a.step(ctx, SnapshotsRead{Queue: msg.Tag, Snapshots: msg.Snapshots})
 	case messages.ConfigPatchDone:
-		a.handleConfigPatchDone(ctx, msg)
+		a.step(ctx, ConfigWritten{Queue: msg.Tag, Err: msg.Err})
 	case tokenArrived:
-		a.handleTokenArrived(ctx, msg)
+		a.step(ctx, TokenArrived{Queue: msg.queue})
 	case messages.HookEvent:
-		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(msg)}})
+		a.step(ctx, HookEventArrived{Event: msg})
 	case *actor.Stopping:
-		a.stopping = true
+		// A worker spawned from now on would never be stopped, and the
+		// actor would never end: new tasks fail.
+		a.core.Stopping = true
 	case *actor.Stopped:
 		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {
@@ -118,13 +104,13 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
-	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	a.core.Scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
 	a.workCtx = workCtx
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
-	a.runs = map[string]*run{}
-	main := a.runFor(ctx, messages.MainQueue)
-	ctx.Request(main.worker, worker.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+	a.workers = map[string]*actor.PID{}
+	a.core.WithKube, a.core.Paced = a.peers.Kube != nil, a.opts.Clock != nil
+	ctx.Request(a.workerFor(ctx, messages.MainQueue), worker.ConfigureJob{Root: a.opts.HooksDir, Scope: bindings.ScopeGlobal})
 }
 
 func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
@@ -135,39 +121,27 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	}
 	// Their bindings start with TaskGlobalSync, after onStartup: no
 	// schedule fires and no event runs a hook before it.
-	a.hooks = msg.Hooks
-	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
+	a.core.Hooks = msg.Hooks
+	a.opts.Log.Info("global hooks configured", "count", len(a.core.Hooks))
 	ctx.Send(a.peers.Report, ready)
 }
 
-func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	reply := messages.ConfigApplied{Owner: messages.OwnerGlobal}
-	next, err := a.scope.WithConfig(msg.Section)
-	if err != nil {
-		reply.Err = err.Error()
-		a.opts.Log.Error("global config rejected; the previous one stays", "err", err)
-	} else {
-		reply.Changed = next.Checksum() != a.scope.Checksum()
-		a.scope = next
-		a.publish()
+// handleRunTask gives the core the task; its queue's worker is spawned
+// first, unless the actor is stopping (it would never be stopped).
+func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
+	if !a.core.Stopping {
+		a.workerFor(ctx, queueOf(msg.Task))
 	}
-	ctx.Respond(reply)
+	a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
+}
+
+func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
+	a.step(ctx, SectionChanged{Section: msg.Section})
 }
 
 func (a *Actor) publish() {
-	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
-	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.scope))
-}
-
-// runFor returns the run of a queue, with its own worker.
-func (a *Actor) runFor(ctx actor.Context, queue string) *run {
-	if r, ok := a.runs[queue]; ok {
-		return r
-	}
-	r := &run{queue: queue, core: hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil},
-		worker: ctx.SpawnPrefix(worker.Props(worker.New(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker")}
-	a.runs[queue] = r
-	return r
+	a.opts.Board.SetGlobal(a.core.Scope.Snapshot(), a.core.Scope.DynamicEnabled())
+	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.core.Scope))
 }
 
 // now reads the injected clock (none in some tests: no pacing then).

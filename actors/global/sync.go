@@ -9,20 +9,21 @@ import (
 // syncing is the running TaskGlobalSync: its decisions (SyncWait) and the
 // queue's run it answers.
 type syncing struct {
-	wait *SyncWait
-	run  *run // nil once the task has ended
+	wait  *SyncWait
+	queue string // the task's queue
 }
 
 // startSync starts the kubernetes bindings of the global hooks.
-func (a *Actor) startSync(ctx actor.Context, r *run) {
-	if a.peers.Kube == nil || !a.hooks.HasKubernetes() {
-		sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
-		sendTo(ctx, a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal}, true))
-		a.done(ctx, r, messages.TaskDone{})
+func (a *Actor) startSync(ctx actor.Context, queue string) {
+	hooks := a.core.Hooks
+	if a.peers.Kube == nil || !hooks.HasKubernetes() {
+		sendTo(ctx, a.peers.Schedule, hooks.Schedules(messages.OwnerGlobal, "", true))
+		sendTo(ctx, a.peers.Kube, hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal}, true))
+		a.step(ctx, SyncEnded{Queue: queue})
 		return
 	}
-	a.sync = &syncing{wait: NewSyncWait(), run: r}
-	sendTo(ctx, a.peers.Kube, a.hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal, SyncTo: ctx.Self(), WaitNamed: true}, true))
+	a.sync = &syncing{wait: NewSyncWait(), queue: queue}
+	sendTo(ctx, a.peers.Kube, hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal, SyncTo: ctx.Self(), WaitNamed: true}, true))
 }
 
 // handleKubeSyncRuns takes the Synchronization runs of the main queue's
@@ -49,13 +50,11 @@ func (a *Actor) syncStep(ctx actor.Context, step SyncStep) {
 	if step.Done {
 		a.sync = nil
 	}
-	if step.EndTask && s.run != nil {
-		r := s.run
-		s.run = nil
-		a.done(ctx, r, messages.TaskDone{Err: step.Err, Next: step.Next})
+	if step.EndTask {
+		a.step(ctx, SyncEnded{Queue: s.queue, Done: messages.TaskDone{Err: step.Err, Next: step.Next}})
 	}
 	if step.StartSchedules {
-		sendTo(ctx, a.peers.Schedule, a.hooks.Schedules(messages.OwnerGlobal, "", true))
+		sendTo(ctx, a.peers.Schedule, a.core.Hooks.Schedules(messages.OwnerGlobal, "", true))
 	}
 }
 
