@@ -51,7 +51,7 @@ type Options struct {
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
 	// Destructive, when set, counts each purge of a release (action
-	// ownerworker.ActionPurge), after it is logged at WARN.
+	// worker.ActionPurge), after it is logged at WARN.
 	Destructive func(release string, d ownerworker.Destructive)
 	// Scan and ModuleProps, when both set, let every discovery read the
 	// modules dirs again: a module whose dir appeared gets an actor (made

@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"k8s.io/client-go/kubernetes"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/actors/global"
