@@ -3,11 +3,14 @@ package global
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -20,47 +23,35 @@ type Options struct {
 	// Common is the parsed $MODULES_DIR/values.yaml.
 	Common  values.Sections
 	Schemas values.Schemas
-	Runner  owner.Runner
+	Runner  worker.Runner
 	Board   *board.Board
-	Metrics owner.Metrics
+	Metrics hookrun.Metrics
 	// Clock paces hooks with executionMinInterval; nil: no pacing.
 	Clock supervision.Clock
 	// WorkerMailbox, when set, is the worker child's mailbox.
 	WorkerMailbox actor.MailboxProducer
 	// Watch follows the hook runs in progress; nil: not followed.
-	Watch *owner.RunWatch
+	Watch *worker.RunWatch
 	Log   *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
-	Siblings owner.Siblings
+	Siblings hookrun.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
 }
 
-// Actor is the global actor. Global hooks run one task per queue at a
-// time, queues concurrently (each queue's runs have their own step and
-// worker); their results apply to the one global scope, in the order they
-// arrive.
+// Actor is the global actor: a shell around Core, which decides; it
+// carries out the effects, with one worker per queue.
 type Actor struct {
 	opts    Options
-	hooks   owner.HookSet
-	scope   values.Scope
-	runs    map[string]*run // by queue
-	peers   owner.Siblings
+	core    Core
+	workers map[string]*actor.PID // by queue
+	peers   hookrun.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
-	// stopping is set once the actor is being stopped: a worker spawned
-	// then would never be stopped, and the actor would never end.
-	stopping bool
 	// sync is the running TaskGlobalSync, while it waits.
 	sync *syncing
-}
-
-// run is the task a queue has given the global actor, and its step.
-type run struct {
-	step owner.HookStep
-	task *owner.Assigned
 }
 
 // New returns the producer of the global actor.
@@ -73,18 +64,10 @@ func New(opts Options) actor.Producer {
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	for _, r := range a.runs {
-		if res, done, ok := r.step.Handle(ctx, a.scope, ctx.Message()); ok {
-			if done {
-				a.finish(ctx, r, res)
-			}
-			return
-		}
-	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
-	case owner.ConfigureResult:
+	case worker.ConfigureResult:
 		a.handleConfigured(ctx, msg)
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
@@ -92,10 +75,20 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
+	case worker.HookResult:
+		a.step(ctx, HookFinished{Result: msg})
+	case messages.HookSnapshots:
+		a.step(ctx, SnapshotsRead{Queue: msg.Tag, Snapshots: msg.Snapshots})
+	case messages.ConfigPatchDone:
+		a.step(ctx, ConfigWritten{Queue: msg.Tag, Err: msg.Err})
+	case tokenArrived:
+		a.step(ctx, TokenArrived{Queue: msg.queue})
 	case messages.HookEvent:
-		a.handleHookEvent(ctx, msg)
+		a.step(ctx, HookEventArrived{Event: msg})
 	case *actor.Stopping:
-		a.stopping = true
+		// A worker spawned from now on would never be stopped, and the
+		// actor would never end: new tasks fail.
+		a.core.Stopping = true
 	case *actor.Stopped:
 		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {
@@ -107,20 +100,20 @@ func (a *Actor) Receive(ctx actor.Context) {
 // handleStarted builds the scope from the durable inputs (values files; the
 // ConfigMap section arrives with ApplyConfig) and configures the hooks.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
+	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
-	a.scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	a.core.Scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
 	a.publish()
 	a.workCtx = workCtx
-	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.runs = map[string]*run{}
-	main := a.runFor(ctx, messages.MainQueue)
-	ctx.Request(main.step.Worker, owner.ConfigureJob{Root: a.opts.HooksDir, Scope: scopeGlobal})
+	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
+	a.workers = map[string]*actor.PID{}
+	a.core.WithKube, a.core.Paced = a.peers.Kube != nil, a.opts.Clock != nil
+	ctx.Request(a.workerFor(ctx, messages.MainQueue), worker.ConfigureJob{Root: a.opts.HooksDir, Scope: bindings.ScopeGlobal})
 }
 
-func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
 	ready := messages.OwnerReady{Owner: messages.OwnerGlobal}
 	if msg.Err != nil {
 		ready.Err = msg.Err.Error()
@@ -128,45 +121,33 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
 	}
 	// Their bindings start with TaskGlobalSync, after onStartup: no
 	// schedule fires and no event runs a hook before it.
-	a.hooks = msg.Hooks
-	a.opts.Log.Info("global hooks configured", "count", len(a.hooks))
+	a.core.Hooks = msg.Hooks
+	a.opts.Log.Info("global hooks configured", "count", len(a.core.Hooks))
 	ctx.Send(a.peers.Report, ready)
 }
 
-func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	reply := messages.ConfigApplied{Owner: messages.OwnerGlobal}
-	next, err := a.scope.WithConfig(msg.Section)
-	if err != nil {
-		reply.Err = err.Error()
-		a.opts.Log.Error("global config rejected; the previous one stays", "err", err)
-	} else {
-		reply.Changed = next.Checksum() != a.scope.Checksum()
-		a.scope = next
-		a.publish()
+// handleRunTask gives the core the task; its queue's worker is spawned
+// first, unless the actor is stopping (it would never be stopped).
+func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
+	if !a.core.Stopping {
+		a.workerFor(ctx, queueOf(msg.Task))
 	}
-	ctx.Respond(reply)
+	a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
+}
+
+func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
+	a.step(ctx, SectionChanged{Section: msg.Section})
 }
 
 func (a *Actor) publish() {
-	a.opts.Board.SetGlobal(a.scope.Snapshot(), a.scope.DynamicEnabled())
-	a.opts.Board.SetPatches(messages.OwnerGlobal, owner.PatchesJSON(a.scope))
+	a.opts.Board.SetGlobal(a.core.Scope.Snapshot(), a.core.Scope.DynamicEnabled())
+	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.core.Scope))
 }
 
-// runFor returns the run of a queue, with its own worker.
-func (a *Actor) runFor(ctx actor.Context, queue string) *run {
-	if r, ok := a.runs[queue]; ok {
-		return r
+// now reads the injected clock (none in some tests: no pacing then).
+func (a *Actor) now() time.Time {
+	if a.opts.Clock == nil {
+		return time.Time{}
 	}
-	r := &run{step: owner.HookStep{
-		Worker: ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker"),
-		Config: a.peers.Config, Kube: a.peers.Kube, Clock: a.opts.Clock, Board: a.opts.Board, Metrics: a.opts.Metrics,
-		Owner: messages.OwnerGlobal, Tag: queue,
-	}}
-	a.runs[queue] = r
-	return r
-}
-
-// handleHookEvent queues the run of an event of one of the hooks.
-func (a *Actor) handleHookEvent(ctx actor.Context, ev messages.HookEvent) {
-	owner.EnqueueEvent(ctx, a.peers.Queue, ev)
+	return a.opts.Clock.Now()
 }

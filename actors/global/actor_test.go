@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/actors/global"
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
@@ -27,7 +27,7 @@ func TestTaskArrivingWhileStoppingSpawnsNoWorker(t *testing.T) {
 	t.Cleanup(runner.Close)
 	kit := actortest.New(t)
 	probe := kit.NewProbe()
-	peers := owner.Siblings{Report: probe.PID, Config: probe.PID, Queue: probe.PID, Schedule: probe.PID, Kube: probe.PID}
+	peers := hookrun.Siblings{Report: probe.PID, Config: probe.PID, Queue: probe.PID, Schedule: probe.PID, Kube: probe.PID}
 	pid := kit.Spawn("global", global.New(global.Options{HooksDir: dir, Runner: runner, Board: board.New(), Siblings: peers}))
 	stopped := kit.Root.StopFuture(pid)
 	probe.Send(pid, messages.RunTask{Task: messages.Task{ID: 7, Queue: "other", Kind: messages.TaskGlobalHook,

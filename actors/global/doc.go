@@ -8,4 +8,10 @@
 // The global hooks' bindings start with TaskGlobalSync, after their onStartup
 // hooks: kubernetes bindings first, whose Synchronization runs follow in
 // main (and in named queues, waited for), then the schedules.
+//
+// The decisions are pure code: Core (core.go) runs one task per queue at a
+// time, queues concurrently, each with its own hookrun.Run; SyncWait
+// (syncwait.go) is the GlobalSynchronization wait. The actor (actor.go,
+// shell.go, sync.go) turns messages into their events and carries out the
+// effects, with one worker per queue.
 package global

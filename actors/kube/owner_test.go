@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
@@ -17,14 +17,14 @@ func owners(pid *actor.PID) func(string) *actor.PID {
 }
 
 // expectRun waits for the next HookEvent the owner probe gets and returns
-// what the owner queues for it (owner.EventTask), so that the tests check
+// what the owner queues for it (hookrun.TaskOf), so that the tests check
 // the task a kube event becomes.
 func expectRun(p *actortest.Probe, timeout time.Duration) messages.Enqueue {
 	ev := actortest.Expect[messages.HookEvent](p, timeout)
-	return messages.Enqueue{Tasks: []messages.Task{owner.EventTask(ev)}}
+	return messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(ev)}}
 }
 
 // enqueueEvent does what an owner does with a HookEvent: it queues its run.
 func enqueueEvent(ctx actor.Context, queue *actor.PID, ev messages.HookEvent) {
-	owner.EnqueueEvent(ctx, queue, ev)
+	ctx.Send(queue, messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(ev)}})
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -34,25 +34,25 @@ func (a *Actor) stopCheck() {
 // checks for itself) or has no release.
 func (a *Actor) handleCheckAbsent(ctx actor.Context) {
 	a.checkArmed = false
-	if !a.state.Enabled || !a.opts.Definition.HasChart {
+	if !a.core.State.Enabled || !a.opts.Definition.HasChart {
 		return
 	}
-	if _, busy := a.tasks.Current(); busy || a.checking {
+	if a.core.Busy() || a.checking {
 		a.scheduleCheck(ctx)
 		return
 	}
 	a.checking = true
-	ctx.Request(a.step.Worker, owner.AbsentJob{Module: a.opts.Definition.Names.Name})
+	ctx.Request(a.worker, worker.AbsentJob{Module: a.opts.Definition.Names.Name})
 }
 
-func (a *Actor) handleAbsentResult(ctx actor.Context, r owner.AbsentResult) {
+func (a *Actor) handleAbsentResult(ctx actor.Context, r worker.AbsentResult) {
 	a.checking = false
 	defer a.scheduleCheck(ctx)
 	if r.Err != nil {
 		a.log.Warn("absent resources check", "err", r.Err)
 		return
 	}
-	if len(r.Objects) == 0 || !a.state.Enabled {
+	if len(r.Objects) == 0 || !a.core.State.Enabled {
 		return
 	}
 	a.log.Info("release objects are absent; queueing a module run", "objects", r.Objects)

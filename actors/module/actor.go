@@ -8,8 +8,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -18,14 +20,14 @@ import (
 // Options configures a module actor.
 type Options struct {
 	Definition Definition
-	Runner     owner.Runner
-	Releaser   owner.Releaser
+	Runner     worker.Runner
+	Releaser   worker.Releaser
 	Board      *board.Board
-	Metrics    owner.Metrics
+	Metrics    Metrics
 	Log        *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
-	Siblings owner.Siblings
+	Siblings hookrun.Siblings
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
@@ -43,7 +45,7 @@ type Options struct {
 	// inspector's, so that the running hook shows with its age).
 	WorkerMailbox actor.MailboxProducer
 	// Watch follows the hook runs in progress; nil: not followed.
-	Watch *owner.RunWatch
+	Watch *worker.RunWatch
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -55,13 +57,9 @@ type Reporter interface {
 type Actor struct {
 	opts    Options
 	log     *slog.Logger
-	hooks   owner.HookSet
-	scope   values.Scope
-	tasks   owner.Tasks
-	step    owner.HookStep
-	run     *run
+	core    Core
+	worker  *actor.PID
 	cancel  context.CancelFunc
-	state   board.ModuleState
 	checkBy *actor.PID
 	// checkArmed: a checkAbsent is on its way; checking: the worker is
 	// looking.
@@ -70,9 +68,8 @@ type Actor struct {
 	// configured is set once the hooks are configured (or failed to be,
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
-	peers      owner.Siblings
+	peers      hookrun.Siblings
 	self       *actor.PID
-	watching   bool
 	configured bool
 	startErr   error
 	waiting    []deferred
@@ -97,48 +94,50 @@ func New(opts Options) actor.Producer {
 	}
 	return func() actor.Actor {
 		name := opts.Definition.Names.Name
-		return &Actor{opts: opts, log: opts.Log.With("module", name),
-			state: board.ModuleState{Name: name, Phase: "starting"}}
+		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
+			HasChart: opts.Definition.HasChart, State: board.ModuleState{Name: name, Phase: "starting"}}}
 	}
 }
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if res, done, ok := a.step.Handle(ctx, a.scope, ctx.Message()); ok {
-		if done {
-			a.stepDone(ctx, res)
-		}
-		return
-	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
-	case owner.ConfigureResult:
+	case worker.ConfigureResult:
 		a.handleConfigured(ctx, msg)
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
+	case worker.HookResult:
+		a.step(ctx, HookFinished{Result: msg})
+	case messages.HookSnapshots:
+		a.step(ctx, SnapshotsRead{Snapshots: msg.Snapshots})
+	case messages.ConfigPatchDone:
+		a.step(ctx, ConfigWritten{Err: msg.Err})
+	case tokenArrived:
+		a.step(ctx, TokenArrived{})
+	case messages.HookEvent:
+		a.step(ctx, HookEventArrived{Event: msg})
 	case messages.CheckEnabled:
 		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
-	case owner.EnabledResult:
+	case worker.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
-		a.handleDisabled(ctx)
+		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
 		a.handleRemoved(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
-	case owner.HelmResult:
-		a.handleHelmResult(ctx, msg)
-	case owner.DeleteResult:
-		a.handleDeleteResult(ctx, msg)
+	case worker.HelmResult:
+		a.step(ctx, HelmFinished{Result: msg})
+	case worker.DeleteResult:
+		a.step(ctx, DeleteFinished{Result: msg})
 	case checkAbsent:
 		a.handleCheckAbsent(ctx)
-	case owner.AbsentResult:
+	case worker.AbsentResult:
 		a.handleAbsentResult(ctx, msg)
 	case messages.KubeSyncRuns:
-		a.handleKubeSyncRuns(ctx, msg)
-	case messages.HookEvent:
-		a.handleHookEvent(ctx, msg)
+		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:
 		a.stopCheck()
 	case *actor.Stopped:
@@ -149,25 +148,26 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
-func (a *Actor) owner() string { return messages.ModuleOwner(a.opts.Definition.Names.Name) }
+func (a *Actor) owner() string { return messages.ModuleOwner(a.name()) }
+
+func (a *Actor) name() string { return a.opts.Definition.Names.Name }
 
 // handleStarted builds the scope from the values files and configures the
 // hooks; the ConfigMap section arrives with ApplyConfig.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	def := a.opts.Definition
 	a.self = ctx.Self()
-	workCtx, cancel := context.WithCancel(owner.OrBackground(a.opts.Work))
+	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
-	a.scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	a.step.Worker = ctx.SpawnPrefix(owner.WorkerProps(owner.NewWorker(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
+	a.core.Scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
 		a.opts.WorkerMailbox), "worker")
-	a.peers = a.opts.Siblings.Resolve(ctx)
-	a.step.Config, a.step.Kube, a.step.Clock = a.peers.Config, a.peers.Kube, a.opts.Clock
-	a.step.Metrics, a.step.Module = a.opts.Metrics, a.opts.Definition.Names.Name
-	a.step.Board, a.step.Owner = a.opts.Board, a.owner()
-	ctx.Request(a.step.Worker, owner.ConfigureJob{Root: def.Dir, Scope: scopeModule, Slots: a.opts.ConfigureSlots})
+	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
+	a.core.WithKube = a.peers.Kube != nil
+	a.core.hook = hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil}
+	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Slots: a.opts.ConfigureSlots})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {
@@ -175,19 +175,19 @@ func (a *Actor) fail(ctx actor.Context, err error) {
 	if a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, err)
 	}
-	a.state.Phase, a.state.LastError = "failed", err.Error()
+	a.core.State.Phase, a.core.State.LastError = "failed", err.Error()
 	a.startErr = err
 	a.publish()
 	ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
 }
 
-func (a *Actor) handleConfigured(ctx actor.Context, msg owner.ConfigureResult) {
+func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
 	a.configured = true
 	if msg.Err != nil {
 		a.fail(ctx, msg.Err)
 	} else {
-		a.hooks = msg.Hooks
-		a.state.Phase = "idle"
+		a.core.Hooks = msg.Hooks
+		a.core.State.Phase = "idle"
 		a.publish()
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
 	}
@@ -211,36 +211,21 @@ func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
 		a.log.Error("task dropped: the module failed to start", "task", d.run.Task.Kind, "err", a.startErr)
 		ctx.Send(d.sender, messages.TaskDone{ID: d.run.Task.ID, Queue: d.run.Task.Queue})
 	default:
-		a.handleRunTask(ctx, *d.run, d.sender)
+		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: d.run.Task, Queue: d.sender}})
 	}
 }
 
+// handleApplyConfig takes the module's ConfigMap section; a section the
+// core rejects keeps the previous one.
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	reply := messages.ConfigApplied{Owner: a.owner()}
-	next, err := a.scope.WithConfig(msg.Section)
-	if err != nil {
-		reply.Err = err.Error()
-		a.log.Error("module config rejected; the previous one stays", "err", err)
-	} else {
-		reply.Changed = next.Checksum() != a.scope.Checksum()
-		a.scope = next
-		a.publish()
-		if reply.Changed && a.state.Enabled {
-			ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{
-				messages.NewModuleRun(a.opts.Definition.Names.Name, "module section of the ConfigMap changed")}})
-		}
-	}
-	ctx.Respond(reply)
-}
-
-func (a *Actor) handleDisabled(ctx actor.Context) {
-	a.state.Enabled, a.state.StartupDone = false, false
-	a.watch(ctx, false, nil)
-	a.publish()
+	a.step(ctx, SectionChanged{Section: msg.Section})
 }
 
 func (a *Actor) handleRemoved(ctx actor.Context) {
-	a.watch(ctx, false, nil)
+	if a.core.Watching {
+		a.core.Watching = false
+		a.watch(ctx, Watch{})
+	}
 	if a.startErr != nil && a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
 	}
@@ -250,30 +235,22 @@ func (a *Actor) handleRemoved(ctx actor.Context) {
 	a.removed = true // nothing more is published
 }
 
-// watch starts the module's schedule and kubernetes bindings when it is
-// enabled (during its first run, whose Synchronization runs come back to
-// it when syncTo is set), and stops them when it is disabled.
-func (a *Actor) watch(ctx actor.Context, on bool, syncTo *actor.PID) {
-	if a.watching == on {
-		return
-	}
-	a.watching = on
-	a.hooks.Watch(ctx, a.peers, messages.WatchKube{Owner: a.owner(), Module: a.opts.Definition.Names.Name, SyncTo: syncTo}, on)
-}
-
 func (a *Actor) publish() {
 	if a.opts.Inspector != nil && a.self != nil {
-		a.opts.Inspector.Report(a.self, a.state.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
-			a.state.Enabled, a.state.Tasks, a.state.Revision, a.tasks.Len()))
+		a.opts.Inspector.Report(a.self, a.core.State.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
+			a.core.State.Enabled, a.core.State.Tasks, a.core.State.Revision, a.core.Waiting()))
 	}
 	if a.opts.Board != nil && !a.removed {
-		a.opts.Board.SetModule(a.state)
-		a.opts.Board.SetModuleValues(a.opts.Definition.Names.Name, a.scope.Snapshot())
-		a.opts.Board.SetPatches(a.opts.Definition.Names.Name, owner.PatchesJSON(a.scope))
+		a.opts.Board.SetModule(a.core.State)
+		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
+		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))
 	}
 }
 
-// handleHookEvent queues the run of an event of one of the hooks.
-func (a *Actor) handleHookEvent(ctx actor.Context, ev messages.HookEvent) {
-	owner.EnqueueEvent(ctx, a.peers.Queue, ev)
+// now reads the injected clock (none in some tests: durations are then 0).
+func (a *Actor) now() time.Time {
+	if a.opts.Clock == nil {
+		return time.Time{}
+	}
+	return a.opts.Clock.Now()
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
@@ -65,7 +65,7 @@ func spawn(t *testing.T, dir string) *env {
 	def := module.Definition{Names: names, Dir: dir}
 	operator := kit.NewProbe()
 	e.pid = kit.Spawn("module", module.New(module.Options{Definition: def, Runner: runner, Board: board.New(), Clock: kit.Clock,
-		Siblings: owner.Siblings{Report: operator.PID, Config: e.queue.PID, Queue: e.queue.PID}}))
+		Siblings: hookrun.Siblings{Report: operator.PID, Config: e.queue.PID, Queue: e.queue.PID}}))
 	if ready := actortest.Expect[messages.OwnerReady](operator, patience); ready.Err != "" {
 		t.Fatalf("module did not start: %s", ready.Err)
 	}

@@ -8,5 +8,14 @@
 // event hook runs. A failed run answers with the error and is retried by the
 // queue from its first phase.
 //
+// The decisions are in Core, a pure state machine over explicit phases
+// (core.go, phases.go, finish.go): Step takes an event (a task assigned, a
+// worker's result, the module's ConfigMap section...) and returns effects
+// as plain data (run a hook, run helm, write a config patch, reply to the
+// queue...). The actor (actor.go, shell.go) turns each message into an
+// event and carries out the effects; global values and the enabled
+// modules are read from the board for each Step and pinned by a run when
+// it starts.
+//
 // Scan reads the modules directories into Definitions at start-up.
 package module

@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -22,13 +22,13 @@ func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled,
 		ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Enabled: true})
 		return
 	}
-	in := values.ModuleHookInput(a.opts.Board.Global(), a.scope.Snapshot(), msg.EnabledBefore)
+	in := values.ModuleHookInput(a.opts.Board.Global(), a.core.Scope.Snapshot(), msg.EnabledBefore)
 	vals, err := json.Marshal(in.Values)
 	if err == nil {
 		var cfg []byte
 		if cfg, err = json.Marshal(in.ConfigValues); err == nil {
 			a.checkBy = sender
-			ctx.Request(a.step.Worker, owner.EnabledJob{Dir: a.opts.Definition.Dir,
+			ctx.Request(a.worker, worker.EnabledJob{Dir: a.opts.Definition.Dir,
 				Request: hookexec.EnabledRequest{Values: vals, ConfigValues: cfg, Logger: a.log}})
 			return
 		}
@@ -36,7 +36,7 @@ func (a *Actor) handleCheckEnabled(ctx actor.Context, msg messages.CheckEnabled,
 	ctx.Send(sender, messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Err: err.Error()})
 }
 
-func (a *Actor) handleEnabledResult(ctx actor.Context, r owner.EnabledResult) {
+func (a *Actor) handleEnabledResult(ctx actor.Context, r worker.EnabledResult) {
 	reply := messages.EnabledChecked{Module: a.opts.Definition.Names.Name, Enabled: r.Enabled}
 	if r.Err != nil {
 		reply.Err = r.Err.Error()

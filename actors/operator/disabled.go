@@ -8,7 +8,7 @@ import (
 )
 
 // Why a module is disabled: the reason label of an uninstall in the
-// destructive-actions metric (with owner.ActionUninstall), and of a purge.
+// destructive-actions metric (with worker.ActionUninstall), and of a purge.
 const (
 	CauseModulesValues = "modules-values-yaml" // $MODULES_DIR/values.yaml
 	CauseModuleValues  = "module-values-yaml"  // the module's values.yaml

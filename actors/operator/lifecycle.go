@@ -8,8 +8,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/module"
-	"github.com/addon-actors/addon-operator/actors/owner"
+	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -49,8 +50,8 @@ type LifecycleOptions struct {
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
 	// Destructive, when set, counts each purge of a release (action
-	// owner.ActionPurge), after it is logged at WARN.
-	Destructive func(release string, d owner.Destructive)
+	// worker.ActionPurge), after it is logged at WARN.
+	Destructive func(release string, d ownerworker.Destructive)
 	// Scan and ModuleProps, when both set, let every discovery read the
 	// modules dirs again: a module whose dir appeared gets an actor (made
 	// from ModuleProps), one whose dir is gone is stopped and its release
@@ -91,7 +92,7 @@ type lifecycle struct {
 	disc          *discovery
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look
-	current       owner.Assigned
+	current       hookrun.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
 }

@@ -6,14 +6,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
 // handleRunTask runs the operator's own tasks. The queue runs one task per
 // queue, and all operator tasks go through main, so one runs at a time.
 func (b *lifecycle) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	b.current = owner.Assigned{Task: msg.Task, Queue: ctx.Sender()}
+	b.current = hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}
 	t := msg.Task
 	switch t.Kind {
 	case messages.TaskReloadAll:
@@ -74,7 +75,7 @@ func (b *lifecycle) handleReleaseDeleted(ctx actor.Context, msg releaseDeleted) 
 	t := b.current.Task
 	// Counted before the log: a reader of the log finds the metric updated.
 	if b.opts.Destructive != nil {
-		b.opts.Destructive(msg.Name, owner.Destructive{Action: owner.ActionPurge, Reason: t.Cause})
+		b.opts.Destructive(msg.Name, ownerworker.Destructive{Action: ownerworker.ActionPurge, Reason: t.Cause})
 	}
 	b.opts.Log.Warn(PurgedMessage, "release", msg.Name, "reason", t.Reason)
 	b.done(ctx, messages.TaskDone{})

@@ -20,7 +20,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -31,7 +31,7 @@ import (
 // Helm is what the app needs of chartrun: module releases and the list
 // and purge of owned releases.
 type Helm interface {
-	owner.Releaser
+	worker.Releaser
 	operator.Releases
 	Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error)
 }
@@ -130,7 +130,7 @@ func Start(cfg Config) (*App, error) {
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes)})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
-	watch := owner.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
+	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)

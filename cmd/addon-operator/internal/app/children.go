@@ -15,9 +15,9 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/actors/owner"
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/values"
@@ -39,7 +39,7 @@ type parts struct {
 	// slots bounds how many module actors configure their hooks at once.
 	slots chan struct{}
 	// watch follows the hook runs in progress (all owners').
-	watch *owner.RunWatch
+	watch *worker.RunWatch
 }
 
 // children are spawned in this order and stopped in the reverse one: the

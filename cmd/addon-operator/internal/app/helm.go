@@ -3,24 +3,24 @@ package app
 import (
 	"context"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/chartrun"
 )
 
 // ChartHelm adapts chartrun.Releaser to what the actors need.
 type ChartHelm struct{ R *chartrun.Releaser }
 
-// Upgrade implements owner.Releaser.
-func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (owner.HelmOutcome, error) {
+// Upgrade implements worker.Releaser.
+func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (worker.HelmOutcome, error) {
 	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: module, ChartDir: chartDir, Values: vals})
-	return owner.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason,
+	return worker.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason,
 		Destructive: destructive(res.Destructive)}, err
 }
 
-// Uninstall implements owner.Releaser.
-func (h ChartHelm) Uninstall(ctx context.Context, module string) (owner.Removal, error) {
+// Uninstall implements worker.Releaser.
+func (h ChartHelm) Uninstall(ctx context.Context, module string) (worker.Removal, error) {
 	gone, err := h.R.Uninstall(ctx, module)
-	return owner.Removal{Revision: gone.Revision, Status: gone.Status, Destructive: destructive(gone.Destructive)}, err
+	return worker.Removal{Revision: gone.Revision, Status: gone.Status, Destructive: destructive(gone.Destructive)}, err
 }
 
 // Delete implements operator.Releases (the purge).
@@ -28,10 +28,10 @@ func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R
 
 // destructive converts chartrun's adoptions and clears; chartrun's action
 // names are owner's.
-func destructive(done []chartrun.Destructive) []owner.Destructive {
-	var out []owner.Destructive
+func destructive(done []chartrun.Destructive) []worker.Destructive {
+	var out []worker.Destructive
 	for _, d := range done {
-		out = append(out, owner.Destructive{Action: d.Action, Reason: d.Reason})
+		out = append(out, worker.Destructive{Action: d.Action, Reason: d.Reason})
 	}
 	return out
 }
@@ -42,7 +42,7 @@ func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {
 	return names.Owned, names.All, err
 }
 
-// Absent implements owner.Releaser.
+// Absent implements worker.Releaser.
 func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) {
 	objects, err := h.R.AbsentResources(ctx, module)
 	names := make([]string, 0, len(objects))

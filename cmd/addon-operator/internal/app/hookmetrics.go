@@ -3,7 +3,7 @@ package app
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/hookrun"
 )
 
 // hookMetrics are the hook run figures of the global and the module hooks.
@@ -54,7 +54,7 @@ func newScopeHookMetrics(reg *metrics, prefix string, labels []string) scopeHook
 	return m
 }
 
-func (h hookMetrics) observe(r owner.HookRun) {
+func (h hookMetrics) observe(r hookrun.HookRun) {
 	m, labels := h.global, []string{r.Hook, r.Info.Binding, r.Info.Queue}
 	if r.Module != "" {
 		m, labels = h.module, append([]string{r.Module}, labels...)

@@ -7,7 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
@@ -103,8 +104,8 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		m.destructive, m.watchesDown)
 }
 
-// Destructive implements owner.Metrics (and counts the lifecycle's purges).
-func (m *metrics) Destructive(module string, d owner.Destructive) {
+// Destructive implements module.Metrics (and counts the lifecycle's purges).
+func (m *metrics) Destructive(module string, d worker.Destructive) {
 	m.destructive.WithLabelValues(module, d.Action, d.Reason).Inc()
 }
 
@@ -118,7 +119,7 @@ func (m *metrics) kubeError(owner, hook, binding string) {
 	m.kubeErrs.WithLabelValues(module, hook, binding).Inc()
 }
 
-// ModuleRun implements owner.Metrics.
+// ModuleRun implements module.Metrics.
 func (m *metrics) ModuleRun(module string, took time.Duration, err error) {
 	m.moduleRun.WithLabelValues(module).Observe(took.Seconds())
 	if err != nil {
@@ -126,7 +127,7 @@ func (m *metrics) ModuleRun(module string, took time.Duration, err error) {
 	}
 }
 
-// Helm implements owner.Metrics.
+// Helm implements module.Metrics.
 func (m *metrics) Helm(module string, took time.Duration, err error) {
 	m.helm.WithLabelValues(module).Observe(took.Seconds())
 	if err != nil {
@@ -134,7 +135,7 @@ func (m *metrics) Helm(module string, took time.Duration, err error) {
 	}
 }
 
-// ModuleFailed implements owner.Metrics.
+// ModuleFailed implements module.Metrics.
 func (m *metrics) ModuleFailed(module string, err error) {
 	if err == nil {
 		m.moduleFailed.DeleteLabelValues(module)
@@ -143,8 +144,8 @@ func (m *metrics) ModuleFailed(module string, err error) {
 	m.moduleFailed.WithLabelValues(module).Set(1)
 }
 
-// HookRun implements owner.Metrics.
-func (m *metrics) HookRun(r owner.HookRun) {
+// HookRun implements module.Metrics.
+func (m *metrics) HookRun(r hookrun.HookRun) {
 	m.hooks.observe(r)
 	if len(r.Result.Metrics) > 0 {
 		m.hookStore.apply(r.Module, r.Hook, r.Result.Metrics)

@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/yaml"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
@@ -26,7 +26,7 @@ func TestMonitoringUsesExportedMetrics(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "deploy", "monitoring")
 	m := newMetrics(prometheus.NewRegistry(), "addon_operator_")
 	m.registerInspector(inspect.NewRegistry(supervision.RealClock{}))
-	m.registerRunWatch(owner.NewRunWatch(supervision.RealClock{}, slog.New(slog.DiscardHandler), 0))
+	m.registerRunWatch(worker.NewRunWatch(supervision.RealClock{}, slog.New(slog.DiscardHandler), 0))
 	exported := m.names()
 	var exprs []string
 	var dash struct {

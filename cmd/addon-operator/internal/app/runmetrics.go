@@ -3,14 +3,14 @@ package app
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 )
 
 // runWatchCollector exports, per queue, how long the oldest hook run in
 // progress has been running (0: none), read from the RunWatch at scrape
 // time.
 type runWatchCollector struct {
-	watch *owner.RunWatch
+	watch *worker.RunWatch
 	desc  *prometheus.Desc
 }
 
@@ -22,7 +22,7 @@ func (c runWatchCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-func (m *metrics) registerRunWatch(w *owner.RunWatch) {
+func (m *metrics) registerRunWatch(w *worker.RunWatch) {
 	m.register(m.reg, runWatchCollector{watch: w, desc: prometheus.NewDesc(m.prefix+"hook_oldest_running_seconds",
 		"How long the oldest hook run in progress in each queue has been running (0: none).", []string{"queue"}, nil)})
 }

@@ -1,4 +1,4 @@
-package owner_test
+package worker_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/owner"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -23,16 +23,16 @@ import (
 func TestWorkerWarnsAboutALongRun(t *testing.T) {
 	records := make(chan slog.Record, 16)
 	k := actortest.New(t)
-	watch := owner.NewRunWatch(k.Clock, slog.New(actortest.LogHandler(records)), time.Minute)
+	watch := worker.NewRunWatch(k.Clock, slog.New(actortest.LogHandler(records)), time.Minute)
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	runner := hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir(), Environ: append(os.Environ(), "FIFO="+fifo)})
-	worker := k.Spawn("worker", owner.NewWorker(context.Background(), runner, nil, watch))
+	w := k.Spawn("worker", worker.New(context.Background(), runner, nil, watch))
 	probe := k.NewProbe()
 	root, _ := filepath.Abs("testdata")
-	probe.Send(worker, owner.HookJob{Module: "mod", Queue: "slow", Binding: "schedule", Tag: "slow", Request: hookexec.Request{
+	probe.Send(w, worker.HookJob{Module: "mod", Queue: "slow", Binding: "schedule", Request: hookexec.Request{
 		Hook: hookexec.Hook{Name: "wait-fifo.sh", Path: filepath.Join(root, "wait-fifo.sh"), Root: root}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -50,7 +50,7 @@ func TestWorkerWarnsAboutALongRun(t *testing.T) {
 		wantOldest(t, watch, "slow", step.runningFor)
 	}
 	release(t, fifo)
-	res := actortest.Expect[owner.HookResult](probe, 10*time.Second)
+	res := actortest.Expect[worker.HookResult](probe, 10*time.Second)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -67,11 +67,11 @@ func TestWorkerWarnsAboutALongRun(t *testing.T) {
 func TestRunWatchOldestPerQueue(t *testing.T) {
 	clock := supervision.NewFakeClock(actortest.Epoch)
 	records := make(chan slog.Record, 16)
-	watch := owner.NewRunWatch(clock, slog.New(actortest.LogHandler(records)), 0)
-	endA := watch.Begin(owner.RunLabels{Hook: "a", Queue: "main"})
+	watch := worker.NewRunWatch(clock, slog.New(actortest.LogHandler(records)), 0)
+	endA := watch.Begin(worker.RunLabels{Hook: "a", Queue: "main"})
 	clock.Advance(30 * time.Second)
-	endB := watch.Begin(owner.RunLabels{Hook: "b", Queue: "main"})
-	endC := watch.Begin(owner.RunLabels{Hook: "c", Queue: "other"})
+	endB := watch.Begin(worker.RunLabels{Hook: "b", Queue: "main"})
+	endC := watch.Begin(worker.RunLabels{Hook: "c", Queue: "other"})
 	clock.Advance(time.Hour)
 	wantOldest(t, watch, "main", time.Hour+30*time.Second)
 	wantOldest(t, watch, "other", time.Hour)
@@ -82,11 +82,11 @@ func TestRunWatchOldestPerQueue(t *testing.T) {
 	wantOldest(t, watch, "main", 0)
 	wantOldest(t, watch, "other", 0)
 	expectNoRecord(t, records)
-	var nilWatch *owner.RunWatch
-	nilWatch.Begin(owner.RunLabels{Hook: "x"})() // a nil watch follows nothing
+	var nilWatch *worker.RunWatch
+	nilWatch.Begin(worker.RunLabels{Hook: "x"})() // a nil watch follows nothing
 }
 
-func wantOldest(t *testing.T, w *owner.RunWatch, queue string, want time.Duration) {
+func wantOldest(t *testing.T, w *worker.RunWatch, queue string, want time.Duration) {
 	t.Helper()
 	got, ok := w.Oldest()[queue]
 	if !ok || got != want {
@@ -103,8 +103,8 @@ func expectWarning(t *testing.T, records <-chan slog.Record, runningFor time.Dur
 	case r := <-records:
 		attrs := map[string]any{}
 		r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.Any(); return true })
-		if r.Level != slog.LevelWarn || r.Message != owner.LongRunMessage {
-			t.Fatalf("record %s %q, want WARN %q", r.Level, r.Message, owner.LongRunMessage)
+		if r.Level != slog.LevelWarn || r.Message != worker.LongRunMessage {
+			t.Fatalf("record %s %q, want WARN %q", r.Level, r.Message, worker.LongRunMessage)
 		}
 		want := map[string]any{"hook": "wait-fifo.sh", "module": "mod", "binding": "schedule", "queue": "slow", "running_for": runningFor.String()}
 		for key, v := range want {

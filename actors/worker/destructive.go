@@ -1,4 +1,4 @@
-package owner
+package worker
 
 // Destructive actions on a module's release, the values of the action label
 // of the destructive-actions metric. Each is logged at WARN with its reason

@@ -1,4 +1,4 @@
-package owner
+package hookrun
 
 import (
 	"encoding/json"

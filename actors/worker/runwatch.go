@@ -1,4 +1,4 @@
-package owner
+package worker
 
 import (
 	"log/slog"

@@ -1,9 +1,7 @@
-package owner
+package hookrun
 
 import (
 	"sort"
-
-	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -45,16 +43,9 @@ func (s HookSet) Find(name string) (Hook, bool) {
 	return Hook{}, false
 }
 
-// Watch tells the schedule and kube actors about the hooks' schedule and
-// kubernetes bindings (none when on is false: stop them). kube names the
-// owner and how its Synchronization runs come back (SyncTo, WaitNamed).
-func (s HookSet) Watch(ctx actor.Context, peers Siblings, kube messages.WatchKube, on bool) {
-	s.WatchSchedules(ctx, peers, kube.Owner, kube.Module, on)
-	s.WatchKube(ctx, peers, kube, on)
-}
-
-// WatchSchedules starts (or, on false, stops) the hooks' schedules.
-func (s HookSet) WatchSchedules(ctx actor.Context, peers Siblings, ownerName, module string, on bool) {
+// Schedules is the message that starts (or, on false, stops) the hooks'
+// schedule bindings of an owner.
+func (s HookSet) Schedules(ownerName, module string, on bool) messages.WatchSchedules {
 	ws := messages.WatchSchedules{Owner: ownerName, Module: module}
 	for _, h := range s {
 		if on && h.Config != nil {
@@ -63,13 +54,13 @@ func (s HookSet) WatchSchedules(ctx actor.Context, peers Siblings, ownerName, mo
 			}
 		}
 	}
-	if peers.Schedule != nil {
-		ctx.Send(peers.Schedule, ws)
-	}
+	return ws
 }
 
-// WatchKube starts (or, on false, stops) the hooks' kubernetes bindings.
-func (s HookSet) WatchKube(ctx actor.Context, peers Siblings, kube messages.WatchKube, on bool) {
+// Monitors is kube with the hooks' kubernetes bindings filled in (none
+// when on is false: the message stops them). kube names the owner and how
+// its Synchronization runs come back (SyncTo, WaitNamed).
+func (s HookSet) Monitors(kube messages.WatchKube, on bool) messages.WatchKube {
 	wk := kube
 	wk.Monitors = nil
 	for _, h := range s {
@@ -79,9 +70,7 @@ func (s HookSet) WatchKube(ctx actor.Context, peers Siblings, kube messages.Watc
 			}
 		}
 	}
-	if peers.Kube != nil {
-		ctx.Send(peers.Kube, wk)
-	}
+	return wk
 }
 
 // HasKubernetes tells whether any hook has a kubernetes binding.

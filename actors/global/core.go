@@ -1,0 +1,217 @@
+package global
+
+import (
+	"fmt"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+var patchScope = hookexec.PatchScope{RootKey: values.GlobalKey, AllowEnabledKeys: true}
+
+// Core is the global actor's decision state: pure, no I/O. Global hooks
+// run one task per queue at a time, queues concurrently: each queue has
+// its own hook run (and, in the actor, its own worker); their results
+// apply to the one global scope, in the order they arrive.
+type Core struct {
+	Hooks    hookrun.HookSet
+	Scope    values.Scope
+	WithKube bool
+	Paced    bool
+	// Stopping: the actor is being stopped; new tasks fail at once.
+	Stopping bool
+	queues   map[string]*queueRun
+}
+
+// queueRun is a queue's task and its hook run.
+type queueRun struct {
+	hook hookrun.Run
+	task *hookrun.Assigned
+	// changed: the task's hook changed the values.
+	changed bool
+}
+
+// Current is the task a queue is running.
+func (c *Core) Current(queue string) (messages.Task, bool) {
+	if r := c.queues[queue]; r != nil && r.task != nil {
+		return r.task.Task, true
+	}
+	return messages.Task{}, false
+}
+
+func (c *Core) queue(name string) *queueRun {
+	if c.queues == nil {
+		c.queues = map[string]*queueRun{}
+	}
+	r, ok := c.queues[name]
+	if !ok {
+		r = &queueRun{hook: hookrun.Run{WithKube: c.WithKube, Paced: c.Paced}}
+		c.queues[name] = r
+	}
+	return r
+}
+
+func queueOf(t messages.Task) string {
+	if t.Queue == "" {
+		return messages.MainQueue
+	}
+	return t.Queue
+}
+
+// Step applies ev and returns the effects.
+func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case TaskAssigned:
+		return c.assigned(e.Assigned, env)
+	case HookFinished:
+		return c.stepHook(e.Result.Queue, hookrun.HookDone{Result: e.Result.Result, Err: e.Result.Err, Scope: c.Scope})
+	case SnapshotsRead:
+		return c.stepHook(e.Queue, hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now})
+	case ConfigWritten:
+		return c.stepHook(e.Queue, hookrun.ConfigWritten{Err: e.Err})
+	case TokenArrived:
+		return c.stepHook(e.Queue, hookrun.TokenArrived{})
+	case SyncEnded:
+		return c.end(e.Queue, e.Done)
+	case SectionChanged:
+		return c.sectionChanged(e.Section)
+	case HookEventArrived:
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+	}
+	return nil
+}
+
+// assigned starts a task on its queue's run. A queue gives one task at a
+// time, so a busy run means a confused queue: the task fails and is
+// retried.
+func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
+	t := a.Task
+	fail := func(msg string) []Effect {
+		return []Effect{Reply{To: a.Queue, Done: messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: msg}}}
+	}
+	if c.Stopping {
+		return fail("the operator is stopping")
+	}
+	q := queueOf(t)
+	r := c.queue(q)
+	if r.task != nil {
+		return fail("the global actor is still running a task of this queue")
+	}
+	r.task = &a
+	switch t.Kind {
+	case messages.TaskGlobalBinding:
+		return c.end(q, messages.TaskDone{Next: c.expand(t)})
+	case messages.TaskGlobalHook:
+		return c.startHook(q, t, env)
+	case messages.TaskGlobalSync:
+		return []Effect{StartSync{Queue: q}}
+	}
+	return c.end(q, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)})
+}
+
+// expand turns a binding run into one task per hook, by ORDER.
+func (c *Core) expand(t messages.Task) []messages.Task {
+	var out []messages.Task
+	for _, h := range c.Hooks.Ordered(bindings.Type(t.Binding)) {
+		out = append(out, messages.Task{Queue: t.Queue, Kind: messages.TaskGlobalHook,
+			Owner: messages.OwnerGlobal, Hook: h.Name, Binding: t.Binding, Reason: t.Reason})
+	}
+	return out
+}
+
+func (c *Core) startHook(q string, t messages.Task, env Env) []Effect {
+	h, ok := c.Hooks.Find(t.Hook)
+	if !ok {
+		return c.end(q, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
+	}
+	req, err := hookrun.Request(h, t.Context, values.GlobalHookInput(c.Scope.Snapshot()), patchScope, nil)
+	if err != nil {
+		return c.end(q, messages.TaskDone{Err: err.Error()})
+	}
+	c.queues[q].changed = false
+	return c.stepHook(q, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure), Now: env.Now})
+}
+
+// stepHook feeds a queue's hook run and takes back what concerns the
+// global scope: the committed patches and the run's end.
+func (c *Core) stepHook(q string, ev hookrun.Event) []Effect {
+	r, ok := c.queues[q]
+	if !ok {
+		return nil
+	}
+	var out []Effect
+	for _, e := range r.hook.Step(ev) {
+		switch e := e.(type) {
+		case hookrun.Committed:
+			c.Scope, r.changed = e.Scope, e.ValuesChanged
+			out = append(out, Publish{})
+		case hookrun.Finished:
+			return append(out, c.finish(q, e.Err)...)
+		default:
+			out = append(out, InQueue{Queue: q, Effect: e})
+		}
+	}
+	return out
+}
+
+// finish reports a hook task; afterAll and event hooks that changed global
+// values queue "reload all modules". A Synchronization run's end is told
+// to the GlobalSynchronization wait (a failure that allowFailure drops
+// counts as finished).
+func (c *Core) finish(q string, err error) []Effect {
+	r := c.queues[q]
+	if r.task == nil {
+		return nil
+	}
+	cur := r.task.Task
+	if err != nil {
+		var out []Effect
+		if cur.AllowFailure {
+			out = append(out, TaskEnded{Task: cur})
+		}
+		return append(out, c.end(q, messages.TaskDone{Err: err.Error()})...)
+	}
+	var later []messages.Task
+	if r.changed && !cur.Sync && reloadsOnChange(cur.Binding) {
+		later = append(later, messages.NewReloadAll("global values changed by "+cur.Hook))
+	}
+	return append(c.end(q, messages.TaskDone{Later: later}), TaskEnded{Task: cur})
+}
+
+// reloadsOnChange tells whether a values change by a hook of this binding
+// is an event (LIFECYCLE-STEPS: afterAll, kubernetes and schedule hooks;
+// not a Synchronization run, steps 2 and 5).
+func reloadsOnChange(binding string) bool {
+	switch bindings.Type(binding) {
+	case bindings.OnStartup, bindings.BeforeAll:
+		return false
+	}
+	return true
+}
+
+// end answers a queue's task.
+func (c *Core) end(q string, d messages.TaskDone) []Effect {
+	r := c.queues[q]
+	if r == nil || r.task == nil {
+		return nil
+	}
+	d.ID, d.Queue = r.task.Task.ID, r.task.Task.Queue
+	to := r.task.Queue
+	r.task = nil
+	return []Effect{Reply{To: to, Done: d}}
+}
+
+func (c *Core) sectionChanged(section any) []Effect {
+	reply := messages.ConfigApplied{Owner: messages.OwnerGlobal}
+	next, err := c.Scope.WithConfig(section)
+	if err != nil {
+		reply.Err = err.Error()
+		return []Effect{ConfigReply{Reply: reply}}
+	}
+	reply.Changed = next.Checksum() != c.Scope.Checksum()
+	c.Scope = next
+	return []Effect{Publish{}, ConfigReply{Reply: reply}}
+}

@@ -1,0 +1,178 @@
+package global
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+var queuePID = actor.NewPID("test", "queue")
+
+func newCore(t *testing.T, hooks map[string]string) *Core {
+	t.Helper()
+	scope, err := values.NewGlobalScope(nil, values.Sections{Global: map[string]any{"n": float64(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Core{Scope: scope, WithKube: true, Paced: true}
+	for _, name := range []string{"after-all.sh", "before-all.sh", "event.sh"} {
+		if cfg, ok := hooks[name]; ok {
+			parsed, err := hookconfig.Parse([]byte(cfg), bindings.ScopeGlobal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Hooks = append(c.Hooks, hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: parsed})
+		}
+	}
+	return c
+}
+
+func globalHooks() map[string]string {
+	return map[string]string{"after-all.sh": `{"configVersion":"v1","afterAll":2}`,
+		"before-all.sh": `{"configVersion":"v1","beforeAll":1,"afterAll":1}`,
+		"event.sh":      `{"configVersion":"v1","schedule":[{"name":"tick","crontab":"* * * * *"}]}`}
+}
+
+func describe(effects []Effect) []string {
+	var out []string
+	for _, e := range effects {
+		switch e := e.(type) {
+		case InQueue:
+			s := reflect.TypeOf(e.Effect).Name()
+			if rh, ok := e.Effect.(hookrun.RunHook); ok {
+				s += " " + rh.Request.Hook.Name
+			}
+			out = append(out, e.Queue+": "+s)
+		case Reply:
+			s := fmt.Sprintf("Reply %d", e.Done.ID)
+			if e.Done.Err != "" {
+				s += " err=" + e.Done.Err
+			}
+			for _, t := range e.Done.Next {
+				s += " next=" + t.Hook
+			}
+			for _, t := range e.Done.Later {
+				s += " later=" + string(t.Kind)
+			}
+			out = append(out, s)
+		case TaskEnded:
+			out = append(out, "TaskEnded "+e.Task.Hook)
+		case StartSync:
+			out = append(out, "StartSync "+e.Queue)
+		default:
+			out = append(out, reflect.TypeOf(e).Name())
+		}
+	}
+	return out
+}
+
+func step(t *testing.T, c *Core, ev Event, want ...string) {
+	t.Helper()
+	got := describe(c.Step(ev, Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}))
+	if !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
+		t.Fatalf("%T:\n got  %q\n want %q", ev, got, want)
+	}
+}
+
+func assign(id uint64, t messages.Task) TaskAssigned {
+	t.ID = id
+	return TaskAssigned{Assigned: hookrun.Assigned{Task: t, Queue: queuePID}}
+}
+
+func hookTask(hook, binding, queue string) messages.Task {
+	return messages.Task{Kind: messages.TaskGlobalHook, Hook: hook, Binding: binding, Queue: queue,
+		Context: []byte(`[{"binding":"tick","type":"Schedule"}]`)}
+}
+
+func done(queue string, patch string) HookFinished {
+	var res hookexec.Result
+	if patch != "" {
+		p, err := hookexec.ParsePatch([]byte(patch), hookexec.PatchScope{RootKey: "global"})
+		if err != nil {
+			panic(err)
+		}
+		res.ValuesPatch = p
+	}
+	return HookFinished{Result: worker.HookResult{Queue: queue, Result: res}}
+}
+
+// TestOneTaskPerQueue: queues run concurrently, one task each; a second
+// task from a busy queue fails at once; a stopping actor fails them all.
+func TestOneTaskPerQueue(t *testing.T) {
+	c := newCore(t, globalHooks())
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	step(t, c, assign(2, hookTask("event.sh", "tick", "slow")), "slow: RunHook event.sh")
+	step(t, c, assign(3, hookTask("event.sh", "tick", "slow")), "Reply 3 err=the global actor is still running a task of this queue")
+	step(t, c, done("slow", ""), "slow: Ran", "Publish", "Reply 2", "TaskEnded event.sh")
+	step(t, c, done("main", ""), "main: Ran", "Publish", "Reply 1", "TaskEnded event.sh")
+	c.Stopping = true
+	step(t, c, assign(4, hookTask("event.sh", "tick", "")), "Reply 4 err=the operator is stopping")
+}
+
+// TestBindingTasksAndReloads: a binding run expands into its hooks by
+// ORDER; a values change by afterAll or an event hook queues a reload of
+// all modules, by beforeAll or a Synchronization run it does not.
+func TestBindingTasksAndReloads(t *testing.T) {
+	c := newCore(t, globalHooks())
+	step(t, c, assign(1, messages.Task{Kind: messages.TaskGlobalBinding, Binding: "afterAll"}),
+		"Reply 1 next=before-all.sh next=after-all.sh")
+	patch := `[{"op":"add","path":"/global/n","value":2}]`
+	for i, tc := range []struct {
+		task messages.Task
+		want string
+	}{
+		{hookTask("before-all.sh", "beforeAll", ""), "Reply 10"},
+		{hookTask("after-all.sh", "afterAll", ""), "Reply 11 later=ReloadAllModules"},
+		{messages.Task{Kind: messages.TaskGlobalHook, Hook: "event.sh", Binding: "tick", Sync: true, Context: []byte(`[]`)}, "Reply 12"},
+	} {
+		c := newCore(t, globalHooks())
+		step(t, c, assign(uint64(10+i), tc.task), "main: RunHook "+tc.task.Hook)
+		step(t, c, done("main", patch), "main: Ran", "Publish", tc.want, "TaskEnded "+tc.task.Hook)
+	}
+	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "StartSync main")
+	step(t, c, SyncEnded{Queue: "main", Done: messages.TaskDone{Next: []messages.Task{{Hook: "x"}}}}, "Reply 2 next=x")
+	step(t, c, assign(3, messages.Task{Kind: messages.TaskGlobalHook, Hook: "nope.sh"}), `Reply 3 err=no global hook "nope.sh"`)
+}
+
+// TestFailedHooks: a failure answers the error; with allowFailure the
+// Synchronization wait hears of it first (it counts as finished).
+func TestFailedHooks(t *testing.T) {
+	c := newCore(t, globalHooks())
+	failed := HookFinished{Result: worker.HookResult{Queue: "main", Err: errors.New("exit status 1")}}
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	step(t, c, failed, "main: Ran", "Reply 1 err=hook event.sh: exit status 1")
+	allowed := hookTask("event.sh", "tick", "")
+	allowed.AllowFailure = true
+	step(t, c, assign(2, allowed), "main: RunHook event.sh")
+	step(t, c, failed, "main: Ran", "TaskEnded event.sh", "Reply 2 err=hook event.sh: exit status 1")
+}
+
+// TestGlobalConfigEcho: the echo of our own config write (a section equal
+// to the config layer) changes nothing.
+func TestGlobalConfigEcho(t *testing.T) {
+	c := newCore(t, globalHooks())
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	cfg, err := hookexec.ParsePatch([]byte(`[{"op":"add","path":"/global/n","value":3}]`), hookexec.PatchScope{RootKey: "global"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step(t, c, HookFinished{Result: worker.HookResult{Queue: "main", Result: hookexec.Result{ConfigValuesPatch: cfg}}},
+		"main: Ran", "Publish", "main: WriteConfigPatch")
+	effects := c.Step(SectionChanged{Section: map[string]any{"n": 3}}, Env{})
+	if r := effects[len(effects)-1].(ConfigReply).Reply; r.Changed || r.Err != "" {
+		t.Errorf("echo: %+v", r)
+	}
+	step(t, c, ConfigWritten{Queue: "main"}, "Reply 1 later=ReloadAllModules", "TaskEnded event.sh")
+}

@@ -1,0 +1,80 @@
+package global
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// tokenArrived is delivered by the clock when the held run of a queue may
+// go (executionMinInterval).
+type tokenArrived struct{ queue string }
+
+// step feeds ev to the core and carries out the effects.
+func (a *Actor) step(ctx actor.Context, ev Event) {
+	for _, e := range a.core.Step(ev, Env{Now: a.now()}) {
+		a.carry(ctx, e)
+	}
+}
+
+func (a *Actor) carry(ctx actor.Context, e Effect) {
+	switch e := e.(type) {
+	case InQueue:
+		a.carryRun(ctx, e.Queue, e.Effect)
+	case Reply:
+		ctx.Send(e.To, e.Done)
+	case Publish:
+		a.publish()
+	case ConfigReply:
+		if e.Reply.Err != "" {
+			a.opts.Log.Error("global config rejected; the previous one stays", "err", e.Reply.Err)
+		}
+		ctx.Respond(e.Reply)
+	case Enqueue:
+		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
+	case StartSync:
+		a.startSync(ctx, e.Queue)
+	case TaskEnded:
+		a.syncFinished(ctx, e.Task)
+	}
+}
+
+// carryRun carries out a queue's hook run effect.
+func (a *Actor) carryRun(ctx actor.Context, queue string, e hookrun.Effect) {
+	switch e := e.(type) {
+	case hookrun.GetSnapshots:
+		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: messages.OwnerGlobal, Hook: e.Hook, Tag: queue})
+	case hookrun.ArmTimer:
+		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{queue: queue}, e.Wait)
+	case hookrun.RunHook:
+		t, _ := a.core.Current(queue)
+		e.Request.Logger = a.opts.Log.With("binding", t.Binding, "queue", queue, "task", t.ID, "attempt", t.Attempts+1)
+		ctx.Request(a.workerFor(ctx, queue), worker.HookJob{Request: e.Request, Binding: e.Info.Binding, Queue: queue})
+	case hookrun.Ran:
+		a.record(e)
+	case hookrun.WriteConfigPatch:
+		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook, Tag: queue})
+	}
+}
+
+// workerFor returns the worker of a queue, spawned on first use.
+func (a *Actor) workerFor(ctx actor.Context, queue string) *actor.PID {
+	if w, ok := a.workers[queue]; ok {
+		return w
+	}
+	w := ctx.SpawnPrefix(worker.Props(worker.New(a.workCtx, a.opts.Runner, nil, a.opts.Watch), a.opts.WorkerMailbox), "worker")
+	a.workers[queue] = w
+	return w
+}
+
+func (a *Actor) record(e hookrun.Ran) {
+	if a.opts.Board != nil {
+		a.opts.Board.RecordHookRun(messages.OwnerGlobal, e.Hook, e.Contexts, e.Err)
+	}
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.HookRun(hookrun.HookRun{Hook: e.Hook, Info: e.Info, Result: e.Result, Err: e.Err})
+	}
+}

@@ -1,0 +1,206 @@
+package module
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// Phase is where a module's task is.
+type Phase int
+
+// The phases of a module's tasks. A module run goes Startup (until a run
+// has completed since the module was enabled) -> KubeSync (the first run
+// after enabling: start the bindings, wait for their Synchronization runs)
+// -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
+// Delete -> AfterDeleteHelm; an event task is one EventHook.
+const (
+	Idle Phase = iota
+	Startup
+	KubeSync
+	SyncHooks
+	BeforeHelm
+	Helm
+	AfterHelm
+	Delete
+	AfterDeleteHelm
+	EventHook
+)
+
+var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
+	"Delete", "AfterDeleteHelm", "EventHook"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// Core is the module's decision state: pure, no I/O. The actor feeds it
+// events with Step and carries out the effects it returns, in order.
+type Core struct {
+	Names    values.Names
+	HasChart bool
+	// WithKube: there is a kube actor (its bindings report their
+	// Synchronization runs).
+	WithKube bool
+	Hooks    hookrun.HookSet
+	Scope    values.Scope
+	State    board.ModuleState
+	Watching bool
+	tasks    hookrun.Tasks
+	hook     hookrun.Run
+	run      *moduleRun
+}
+
+// moduleRun is the running task: its phase, the hooks left in the phase,
+// and the inputs pinned when it started.
+type moduleRun struct {
+	task          messages.Task
+	phase         Phase
+	left          []step
+	pinned        Env
+	valuesChanged bool
+	started       time.Time
+	helmStarted   time.Time
+}
+
+// step is one hook to run in a phase; reacts: a values change by it queues
+// another module run.
+type step struct {
+	hook    hookrun.Hook
+	binding string
+	context []byte
+	reacts  bool
+}
+
+// Busy tells whether a task is running.
+func (c *Core) Busy() bool { _, busy := c.tasks.Current(); return busy }
+
+// Waiting is how many tasks the module holds, the running one included.
+func (c *Core) Waiting() int { return c.tasks.Len() }
+
+// Current is the running task.
+func (c *Core) Current() (messages.Task, bool) {
+	a, ok := c.tasks.Current()
+	return a.Task, ok
+}
+
+// Phase is the running task's phase.
+func (c *Core) Phase() Phase {
+	if c.run == nil {
+		return Idle
+	}
+	return c.run.phase
+}
+
+// Step applies ev and returns the effects.
+func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case TaskAssigned:
+		if c.tasks.Offer(e.Assigned) {
+			return c.start(e.Assigned.Task, env)
+		}
+		return nil
+	case HookFinished:
+		r := e.Result
+		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
+	case SnapshotsRead:
+		return c.stepHook(hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now}, env)
+	case ConfigWritten:
+		return c.stepHook(hookrun.ConfigWritten{Err: e.Err}, env)
+	case TokenArrived:
+		return c.stepHook(hookrun.TokenArrived{}, env)
+	case KubeSynced:
+		return c.kubeSynced(e.Runs, env)
+	case HelmFinished:
+		return c.helmFinished(e.Result, env)
+	case DeleteFinished:
+		return c.deleteFinished(e.Result, env)
+	case SectionChanged:
+		return c.sectionChanged(e.Section)
+	case Disabled:
+		return c.disable()
+	case HookEventArrived:
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+	}
+	return nil
+}
+
+// sectionChanged takes the module's ConfigMap section. The echo of our own
+// config patch write equals the config layer already: nothing changes.
+func (c *Core) sectionChanged(section any) []Effect {
+	reply := messages.ConfigApplied{Owner: messages.ModuleOwner(c.Names.Name)}
+	next, err := c.Scope.WithConfig(section)
+	if err != nil {
+		reply.Err = err.Error()
+		return []Effect{ConfigReply{Reply: reply}}
+	}
+	reply.Changed = next.Checksum() != c.Scope.Checksum()
+	c.Scope = next
+	out := []Effect{Publish{}, ConfigReply{Reply: reply}}
+	if reply.Changed && c.State.Enabled {
+		// The module queues its own run: the operator is not asked.
+		out = append(out, Enqueue{Tasks: []messages.Task{
+			messages.NewModuleRun(c.Names.Name, "module section of the ConfigMap changed")}})
+	}
+	return out
+}
+
+func (c *Core) disable() []Effect {
+	c.State.Enabled, c.State.StartupDone = false, false
+	return append(c.watch(false, false), Publish{})
+}
+
+// watch starts or stops the bindings, once.
+func (c *Core) watch(on, sync bool) []Effect {
+	if c.Watching == on {
+		return nil
+	}
+	c.Watching = on
+	return []Effect{Watch{On: on, Sync: sync}}
+}
+
+// start begins a task: its inputs are pinned now.
+func (c *Core) start(t messages.Task, env Env) []Effect {
+	c.run = &moduleRun{task: t, pinned: env, started: env.Now}
+	c.State.Phase = string(t.Kind)
+	out := []Effect{Publish{}}
+	switch t.Kind {
+	case messages.TaskModuleRun:
+		if !c.State.StartupDone {
+			return append(out, c.enter(Startup, env)...)
+		}
+		return append(out, c.enter(KubeSync, env)...)
+	case messages.TaskModuleDelete:
+		return append(out, c.enter(Delete, env)...)
+	case messages.TaskModuleHook:
+		h, ok := c.Hooks.Find(t.Hook)
+		if !ok {
+			return append(out, c.finish(fmt.Errorf("module %s has no hook %q", c.Names.Name, t.Hook), env)...)
+		}
+		c.run.phase = EventHook
+		c.run.left = []step{{hook: h, binding: t.Binding, context: t.Context, reacts: !t.Sync}}
+		return append(out, c.nextHook(env)...)
+	}
+	return append(out, c.finish(fmt.Errorf("module actor cannot run %s tasks", t.Kind), env)...)
+}
+
+// ordered is the steps of an ORDER binding.
+func (c *Core) ordered(t bindings.Type, reacts bool) []step {
+	var out []step
+	for _, h := range c.Hooks.Ordered(t) {
+		out = append(out, step{hook: h, binding: string(t), reacts: reacts})
+	}
+	return out
+}
+
+// hookRequest builds a hook's request from the pinned inputs; the actor
+// adds the logger.
+func (c *Core) hookRequest(s step) (hookexec.Request, error) {
+	p := c.run.pinned
+	in := values.ModuleHookInput(p.Global, c.Scope.Snapshot(), p.Enabled)
+	return hookrun.Request(s.hook, s.context, in, hookexec.PatchScope{RootKey: c.Names.ValuesKey}, nil)
+}

@@ -1,0 +1,109 @@
+package module
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// Env is what the shell reads for each Step: the clock's time and the
+// published inputs a run pins when it starts (global values, the enabled
+// modules), so that every hook and the helm upgrade of one run see the same.
+type Env struct {
+	Now     time.Time
+	Global  values.Snapshot
+	Enabled []string
+}
+
+// Event is an input of the module core.
+type Event interface{ moduleEvent() }
+
+// Events of the module core, one per message the actor turns into one.
+type (
+	// TaskAssigned is a task the queue gave (RunTask).
+	TaskAssigned struct{ Assigned hookrun.Assigned }
+	// HookFinished is the worker's hook result.
+	HookFinished struct{ Result worker.HookResult }
+	// SnapshotsRead answers the run's GetSnapshots.
+	SnapshotsRead struct{ Snapshots bctx.Snapshots }
+	// ConfigWritten answers the run's config patch.
+	ConfigWritten struct{ Err string }
+	// TokenArrived: the rate limit's timer fired.
+	TokenArrived struct{}
+	// KubeSynced lists the Synchronization runs of the kubernetes bindings.
+	KubeSynced struct{ Runs messages.KubeSyncRuns }
+	// HelmFinished is the worker's upgrade result.
+	HelmFinished struct{ Result worker.HelmResult }
+	// DeleteFinished is the worker's uninstall result.
+	DeleteFinished struct{ Result worker.DeleteResult }
+	// SectionChanged is the module's ConfigMap section (ApplyConfig).
+	SectionChanged struct{ Section any }
+	// Disabled: the operator disabled the module.
+	Disabled struct{}
+	// HookEventArrived is an event source's event for one of the hooks.
+	HookEventArrived struct{ Event messages.HookEvent }
+)
+
+func (TaskAssigned) moduleEvent()     {}
+func (HookFinished) moduleEvent()     {}
+func (SnapshotsRead) moduleEvent()    {}
+func (ConfigWritten) moduleEvent()    {}
+func (TokenArrived) moduleEvent()     {}
+func (KubeSynced) moduleEvent()       {}
+func (HelmFinished) moduleEvent()     {}
+func (DeleteFinished) moduleEvent()   {}
+func (SectionChanged) moduleEvent()   {}
+func (Disabled) moduleEvent()         {}
+func (HookEventArrived) moduleEvent() {}
+
+// Effect is an output of the module core: one of the types below, or a
+// hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
+// WriteConfigPatch), which the actor carries out as they are.
+type Effect any
+
+// Effects of the module core.
+type (
+	// RunHelm upgrades the release with Values.
+	RunHelm struct{ Values map[string]any }
+	// Uninstall uninstalls the release.
+	Uninstall struct{}
+	// Watch starts (On) or stops the schedule and kubernetes bindings;
+	// with Sync their Synchronization runs come back as KubeSynced.
+	Watch struct{ On, Sync bool }
+	// Reply answers a task's queue.
+	Reply struct {
+		To   *actor.PID
+		Done messages.TaskDone
+	}
+	// Publish: the state or the scope changed.
+	Publish struct{}
+	// ConfigReply answers ApplyConfig.
+	ConfigReply struct{ Reply messages.ConfigApplied }
+	// Observed is a finished module run (Helm false) or helm upgrade, for
+	// metrics.
+	Observed struct {
+		Helm bool
+		Took time.Duration
+		Err  error
+	}
+	// DestructiveDone counts destructive actions on the release.
+	DestructiveDone struct{ Actions []worker.Destructive }
+	// HelmUpgraded and Uninstalled are logged by the actor.
+	HelmUpgraded struct{ Outcome worker.HelmOutcome }
+	Uninstalled  struct {
+		Removal worker.Removal
+		Reason  string
+	}
+	// TaskFailed is logged by the actor.
+	TaskFailed struct{ Err error }
+	// ArmCheck arms the periodic absent-resources check.
+	ArmCheck struct{}
+	// Enqueue queues tasks.
+	Enqueue struct{ Tasks []messages.Task }
+)

@@ -1,0 +1,23 @@
+package module
+
+import (
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
+)
+
+// Metrics observes a module's work; the process's Prometheus metrics
+// implement it.
+type Metrics interface {
+	hookrun.Metrics
+	ModuleRun(module string, took time.Duration, err error)
+	Helm(module string, took time.Duration, err error)
+	// ModuleFailed is told that a module cannot start (its hooks could not
+	// be configured): it is left out until the next start. A nil err says
+	// the failed module is gone (its dir was removed).
+	ModuleFailed(module string, err error)
+	// Destructive counts a destructive action on the module's release
+	// (action: worker.ActionUninstall, ActionAdopt, ActionClear).
+	Destructive(module string, d worker.Destructive)
+}

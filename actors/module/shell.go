@@ -1,0 +1,130 @@
+package module
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// tokenArrived is delivered by the clock when a held hook run may go.
+type tokenArrived struct{}
+
+// UninstalledMessage is the message of the WARN record of the uninstall of
+// a disabled module's release.
+const UninstalledMessage = "uninstalled release of disabled module"
+
+// step feeds ev to the core with the inputs as published now, and carries
+// out the effects.
+func (a *Actor) step(ctx actor.Context, ev Event) {
+	env := Env{Now: a.now()}
+	if a.opts.Board != nil {
+		env.Global, env.Enabled = a.opts.Board.Global(), a.opts.Board.EnabledModules()
+	}
+	for _, e := range a.core.Step(ev, env) {
+		a.carry(ctx, e)
+	}
+}
+
+// carry carries out one effect.
+func (a *Actor) carry(ctx actor.Context, e Effect) {
+	switch e := e.(type) {
+	case hookrun.GetSnapshots:
+		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: a.owner(), Hook: e.Hook})
+	case hookrun.ArmTimer:
+		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{}, e.Wait)
+	case hookrun.RunHook:
+		a.runHook(ctx, e)
+	case hookrun.Ran:
+		a.record(e)
+	case hookrun.WriteConfigPatch:
+		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
+	case RunHelm:
+		ctx.Request(a.worker, worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values})
+	case Uninstall:
+		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
+	case Watch:
+		a.watch(ctx, e)
+	case Reply:
+		ctx.Send(e.To, e.Done)
+	case Publish:
+		a.publish()
+	case ConfigReply:
+		ctx.Respond(e.Reply)
+	case Enqueue:
+		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
+	default:
+		a.observe(ctx, e)
+	}
+}
+
+// observe carries out the effects that only log, count or arm the check.
+func (a *Actor) observe(ctx actor.Context, e Effect) {
+	switch e := e.(type) {
+	case Observed:
+		if a.opts.Metrics == nil {
+			return
+		}
+		if e.Helm {
+			a.opts.Metrics.Helm(a.name(), e.Took, e.Err)
+		} else {
+			a.opts.Metrics.ModuleRun(a.name(), e.Took, e.Err)
+		}
+	case DestructiveDone:
+		a.countDestructive(e.Actions)
+	case HelmUpgraded:
+		a.log.Info("helm", "upgraded", e.Outcome.Upgraded, "revision", e.Outcome.Revision, "reason", e.Outcome.Reason)
+	case Uninstalled:
+		a.log.Warn(UninstalledMessage, "release", a.name(), "revision", e.Removal.Revision,
+			"status", e.Removal.Status, "reason", e.Reason)
+	case TaskFailed:
+		a.log.Error("task failed", "err", e.Err)
+	case ArmCheck:
+		a.scheduleCheck(ctx)
+	}
+}
+
+// runHook sends the hook run to the worker, with a logger that names the
+// task.
+func (a *Actor) runHook(ctx actor.Context, e hookrun.RunHook) {
+	t, _ := a.core.Current()
+	e.Request.Logger = a.log.With("binding", e.Info.Binding, "queue", e.Info.Queue, "task", t.ID, "attempt", t.Attempts+1)
+	ctx.Request(a.worker, worker.HookJob{Request: e.Request, Binding: e.Info.Binding, Module: a.name(), Queue: e.Info.Queue})
+}
+
+func (a *Actor) record(e hookrun.Ran) {
+	if a.opts.Board != nil {
+		a.opts.Board.RecordHookRun(a.owner(), e.Hook, e.Contexts, e.Err)
+	}
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.HookRun(hookrun.HookRun{Module: a.name(), Hook: e.Hook, Info: e.Info, Result: e.Result, Err: e.Err})
+	}
+}
+
+// countDestructive counts destructive actions on the module's release
+// (logged at WARN where they happened).
+func (a *Actor) countDestructive(done []worker.Destructive) {
+	if a.opts.Metrics == nil {
+		return
+	}
+	for _, d := range done {
+		a.opts.Metrics.Destructive(a.name(), d)
+	}
+}
+
+// watch starts the module's schedule and kubernetes bindings (their
+// Synchronization runs come back to it with Sync), or stops them.
+func (a *Actor) watch(ctx actor.Context, w Watch) {
+	var syncTo *actor.PID
+	if w.Sync {
+		syncTo = ctx.Self()
+	}
+	if a.peers.Schedule != nil {
+		ctx.Send(a.peers.Schedule, a.core.Hooks.Schedules(a.owner(), a.name(), w.On))
+	}
+	if a.peers.Kube != nil {
+		ctx.Send(a.peers.Kube, a.core.Hooks.Monitors(messages.WatchKube{Owner: a.owner(), Module: a.name(), SyncTo: syncTo}, w.On))
+	}
+}

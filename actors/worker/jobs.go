@@ -1,0 +1,99 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
+)
+
+// Runner is what a worker needs of hookexec.Runner.
+type Runner interface {
+	Config(ctx context.Context, hook hookexec.Hook, scope bindings.Scope) (*bindings.Config, error)
+	Run(ctx context.Context, req hookexec.Request) (hookexec.Result, error)
+	RunEnabled(ctx context.Context, req hookexec.EnabledRequest) (hookexec.Result, error)
+}
+
+// HelmOutcome says what an upgrade did.
+type HelmOutcome struct {
+	// Upgraded is false when the release was up to date (skipped).
+	Upgraded bool
+	Revision int
+	Reason   string
+	// Destructive are the adoptions and clears the run did.
+	Destructive []Destructive
+}
+
+// Releaser is what a module needs of chartrun.
+type Releaser interface {
+	Upgrade(ctx context.Context, module, chartDir string, values map[string]any) (HelmOutcome, error)
+	Uninstall(ctx context.Context, module string) (Removal, error)
+	// Absent lists the objects of the deployed release that are gone.
+	Absent(ctx context.Context, module string) ([]string, error)
+}
+
+// Jobs and their results. They stay between an owner and its worker
+// child, so they live here rather than in package messages.
+type (
+	// ConfigureJob finds the hooks under Root (the global hooks dir, or a
+	// module dir whose hooks/ is searched) and runs each with --config.
+	ConfigureJob struct {
+		Root  string
+		Scope bindings.Scope
+		// Slots, when set, is taken for the duration of the job: it bounds
+		// how many owners configure at once, so that a hundred modules'
+		// --config runs do not starve start-up. Waiters are served in
+		// arrival order, which is module order at start-up.
+		Slots chan struct{}
+	}
+	ConfigureResult struct {
+		Hooks hookrun.HookSet
+		Err   error
+	}
+	HookJob struct {
+		Request hookexec.Request
+		Binding string
+		// Module and Queue name the run (for the RunWatch); the result
+		// carries Queue back, so that an owner running one hook per queue
+		// knows whose it is.
+		Module string
+		Queue  string
+	}
+	HookResult struct {
+		Hook    string
+		Binding string
+		Queue   string
+		Result  hookexec.Result
+		Err     error
+	}
+	// EnabledJob runs the enabled script of the module in Dir, if it has
+	// one (Request.Script is filled in); without one the module is enabled.
+	EnabledJob struct {
+		Dir     string
+		Request hookexec.EnabledRequest
+	}
+	EnabledResult struct {
+		Enabled bool
+		Err     error
+	}
+	HelmJob struct {
+		Module   string
+		ChartDir string
+		Values   map[string]any
+	}
+	HelmResult struct {
+		Outcome HelmOutcome
+		Err     error
+	}
+	DeleteJob    struct{ Module string }
+	DeleteResult struct {
+		Removal Removal
+		Err     error
+	}
+	AbsentJob    struct{ Module string }
+	AbsentResult struct {
+		Objects []string
+		Err     error
+	}
+)

@@ -1,0 +1,34 @@
+package hookrun
+
+import "github.com/addon-actors/addon-operator/hookexec"
+
+// RunInfo is what a hook run is for: its binding and queue, and whether a
+// failure is allowed (then it is counted apart and dropped).
+type RunInfo struct {
+	Binding      string
+	Queue        string
+	AllowFailure bool
+}
+
+// RunInfoOf is the run information of a task.
+func RunInfoOf(binding, queue string, allowFailure bool) RunInfo {
+	if queue == "" {
+		queue = "main"
+	}
+	return RunInfo{Binding: binding, Queue: queue, AllowFailure: allowFailure}
+}
+
+// HookRun is one finished hook run, for metrics.
+type HookRun struct {
+	Module string // empty for a global hook
+	Hook   string
+	Info   RunInfo
+	Result hookexec.Result
+	Err    error
+}
+
+// Metrics observes hook runs; the process's Prometheus metrics implement
+// it (and the module actor's wider interface).
+type Metrics interface {
+	HookRun(r HookRun)
+}

@@ -1,0 +1,61 @@
+package hookrun
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/addon-actors/addon-operator/hookexec"
+)
+
+// hookDone applies the result's patches to the owner's scope, once: the
+// applied scope is committed at once (Committed), so that the echo of the
+// config patch written next finds a config layer equal to it.
+func (r *Run) hookDone(e HookDone) []Effect {
+	if r.Stage != Running {
+		return nil
+	}
+	ran := Ran{Hook: r.hook.Name, Info: r.info, Contexts: r.contexts, Result: e.Result, Err: e.Err}
+	if e.Err != nil {
+		return r.end(ran, Finished{Err: fmt.Errorf("hook %s: %w", r.hook.Name, e.Err)})
+	}
+	applied, err := Apply(e.Scope, r.hook.Name, e.Result)
+	if err != nil {
+		return r.end(ran, Finished{Err: err})
+	}
+	commit := Committed{Scope: applied.Scope, ValuesChanged: applied.ValuesChanged}
+	if applied.ConfigPatch == nil {
+		return append(r.end(ran, commit), Finished{})
+	}
+	r.Stage = WritingConfig
+	return []Effect{ran, commit, WriteConfigPatch{Hook: r.hook.Name, Patch: applied.ConfigPatch}}
+}
+
+// configWritten ends a run whose config patch was written. Its patches
+// are in the scope already: nothing is applied again.
+func (r *Run) configWritten(e ConfigWritten) []Effect {
+	if r.Stage != WritingConfig {
+		return nil
+	}
+	if e.Err != "" {
+		return r.end(nil, Finished{Err: fmt.Errorf("hook %s: write config patch: %s", r.hook.Name, e.Err)})
+	}
+	return r.end(nil, Finished{})
+}
+
+// end returns the run to Idle with the effects that close it.
+func (r *Run) end(first Effect, rest ...Effect) []Effect {
+	r.Stage, r.hook, r.req, r.info = Idle, Hook{}, hookexec.Request{}, RunInfo{}
+	if first == nil {
+		return rest
+	}
+	return append([]Effect{first}, rest...)
+}
+
+// countContexts counts the elements of a binding context array.
+func countContexts(data []byte) int {
+	var list []json.RawMessage
+	if json.Unmarshal(data, &list) != nil {
+		return 0
+	}
+	return len(list)
+}
