@@ -20,14 +20,14 @@ func TestTaskOf(t *testing.T) {
 		{"module kubernetes event", messages.HookEvent{Owner: "module/demo", Hook: "h.sh", Binding: "pods", Queue: "q",
 			AllowFailure: true, Source: "kubernetes Pod", Context: ctx},
 			messages.Task{Queue: "q", Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "h.sh",
-				Binding: "pods", AllowFailure: true, Reason: "kubernetes Pod", Context: ctx, Contexts: 1,
+				Binding: "pods", AllowFailure: true, Reason: "kubernetes Pod", Context: ctx, Contexts: 1, Event: true,
 				MergeKey: "hook/module/demo/h.sh", Compact: true}},
 		{"global schedule tick", messages.HookEvent{Owner: "global", Hook: "g.sh", Binding: "every", Source: "schedule * * * * * *", Context: ctx},
 			messages.Task{Kind: messages.TaskGlobalHook, Owner: "global", Hook: "g.sh", Binding: "every",
-				Reason: "schedule * * * * * *", Context: ctx, Contexts: 1, MergeKey: "hook/global/g.sh", Compact: true}},
+				Reason: "schedule * * * * * *", Context: ctx, Contexts: 1, Event: true, MergeKey: "hook/global/g.sh", Compact: true}},
 		{"Synchronization", messages.HookEvent{Owner: "global", Hook: "g.sh", Binding: "pods", Source: "Synchronization of Pod", Context: ctx, Sync: true},
 			messages.Task{Kind: messages.TaskGlobalHook, Owner: "global", Hook: "g.sh", Binding: "pods",
-				Reason: "Synchronization of Pod", Context: ctx, Contexts: 1, Sync: true}},
+				Reason: "Synchronization of Pod", Context: ctx, Contexts: 1, Event: true, Sync: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := hookrun.TaskOf(tc.ev); !reflect.DeepEqual(got, tc.want) {
