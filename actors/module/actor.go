@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -19,7 +20,7 @@ import (
 
 // Options configures a module actor.
 type Options struct {
-	Definition Definition
+	Definition layout.Definition
 	Runner     worker.Runner
 	Releaser   worker.Releaser
 	Board      *board.Board

@@ -14,6 +14,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
@@ -62,7 +63,7 @@ func spawn(t *testing.T, dir string) *env {
 	t.Cleanup(runner.Close)
 	kit := actortest.New(t)
 	e := &env{kit: kit, queue: kit.NewProbe(), record: record}
-	def := module.Definition{Names: names, Dir: dir}
+	def := layout.Definition{Names: names, Dir: dir}
 	operator := kit.NewProbe()
 	e.pid = kit.Spawn("module", module.New(module.Options{Definition: def, Runner: runner, Board: board.New(), Clock: kit.Clock,
 		Siblings: hookrun.Siblings{Report: operator.PID, Config: e.queue.PID, Queue: e.queue.PID}}))

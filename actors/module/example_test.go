@@ -10,6 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
@@ -41,7 +42,7 @@ func Example() {
 
 	kit := actortest.New(t)
 	queue, operator, b := kit.NewProbe(), kit.NewProbe(), board.New()
-	pid := kit.Spawn("module", module.New(module.Options{Definition: module.Definition{Names: names, Dir: dir},
+	pid := kit.Spawn("module", module.New(module.Options{Definition: layout.Definition{Names: names, Dir: dir},
 		Runner: runner, Board: b, Clock: kit.Clock,
 		Siblings: hookrun.Siblings{Report: operator.PID, Config: queue.PID, Queue: queue.PID}}))
 	actortest.Expect[messages.OwnerReady](operator, 10*time.Second)

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -41,7 +41,7 @@ func (w *warnings) all() []map[string]string {
 // bounded cause for the metric); a purge is logged at WARN with its reason
 // and counted.
 func TestDestructiveTasksSayWhy(t *testing.T) {
-	defs := []module.Definition{definition(t, "001-a", true, false), definition(t, "002-b", false, false),
+	defs := []layout.Definition{definition(t, "001-a", true, false), definition(t, "002-b", false, false),
 		definition(t, "003-c", true, true)}
 	logs := &warnings{}
 	var mu sync.Mutex

@@ -10,7 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
-// DirLister lists the module dirs by path (module.ListDirs).
+// DirLister lists the module dirs by path (layout.ListDirs).
 type DirLister func() ([]string, error)
 
 type (

@@ -3,7 +3,7 @@ package operator
 import (
 	"fmt"
 
-	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -23,7 +23,7 @@ const (
 // sentence naming the key: the highest enabled layer with a say (they are
 // ordered low to high as values.EnabledByLayers reads them), else its
 // enabled script when the layers enabled it.
-func disabledBy(def module.Definition, config values.Sections, dynamic map[string]bool, byScript bool) (string, string) {
+func disabledBy(def layout.Definition, config values.Sections, dynamic map[string]bool, byScript bool) (string, string) {
 	key, flag := def.Names.ValuesKey, def.Names.EnabledKey
 	if byScript {
 		return CauseEnabledScript, "disabled by its enabled script"

@@ -3,7 +3,7 @@ package operator
 import (
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -46,7 +46,7 @@ func TestDisabledBy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := module.Definition{Names: names, Common: values.Sections{Enabled: tc.common}, Own: values.Sections{Enabled: tc.own}}
+			d := layout.Definition{Names: names, Common: values.Sections{Enabled: tc.common}, Own: values.Sections{Enabled: tc.own}}
 			cause, text := disabledBy(d, tc.config, tc.dynamic, tc.byScript)
 			if cause != tc.cause || text != tc.wantTxt {
 				t.Fatalf("disabledBy = %q, %q; want %q, %q", cause, text, tc.cause, tc.wantTxt)

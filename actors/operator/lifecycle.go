@@ -7,10 +7,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/module"
 	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -29,9 +29,9 @@ type Counter interface{ Inc() }
 
 // LifecycleOptions configures the operator's lifecycle.
 type LifecycleOptions struct {
-	Modules []module.Definition
+	Modules []layout.Definition
 	// Unloaded names the modules whose dir is there but could not be
-	// loaded at start-up (module.Unloaded): left out, their releases are
+	// loaded at start-up (layout.Unloaded): left out, their releases are
 	// never purged as releases without a module dir.
 	Unloaded []string
 	Board    *board.Board
@@ -57,7 +57,7 @@ type LifecycleOptions struct {
 	// from ModuleProps), one whose dir is gone is stopped and its release
 	// purged.
 	Scan        Scanner
-	ModuleProps func(module.Definition) *actor.Props
+	ModuleProps func(layout.Definition) *actor.Props
 	// ListDirs, every DirsInterval after the first converge, lists the
 	// module dirs; when some were added or removed, all modules are
 	// reloaded (0 or nil: only converges for other reasons read them).

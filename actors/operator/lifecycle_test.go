@@ -11,9 +11,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
@@ -52,21 +52,21 @@ type env struct {
 	fatal chan error
 }
 
-func definition(t *testing.T, dir string, enabled, script bool) module.Definition {
+func definition(t *testing.T, dir string, enabled, script bool) layout.Definition {
 	names, err := values.ParseModuleDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	own := values.Sections{Enabled: map[string]bool{names.ValuesKey: enabled}}
-	return module.Definition{Names: names, Own: own, HasEnabledScript: script}
+	return layout.Definition{Names: names, Own: own, HasEnabledScript: script}
 }
 
-func start(t *testing.T, defs []module.Definition, owned []string) *env {
+func start(t *testing.T, defs []layout.Definition, owned []string) *env {
 	return startWith(t, defs, owned, func(*operator.LifecycleOptions) {})
 }
 
 // startWith is start with options changed by set.
-func startWith(t *testing.T, defs []module.Definition, owned []string, set func(*operator.LifecycleOptions)) *env {
+func startWith(t *testing.T, defs []layout.Definition, owned []string, set func(*operator.LifecycleOptions)) *env {
 	kit := actortest.New(t)
 	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
 	children := []operator.Child{
@@ -155,7 +155,7 @@ func kinds(tasks []messages.Task) []string {
 }
 
 func TestConvergeFromBootToReady(t *testing.T) {
-	defs := []module.Definition{definition(t, "001-a", true, false), definition(t, "002-b", false, false),
+	defs := []layout.Definition{definition(t, "001-a", true, false), definition(t, "002-b", false, false),
 		definition(t, "003-c", true, true)}
 	e := start(t, defs, []string{"b", "gone"})
 	e.boot(t, 4)
@@ -186,7 +186,7 @@ func TestConvergeFromBootToReady(t *testing.T) {
 // original, an older version, plain helm: adopted by name); a release
 // without a module dir is purged only when this operator installed it.
 func TestReleasesOfOthers(t *testing.T) {
-	defs := []module.Definition{definition(t, "001-a", false, false)}
+	defs := []layout.Definition{definition(t, "001-a", false, false)}
 	e := startWith(t, defs, nil, func(o *operator.LifecycleOptions) { o.Releases = releases{others: []string{"a", "stranger"}} })
 	e.boot(t, 2)
 	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
@@ -225,7 +225,7 @@ func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
 }
 
 func TestEnabledFlagChangeReloadsAll(t *testing.T) {
-	e := start(t, []module.Definition{definition(t, "001-a", true, false)}, nil)
+	e := start(t, []layout.Definition{definition(t, "001-a", true, false)}, nil)
 	e.boot(t, 2)
 	e.kit.Send(e.root, messages.ConfigChanged{Change: values.Change{Enabled: []string{"a"}}})
 	q := actortest.Expect[messages.Enqueue](e.probe, patience)
@@ -243,7 +243,7 @@ func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
 	var mu sync.Mutex
 	dirs := []string{"/modules/001-a"}
 	list := func() ([]string, error) { mu.Lock(); defer mu.Unlock(); return slices.Clone(dirs), nil }
-	e := startWith(t, []module.Definition{a}, nil, func(o *operator.LifecycleOptions) {
+	e := startWith(t, []layout.Definition{a}, nil, func(o *operator.LifecycleOptions) {
 		o.ListDirs, o.DirsInterval = list, time.Minute
 	})
 	e.boot(t, 2)

@@ -5,14 +5,14 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
 
-// Scanner reads the modules dirs again (module.Scan with the start-up's
+// Scanner reads the modules dirs again (layout.Scan with the start-up's
 // common values).
-type Scanner func() ([]module.Definition, []error)
+type Scanner func() ([]layout.Definition, []error)
 
 type (
 	// scanModules asks the worker to read the modules dirs; Known are the
@@ -22,7 +22,7 @@ type (
 	// dirs that could not be read (Errs), the known modules whose dir is
 	// gone, and those whose dir cannot be seen (by name, with the reason).
 	modulesScanned struct {
-		Defs   []module.Definition
+		Defs   []layout.Definition
 		Errs   []error
 		Gone   []string
 		Unseen map[string]string
@@ -34,20 +34,20 @@ type moduleChanges struct {
 	// next is the module list from now on: a known module keeps its
 	// definition (its actor has it), even if its dir could not be read
 	// this time; a new one is added in module order.
-	next    []module.Definition
-	added   []module.Definition
+	next    []layout.Definition
+	added   []layout.Definition
 	removed []string
 }
 
 // diffModules decides, purely, what the scan changes. Only a dir that is
 // gone removes a module: one that could not be read keeps its last good
 // definition.
-func diffModules(known []module.Definition, scan modulesScanned) moduleChanges {
+func diffModules(known []layout.Definition, scan modulesScanned) moduleChanges {
 	gone := map[string]bool{}
 	for _, name := range scan.Gone {
 		gone[name] = true
 	}
-	byName := map[string]module.Definition{}
+	byName := map[string]layout.Definition{}
 	for _, d := range known {
 		byName[d.Names.Name] = d
 	}
@@ -99,7 +99,7 @@ func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) 
 		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
 	}
 	b.setUnseen(msg.Unseen)
-	b.unloaded = module.Unloaded(msg.Errs)
+	b.unloaded = layout.Unloaded(msg.Errs)
 	c := diffModules(b.opts.Modules, msg)
 	for _, name := range c.removed {
 		b.removeModule(ctx, name)
@@ -129,7 +129,7 @@ func (b *lifecycle) removeModule(ctx actor.Context, name string) {
 // addModule starts the actor of a module whose dir appeared; the config
 // actor hands it its ConfigMap section (tellReaders); discovery waits for
 // its hooks to configure.
-func (b *lifecycle) addModule(ctx actor.Context, d module.Definition) {
+func (b *lifecycle) addModule(ctx actor.Context, d layout.Definition) {
 	child := Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
 	if _, err := b.children.Spawn(ctx, child, ChildQueue); err != nil {
 		b.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)

@@ -8,20 +8,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
 )
 
-func def(t *testing.T, dir, version string) module.Definition {
+func def(t *testing.T, dir, version string) layout.Definition {
 	t.Helper()
 	names, err := values.ParseModuleDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return module.Definition{Names: names, Dir: "/modules/" + dir + "@" + version}
+	return layout.Definition{Names: names, Dir: "/modules/" + dir + "@" + version}
 }
 
-func namesOf(defs []module.Definition) []string {
+func namesOf(defs []layout.Definition) []string {
 	out := []string{}
 	for _, d := range defs {
 		out = append(out, d.Names.Name+"@"+d.Dir[len(d.Dir)-2:])
@@ -33,9 +33,9 @@ func namesOf(defs []module.Definition) []string {
 // gone, and keeps a known module's definition, even when its dir could not
 // be read this time.
 func TestDiffModules(t *testing.T) {
-	known := []module.Definition{def(t, "001-alpha", "v1"), def(t, "002-delta", "v1"), def(t, "004-gamma", "v1")}
+	known := []layout.Definition{def(t, "001-alpha", "v1"), def(t, "002-delta", "v1"), def(t, "004-gamma", "v1")}
 	scan := modulesScanned{
-		Defs: []module.Definition{def(t, "001-alpha", "v2"), def(t, "003-beta", "v2")},
+		Defs: []layout.Definition{def(t, "001-alpha", "v2"), def(t, "003-beta", "v2")},
 		Errs: []error{errors.New("002-delta/values.yaml: broken")},
 		Gone: []string{"gamma"},
 	}

@@ -18,11 +18,11 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
-	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -141,7 +141,7 @@ func Start(cfg Config) (*App, error) {
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ListDirs: func() ([]string, error) { return module.ListDirs(cfg.ModulesDirs) }}
+		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
@@ -226,14 +226,14 @@ func (a *App) Stop(grace time.Duration) error {
 // symlink) stops start-up: converging without it would uninstall its
 // modules' releases.
 func readDirs(cfg Config) (dirsRead, error) {
-	common, err := module.ReadCommonValues(cfg.ModulesDirs)
+	common, err := layout.ReadCommonValues(cfg.ModulesDirs)
 	if err != nil {
 		return dirsRead{}, err
 	}
-	defs, errs := module.Scan(cfg.ModulesDirs, common)
+	defs, errs := layout.Scan(cfg.ModulesDirs, common)
 	var unseen []string
 	for _, e := range errs {
-		if errors.Is(e, module.ErrUnseen) {
+		if errors.Is(e, layout.ErrUnseen) {
 			unseen = append(unseen, e.Error())
 			continue
 		}
@@ -255,14 +255,14 @@ func readDirs(cfg Config) (dirsRead, error) {
 		names = append(names, d.Names.Name)
 	}
 	cfg.Log.Info("modules found", "modules", names)
-	return dirsRead{common: common, defs: defs, unloaded: module.Unloaded(errs), globalSchemas: globalSchemas}, nil
+	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), globalSchemas: globalSchemas}, nil
 }
 
 // dirsRead is what start-up read of the modules and global hooks dirs;
 // unloaded are the modules whose dir is there but could not be loaded.
 type dirsRead struct {
 	common        values.Sections
-	defs          []module.Definition
+	defs          []layout.Definition
 	unloaded      []string
 	globalSchemas *schema.Set
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/values"
@@ -31,7 +32,7 @@ type parts struct {
 	metrics       *metrics
 	client        kubernetes.Interface
 	common        values.Sections
-	defs          []module.Definition
+	defs          []layout.Definition
 	globalSchemas *schema.Set
 	work          context.Context
 	dynamic       dynamic.Interface
@@ -75,7 +76,7 @@ func (p parts) children() []operator.Child {
 }
 
 // moduleProps makes a module actor, at start-up or when its dir appears.
-func (p parts) moduleProps(d module.Definition) *actor.Props {
+func (p parts) moduleProps(d layout.Definition) *actor.Props {
 	sys := p.app.System
 	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
@@ -84,8 +85,8 @@ func (p parts) moduleProps(d module.Definition) *actor.Props {
 }
 
 // scan reads the modules dirs again, with the start-up's common values.
-func (p parts) scan() ([]module.Definition, []error) {
-	return module.Scan(p.cfg.ModulesDirs, p.common)
+func (p parts) scan() ([]layout.Definition, []error) {
+	return layout.Scan(p.cfg.ModulesDirs, p.common)
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {

@@ -1,4 +1,4 @@
-package module
+package layout
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package module_test
+package layout_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -30,13 +30,13 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "volume", "gamma"), dangling); err != nil {
 		t.Fatal(err)
 	}
-	defs, errs := module.Scan([]string{mods, missing}, values.Sections{})
+	defs, errs := layout.Scan([]string{mods, missing}, values.Sections{})
 	if len(defs) != 1 || defs[0].Names.Name != "alpha" {
 		t.Fatalf("defs %+v, want alpha only", defs)
 	}
 	var unseen, other []string
 	for _, err := range errs {
-		if errors.Is(err, module.ErrUnseen) {
+		if errors.Is(err, layout.ErrUnseen) {
 			unseen = append(unseen, err.Error())
 		} else {
 			other = append(other, err.Error())
@@ -48,10 +48,10 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	if len(other) != 1 || !strings.Contains(other[0], "002-broken") {
 		t.Fatalf("other errors %q, want the broken module's", other)
 	}
-	if got := module.Unloaded(errs); !reflect.DeepEqual(got, []string{"broken"}) {
+	if got := layout.Unloaded(errs); !reflect.DeepEqual(got, []string{"broken"}) {
 		t.Fatalf("Unloaded = %v, want [broken]: its dir is there, its release must not be purged", got)
 	}
-	listed, err := module.ListDirs([]string{mods})
+	listed, err := layout.ListDirs([]string{mods})
 	if err != nil || !reflect.DeepEqual(listed, []string{filepath.Join(mods, "001-alpha"), filepath.Join(mods, "002-broken")}) {
 		t.Fatalf("ListDirs = %v, %v; want the two dirs that can be seen", listed, err)
 	}
