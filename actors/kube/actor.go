@@ -17,6 +17,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
@@ -129,7 +130,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 
 func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Owner == nil {
-		a.opts.Owner = siblings(ctx)
+		a.opts.Owner = supervision.Siblings(ctx)
 	}
 	if a.opts.Report == nil {
 		a.opts.Report = ctx.Parent()
@@ -144,17 +145,6 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 		a.handleWatch(ctx, a.inputs.watches[owner])
 	}
 	a.opts.Log.Info("monitors started again after a restart", "owners", len(owners))
-}
-
-// siblings resolves owners as children of the actor's parent.
-func siblings(ctx actor.Context) func(string) *actor.PID {
-	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
-	return func(owner string) *actor.PID {
-		if parent == nil {
-			return actor.NewPID(address, owner)
-		}
-		return actor.NewPID(parent.Address, parent.Id+"/"+owner)
-	}
 }
 
 // handleWatch replaces an owner's monitors; they start once their kinds

@@ -222,14 +222,11 @@ func describe(t messages.Task) string {
 // siblings resolves owners as children of the queue's parent, and the
 // operator owner as the parent itself.
 func siblings(ctx actor.Context) func(string) *actor.PID {
-	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
+	sibling, parent := supervision.Siblings(ctx), ctx.Parent()
 	return func(owner string) *actor.PID {
-		if parent == nil {
-			return actor.NewPID(address, owner)
-		}
-		if owner == messages.OwnerOperator {
+		if owner == messages.OwnerOperator && parent != nil {
 			return parent
 		}
-		return actor.NewPID(address, parent.Id+"/"+owner)
+		return sibling(owner)
 	}
 }

@@ -88,7 +88,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 // handleStarted re-arms the schedules after a restart.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Owner == nil {
-		a.opts.Owner = siblings(ctx)
+		a.opts.Owner = supervision.Siblings(ctx)
 	}
 	if len(a.inputs.watches) == 0 {
 		return
@@ -171,17 +171,6 @@ func event(e *entry) messages.HookEvent {
 	b := e.hook.Binding
 	return messages.HookEvent{Owner: e.owner, Hook: e.hook.Hook, Binding: b.Name, Queue: b.Queue,
 		AllowFailure: b.AllowFailure, Source: "schedule " + b.Crontab, Context: context(e.hook.Version, b)}
-}
-
-// siblings resolves owners as children of the actor's parent.
-func siblings(ctx actor.Context) func(string) *actor.PID {
-	parent, address := ctx.Parent(), ctx.ActorSystem().Address()
-	return func(owner string) *actor.PID {
-		if parent == nil {
-			return actor.NewPID(address, owner)
-		}
-		return actor.NewPID(parent.Address, parent.Id+"/"+owner)
-	}
 }
 
 // context is a tick's binding context. The snapshots it carries
