@@ -1,9 +1,13 @@
-// Package actors is the root of the operator's actor tree. Each sub-package
-// owns one actor kind: operator (boot sequence and converge state machine),
-// config (ConfigMap/addon-operator as source and sink), queue (main and named
-// queues with retry-with-delay), global (global hooks and values), module (one
-// actor per module), kube (Kubernetes event monitors) and schedule (cron
-// ticks). actors/inspect is the mailbox and state inspector behind the debug
-// endpoint. The pure values logic the global and module actors own is the
-// top-level package values, below the actors and the messages.
+// Package actors is the root of the operator's actor tree; it holds
+// nothing but this documentation. Each sub-package is one actor kind:
+// operator (the root: boot sequence, lifecycle and converge), config
+// (ConfigMap/addon-operator as source and sink; it hands each module its
+// section), queue (main and named queues with retry-with-delay, and the hold
+// of event runs while discovery fails), global (global hooks and values),
+// module (one actor per module), kube (Kubernetes event monitors and
+// snapshots), schedule (cron ticks) and worker (an owner's child that runs
+// hooks and helm off the owner's mailbox). The global and module actors are
+// shells around pure cores (Core.Step); what is not an actor lives outside:
+// the data model (values, hook, layout), messages, board, hookrun, hookexec,
+// chartrun and supervision.
 package actors
