@@ -99,38 +99,16 @@ func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) 
 }
 
 func (b *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
-	var runs, deletes, purges []messages.Task
-	now := map[string]bool{}
-	for _, name := range d.enabled {
-		now[name] = true
-		runs = append(runs, messages.NewModuleRun(name, "converge"))
-	}
-	modules := map[string]bool{}
-	for _, def := range b.opts.Modules {
-		name := def.Names.Name
-		modules[name] = true
-		if now[name] || b.skipped(name) {
-			continue
-		}
-		if b.enabled[name] || slices.Contains(releases.All, name) {
-			cause, reason := disabledBy(def, b.config, d.dynamic, d.byScript[name])
-			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
-				Owner: messages.ModuleOwner(name), Module: name, Reason: reason, Cause: cause})
-		}
+	p := planConverge(convergeInput{modules: b.opts.Modules, discovered: d, config: b.config, wasEnabled: b.enabled,
+		skipped: b.skipped, releases: releases, unloaded: b.unloaded, ignore: b.opts.IgnoreRelease})
+	for _, name := range p.disabled {
 		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
-	for _, r := range releases.Owned {
-		if !modules[r] && slices.Contains(b.unloaded, r) {
-			b.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
-			continue
-		}
-		if !modules[r] && r != b.opts.IgnoreRelease {
-			purges = append(purges, messages.Task{Kind: messages.TaskModulePurge, Owner: messages.OwnerOperator,
-				Module: r, Reason: "module dir gone: no module " + r + " in the modules dirs", Cause: CauseModuleDirGone})
-		}
+	for _, r := range p.kept {
+		b.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
 	}
-	b.enabled = now
-	return append(append(runs, deletes...), purges...)
+	b.enabled = p.enabled
+	return p.tasks
 }
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back
