@@ -68,24 +68,7 @@ type namespaceSelectorV0 struct {
 // binding neither runs on synchronization nor waits for it, and keeps no
 // full objects.
 func parseKubernetesV0(raw json.RawMessage) ([]bindings.KubernetesBinding, error) {
-	list, err := decodeList(string(bindings.OnKubernetesEvent), raw)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bindings.KubernetesBinding, 0, len(list))
-	for i, item := range list {
-		field := fmt.Sprintf("onKubernetesEvent[%d]", i)
-		var r kubeEventV0Raw
-		if err := decodeLoose(item, &r); err != nil {
-			return nil, at(field, err)
-		}
-		b, err := r.binding(field)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
+	return parseBindings[bindings.KubernetesBinding, kubeEventV0Raw](string(bindings.OnKubernetesEvent), raw, decodeLoose)
 }
 
 func (r kubeEventV0Raw) binding(field string) (bindings.KubernetesBinding, error) {

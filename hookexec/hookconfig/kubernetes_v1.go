@@ -40,24 +40,7 @@ type namespaceSelectorV1 struct {
 }
 
 func parseKubernetesV1(raw json.RawMessage) ([]bindings.KubernetesBinding, error) {
-	list, err := decodeList(string(bindings.Kubernetes), raw)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bindings.KubernetesBinding, 0, len(list))
-	for i, item := range list {
-		field := fmt.Sprintf("kubernetes[%d]", i)
-		var r kubernetesV1Raw
-		if err := decodeStrict(item, &r); err != nil {
-			return nil, at(field, err)
-		}
-		b, err := r.binding(field)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
+	return parseBindings[bindings.KubernetesBinding, kubernetesV1Raw](string(bindings.Kubernetes), raw, decodeStrict)
 }
 
 func (r kubernetesV1Raw) binding(field string) (bindings.KubernetesBinding, error) {

@@ -227,6 +227,35 @@ func decodeList(key string, raw json.RawMessage) ([]json.RawMessage, error) {
 	return list, nil
 }
 
+// rawBinding is one binding's raw form, which converts itself to the
+// binding B, naming field in its errors.
+type rawBinding[B any] interface {
+	binding(field string) (B, error)
+}
+
+// parseBindings decodes the binding list under key, each item into a fresh
+// R with decode, and converts it; errors name the item (`key[i]`).
+func parseBindings[B any, R rawBinding[B]](key string, raw json.RawMessage, decode func(json.RawMessage, any) error) ([]B, error) {
+	list, err := decodeList(key, raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]B, 0, len(list))
+	for i, item := range list {
+		field := fmt.Sprintf("%s[%d]", key, i)
+		var r R
+		if err := decode(item, &r); err != nil {
+			return nil, at(field, err)
+		}
+		b, err := r.binding(field)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
 func describeJSONError(data []byte, err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

@@ -2,7 +2,6 @@ package hookconfig
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 )
@@ -19,28 +18,11 @@ type scheduleRaw struct {
 // parseSchedules reads `schedule`: in v1 every field is checked, in the older
 // form unknown fields are ignored as they always were.
 func parseSchedules(v bindings.Version, raw json.RawMessage) ([]bindings.ScheduleBinding, error) {
-	list, err := decodeList(string(bindings.Schedule), raw)
-	if err != nil {
-		return nil, err
+	decode := decodeStrict
+	if v == bindings.V0 {
+		decode = decodeLoose
 	}
-	out := make([]bindings.ScheduleBinding, 0, len(list))
-	for i, item := range list {
-		field := fmt.Sprintf("schedule[%d]", i)
-		var r scheduleRaw
-		decode := decodeStrict
-		if v == bindings.V0 {
-			decode = decodeLoose
-		}
-		if err := decode(item, &r); err != nil {
-			return nil, at(field, err)
-		}
-		b, err := r.binding(field)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
+	return parseBindings[bindings.ScheduleBinding, scheduleRaw](string(bindings.Schedule), raw, decode)
 }
 
 func (r scheduleRaw) binding(field string) (bindings.ScheduleBinding, error) {
