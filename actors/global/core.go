@@ -205,13 +205,10 @@ func (c *Core) end(q string, d messages.TaskDone) []Effect {
 }
 
 func (c *Core) sectionChanged(section any) []Effect {
-	reply := messages.ConfigApplied{Owner: messages.OwnerGlobal}
-	next, err := c.Scope.WithConfig(section)
-	if err != nil {
-		reply.Err = err.Error()
+	next, reply := hookrun.ApplySection(c.Scope, messages.OwnerGlobal, section)
+	if reply.Err != "" {
 		return []Effect{ConfigReply{Reply: reply}}
 	}
-	reply.Changed = next.Checksum() != c.Scope.Checksum()
 	c.Scope = next
 	return []Effect{Publish{}, ConfigReply{Reply: reply}}
 }

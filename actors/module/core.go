@@ -132,13 +132,10 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 // sectionChanged takes the module's ConfigMap section. The echo of our own
 // config patch write equals the config layer already: nothing changes.
 func (c *Core) sectionChanged(section any) []Effect {
-	reply := messages.ConfigApplied{Owner: messages.ModuleOwner(c.Names.Name)}
-	next, err := c.Scope.WithConfig(section)
-	if err != nil {
-		reply.Err = err.Error()
+	next, reply := hookrun.ApplySection(c.Scope, messages.ModuleOwner(c.Names.Name), section)
+	if reply.Err != "" {
 		return []Effect{ConfigReply{Reply: reply}}
 	}
-	reply.Changed = next.Checksum() != c.Scope.Checksum()
 	c.Scope = next
 	out := []Effect{Publish{}, ConfigReply{Reply: reply}}
 	if reply.Changed && c.State.Enabled {
