@@ -44,7 +44,13 @@ func writeFile(path string, data []byte, empty string) error {
 	if data == nil {
 		data = []byte(empty)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	return openAndWrite(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600, data)
+}
+
+// openAndWrite opens path with flag (and perm for a new file), writes data
+// and closes it, returning the first error.
+func openAndWrite(path string, flag int, perm os.FileMode, data []byte) error {
+	f, err := os.OpenFile(path, flag, perm)
 	if err != nil {
 		return err
 	}

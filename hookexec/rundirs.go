@@ -132,13 +132,5 @@ func writeInputs(files ...fileContent) error {
 
 // overwrite replaces the content of an existing file.
 func overwrite(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return openAndWrite(path, os.O_WRONLY|os.O_TRUNC, 0, data)
 }
