@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -21,14 +18,10 @@ import (
 // apiserver outage: their drop is logged at WARN, and the runs they would
 // have served read the cluster once the apiserver is back.
 func TestIndexWatchDropIsLoggedAndRunsReadTheCluster(t *testing.T) {
-	c, _, cfg := cluster.Private(t)
+	ns := "indexes"
+	c, cfg, _ := cluster.PrivateNamespace(t, ns)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ns := "indexes"
-	client := kubernetes.NewForConfigOrDie(cfg)
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	dir := writeChart(t, 1)
 	req := func(name string) chartrun.Request {
 		return chartrun.Request{Release: name, ChartDir: dir, Values: map[string]any{"demo": map[string]any{"value": name}}}

@@ -3,14 +3,12 @@ package config_test
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
@@ -23,17 +21,17 @@ import (
 // apiserver is ready again is reported within 5 s, the resume is logged at
 // WARN with how long the watch was down, and the gauge is back to 0.
 func TestWatchResumesWithin5sAfterOutage(t *testing.T) {
-	c, _, cfg := cluster.Private(t)
+	ns := "outage"
+	c, _, client := cluster.PrivateNamespace(t, ns)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	client := kubernetes.NewForConfigOrDie(cfg)
-	cms := client.CoreV1().ConfigMaps("default")
+	cms := client.CoreV1().ConfigMaps(ns)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"global": "a: 1"}}
 	if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	logs, down := make(chan slog.Record, 256), &testGauge{}
-	store := config.NewStore(client, "default", "addon-operator")
+	store := config.NewStore(client, ns, "addon-operator")
 	store.WatchHealth(kubewatch.Options{Log: slog.New(actortest.LogHandler(logs)), Down: down})
 	got := watch(t, store)
 	if s := next(t, got); s.Data["global"] != "a: 1" {
@@ -44,7 +42,7 @@ func TestWatchResumesWithin5sAfterOutage(t *testing.T) {
 		t.Fatalf("stop apiserver: %v", err)
 	}
 	stopped := time.Now()
-	expectWarn(t, logs, "watch dropped")
+	actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", nil)
 	if v := down.value(); v != 1 {
 		t.Fatalf("watches down %v with the apiserver stopped, want 1", v)
 	}
@@ -66,28 +64,12 @@ func TestWatchResumesWithin5sAfterOutage(t *testing.T) {
 	case <-time.After(time.Until(ready.Add(5 * time.Second))):
 		t.Fatal("the change was not reported within 5 s of the apiserver being ready")
 	}
-	r := expectWarn(t, logs, "watch resumed")
+	r := actortest.ExpectLog(t, logs, slog.LevelWarn, "watch resumed", nil)
 	if d := attr(r, "down_seconds").Float64(); d < 5 || attr(r, "name").String() != "addon-operator" {
 		t.Fatalf("resume record: down %vs, name %q; want at least 5 s, addon-operator", d, attr(r, "name"))
 	}
 	if v := down.value(); v != 0 {
 		t.Fatalf("watches down %v after the resume, want 0", v)
-	}
-}
-
-func expectWarn(t *testing.T, logs <-chan slog.Record, prefix string) slog.Record {
-	t.Helper()
-	deadline := time.After(time.Minute)
-	for {
-		select {
-		case r := <-logs:
-			if r.Level == slog.LevelWarn && strings.HasPrefix(r.Message, prefix) {
-				t.Logf("WARN %s down=%s", r.Message, attr(r, "down"))
-				return r
-			}
-		case <-deadline:
-			t.Fatalf("no WARN %q within a minute", prefix)
-		}
 	}
 }
 

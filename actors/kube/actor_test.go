@@ -29,10 +29,10 @@ func TestSlimObjects(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners(queue.PID), Report: report.PID})))
+		Owner: actortest.Owners(queue.PID), Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(t, ns, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := expectRun(queue, time.Minute).Tasks[0]
+	sync := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
 	var contexts []map[string]any
 	if err := json.Unmarshal(sync.Context, &contexts); err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestSlimObjects(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps(ns).Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	event := expectRun(queue, time.Minute).Tasks[0]
+	event := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
 	if string(event.Context) != `[{"binding":"cms","type":"Event","watchEvent":"Modified","filterResult":{"x":"2"}}]` {
 		t.Fatalf("event context %s", event.Context)
 	}
@@ -62,7 +62,7 @@ func BenchmarkMonitorSync(b *testing.B) {
 	ns := testKube.Namespace(b)
 	kit := actortest.New(b)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(b), kube.Options{Owner: owners(queue.PID), Report: report.PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(b), kube.Options{Owner: actortest.Owners(queue.PID), Report: report.PID})))
 	i := 0
 	for b.Loop() {
 		owner := fmt.Sprintf("module-%d", i)

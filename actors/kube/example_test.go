@@ -38,7 +38,7 @@ func Example() {
 
 	kit := actortest.New(t)
 	global, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Owner: owners(global.PID), Report: report.PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Owner: actortest.Owners(global.PID), Report: report.PID})))
 	hook, err := hookconfig.Parse([]byte(`{"configVersion":"v1","kubernetes":[{"name":"cms","kind":"ConfigMap","keepFullObjectsInMemory":false,`+
 		`"jqFilter":".data","namespace":{"nameSelector":{"matchNames":["`+ns.Name+`"]}}}]}`), bindings.ScopeGlobal)
 	if err != nil {

@@ -41,23 +41,23 @@ func TestNamespaceLabelSelector(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs))})))
+		Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs))})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{{Hook: "h", Version: cfg.Version, Binding: cfg.Kubernetes[0]}}})
-	expectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
+	actortest.ExpectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := contextsOf(t, expectRun(queue, time.Minute))
+	sync := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Minute))
 	if len(sync) != 1 || sync[0].Type != "Synchronization" || len(sync[0].Objects) != 1 || sync[0].Objects[0].FilterResult.Name != "a" {
 		t.Fatalf("Synchronization %+v, want a only", sync)
 	}
 
 	setLabel(t, client, other, label, "yes")
-	expectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": other})
+	actortest.ExpectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": other})
 	expectEvents(t, queue, event{"Added", "b"})
 	createLabelled(t, client.CoreV1().ConfigMaps(other), "c")
 	expectEvents(t, queue, event{"Added", "c"})
 
 	setLabel(t, client, picked, label, "no")
-	expectLog(t, logs, slog.LevelInfo, "namespace dropped", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
+	actortest.ExpectLog(t, logs, slog.LevelInfo, "namespace dropped", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
 	relabel(t, client.CoreV1().ConfigMaps(picked), "a", "2")
 	createLabelled(t, client.CoreV1().ConfigMaps(picked), "d")
 	relabel(t, client.CoreV1().ConfigMaps(other), "b", "2")

@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
@@ -41,7 +38,7 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 		t.Fatalf("stop apiserver: %v", err)
 	}
 	stopped := time.Now()
-	expectLog(t, logs, slog.LevelWarn, "watch dropped", want)
+	actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", want)
 	if v := down.value(); v != 1 {
 		t.Fatalf("kube_watches_down %v with the apiserver stopped, want 1", v)
 	}
@@ -51,7 +48,7 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	}
 	ready := time.Now()
 	createLabelled(t, cms, "d")
-	got := contextsOf(t, expectRun(queue, time.Until(ready.Add(resumeWithin))))
+	got := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Until(ready.Add(resumeWithin))))
 	if len(got) != 1 || got[0].event() != (event{"Added", "d"}) {
 		t.Fatalf("first run after the outage %+v, want Added d", got)
 	}
@@ -75,21 +72,18 @@ type outageFixture struct {
 // ConfigMaps ahead of the watch, whose Synchronization it waits for.
 func watchOnPrivateCluster(tb testing.TB, opts kube.Options, before func(typedcorev1.ConfigMapInterface)) outageFixture {
 	tb.Helper()
-	c, _, cfg := cluster.Private(tb)
-	client, ns := kubernetes.NewForConfigOrDie(cfg), "outage"
-	if _, err := client.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		tb.Fatal(err)
-	}
+	ns := "outage"
+	c, cfg, client := cluster.PrivateNamespace(tb, ns)
 	f := outageFixture{cluster: c, cms: client.CoreV1().ConfigMaps(ns), ns: ns}
 	before(f.cms)
 	kit := actortest.New(tb)
 	report := kit.NewProbe()
 	f.queue = kit.NewProbe()
-	opts.Owner, opts.Report = owners(f.queue.PID), report.PID
+	opts.Owner, opts.Report = actortest.Owners(f.queue.PID), report.PID
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, opts)))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(tb, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	expectRun(f.queue, time.Minute)
+	actortest.ExpectOwnerTask(f.queue, time.Minute)
 	return f
 }
 

@@ -59,7 +59,7 @@ func TestSnapshotsArePublished(t *testing.T) {
 	b := board.New()
 	kit := actortest.New(t)
 	queue, report, probe := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners(queue.PID), Report: report.PID, Board: b})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: actortest.Owners(queue.PID), Report: report.PID, Board: b})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	waitPublished(t, b, clusterLabels(t, client, ns))

@@ -3,7 +3,6 @@ package kube_test
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -45,22 +44,22 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+		Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
 		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "verb": "list", "resource": "configmaps", "namespace": ns}
-	expectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want)
+	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want)
 	expectCounted(t, counted, "global/h/cms")
-	expectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want) // retried
+	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want) // retried
 
 	grant(t, client, ns, "get", "list")
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, expectRun(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
+	if sync := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
 		t.Fatalf("Synchronization %+v, want one context with the ConfigMap", sync)
 	}
 	want["verb"] = "watch"
-	expectLog(t, logs, slog.LevelError, "not allowed to watch configmaps", want)
+	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to watch configmaps", want)
 
 	grant(t, client, ns, "get", "list", "watch")
 	createLabelled(t, client.CoreV1().ConfigMaps(ns), "after")
@@ -87,33 +86,6 @@ func grant(t *testing.T, client kubernetes.Interface, ns string, verbs ...string
 		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "watcher", Namespace: ns}}}
 	if _, err := client.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// expectLog reads log records until one at level whose message starts with
-// prefix; its attributes must hold want.
-func expectLog(t *testing.T, logs <-chan slog.Record, level slog.Level, prefix string, want map[string]string) {
-	t.Helper()
-	timeout := time.NewTimer(time.Minute)
-	defer timeout.Stop()
-	for {
-		select {
-		case r := <-logs:
-			if r.Level != level || !strings.HasPrefix(r.Message, prefix) {
-				continue
-			}
-			got := map[string]string{}
-			r.Attrs(func(a slog.Attr) bool { got[a.Key] = a.Value.String(); return true })
-			for k, v := range want {
-				if got[k] != v {
-					t.Fatalf("log %q: %s=%q, want %q (all: %v)", r.Message, k, got[k], v, got)
-				}
-			}
-			t.Logf("%s %s %v", r.Level, r.Message, got)
-			return
-		case <-timeout.C:
-			t.Fatalf("no %s log %q within a minute", level, prefix)
-		}
 	}
 }
 

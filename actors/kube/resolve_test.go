@@ -60,7 +60,7 @@ func TestSlowDiscoveryLeavesTheMailboxFree(t *testing.T) {
 	ns := testKube.Namespace(t)
 	kit := actortest.New(t)
 	report, probe := kit.NewProbe(), kit.NewProbe()
-	opts := onCluster(testKube.Config(t), kube.Options{Owner: owners(kit.NewProbe().PID), Report: report.PID})
+	opts := onCluster(testKube.Config(t), kube.Options{Owner: actortest.Owners(kit.NewProbe().PID), Report: report.PID})
 	slow := slowDiscovery{RESTMapper: opts.Mapper, kind: "Secret", release: make(chan struct{})}
 	opts.Mapper = slow
 	pid := kit.Spawn("kube", kube.New(opts))

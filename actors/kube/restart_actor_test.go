@@ -29,7 +29,7 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report, firstRun := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners(queue.PID), Report: report.PID, Log: slog.New(trap)})))
+		Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(trap)})))
 	owner := messages.ModuleOwner("m")
 	kit.Send(pid, messages.WatchKube{Owner: owner, Module: "m", SyncTo: firstRun.PID,
 		Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", `{name: .metadata.name, n: (.data.n | tonumber)}`, false)}})
@@ -40,9 +40,9 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 
 	trap.armed.Store(true)
 	putN(t, cms, "bad", "x") // its filter error is logged: the handler panics
-	expectLog(t, logs, slog.LevelInfo, "monitors started again after a restart", map[string]string{"owners": "1"})
+	actortest.ExpectLog(t, logs, slog.LevelInfo, "monitors started again after a restart", map[string]string{"owners": "1"})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := numbered(t, expectRun(queue, time.Minute))
+	sync := numbered(t, actortest.ExpectOwnerTask(queue, time.Minute))
 	if want := []numberedEvent{{"Synchronization", "", "a", 1}}; len(sync) != 1 || sync[0] != want[0] {
 		t.Fatalf("Synchronization after the restart %+v, want %+v", sync, want)
 	}

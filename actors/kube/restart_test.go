@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
@@ -22,14 +21,10 @@ import (
 // The cluster is private: restarting the shared one would disturb the
 // other tests.
 func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
-	c, _, cfg := cluster.Private(t)
+	ns := "restart"
+	c, cfg, client := cluster.PrivateNamespace(t, ns)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	client := kubernetes.NewForConfigOrDie(cfg)
-	ns := "restart"
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	cms := client.CoreV1().ConfigMaps(ns)
 	for _, name := range []string{"a", "b", "c", "e"} {
 		createLabelled(t, cms, name)
@@ -38,10 +33,10 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners(queue.PID), Report: report.PID})))
+		Owner: actortest.Owners(queue.PID), Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, expectRun(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
+	if sync := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
 		t.Fatalf("Synchronization %+v, want one context with 4 objects", sync)
 	}
 

@@ -44,7 +44,7 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	ns := testKube.Namespace(t)
 	kit := actortest.New(t)
 	queue, owner := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners(queue.PID), Report: kit.NewProbe().PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: actortest.Owners(queue.PID), Report: kit.NewProbe().PID})))
 	monitors := append(monitorsOf(t, ns, "b", `"name":"b1"`, `"name":"b-waits","queue":"q"`,
 		`"name":"b-free","queue":"q","waitForSynchronization":false`),
 		monitorsOf(t, ns, "a", `"name":"a2","group":"g"`, `"name":"a1","group":"g"`, `"name":"a0"`)...)
@@ -63,7 +63,7 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	}
 	queued := map[string]messages.Task{}
 	for range 2 {
-		task := expectRun(queue, time.Minute).Tasks[0]
+		task := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
 		queued[task.Binding] = task
 	}
 	for _, name := range []string{"b-waits", "b-free"} {

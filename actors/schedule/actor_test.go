@@ -56,7 +56,7 @@ func newFixture(t *testing.T, sync bool) *fixture {
 	if sync {
 		opts = append(opts, actortest.Sync())
 	}
-	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners(f.queue.PID),
+	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: actortest.Owners(f.queue.PID),
 		Log: slog.New(actortest.LogHandler(f.logs))}), opts...)
 	return f
 }
@@ -77,7 +77,7 @@ func (f *fixture) pending(t *testing.T, want ...time.Duration) {
 // run receives one queued run: an Enqueue of exactly one task.
 func (f *fixture) run(t *testing.T) messages.Task {
 	t.Helper()
-	msg := expectRun(f.queue, wait)
+	msg := actortest.ExpectOwnerTask(f.queue, wait)
 	if len(msg.Tasks) != 1 {
 		t.Fatalf("Enqueue of %d tasks, want 1: %+v", len(msg.Tasks), msg.Tasks)
 	}
@@ -244,7 +244,7 @@ func TestCrontabThatNeverFires(t *testing.T) {
 	f := newFixture(t, true)
 	f.kit.Send(f.pid, messages.WatchSchedules{Owner: messages.OwnerGlobal, Schedules: schedulesOf(t, "feb.sh",
 		`{"configVersion":"v1","schedule":[{"name":"feb30","crontab":"0 0 30 2 *"},{"name":"hourly","crontab":"0 * * * *"}]}`)})
-	expectLog(t, f.logs, slog.LevelWarn, "schedule never fires",
+	actortest.ExpectLog(t, f.logs, slog.LevelWarn, "schedule never fires",
 		map[string]string{"owner": "global", "hook": "feb.sh", "binding": "feb30", "crontab": "0 0 30 2 *"})
 	f.pending(t, time.Hour)
 	f.kit.Clock.Advance(time.Hour)
@@ -262,13 +262,13 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	queue := kit.NewProbe()
 	logs := make(chan slog.Record, 256)
 	log := slog.New(&panicOnce{LogHandler: logs, message: "schedules set", owner: "module/boom"})
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners(queue.PID), Log: log}))
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: actortest.Owners(queue.PID), Log: log}))
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
 	kit.Send(pid, messages.WatchSchedules{Owner: "module/boom", Module: "boom", // panics in its log line
 		Schedules: schedulesOf(t, "b.sh", `{"configVersion":"v1","schedule":[{"name":"b","crontab":"*/3 * * * * *"}]}`)})
 
-	expectLog(t, logs, slog.LevelInfo, "schedules re-armed after a restart", map[string]string{"owners": "2"})
+	actortest.ExpectLog(t, logs, slog.LevelInfo, "schedules re-armed after a restart", map[string]string{"owners": "2"})
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := kit.Clock.WaitForTimers(ctx, 2); err != nil {
@@ -278,11 +278,11 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 		t.Fatalf("timers due in %v after the restart, want 2s and 3s", got)
 	}
 	kit.Clock.Advance(2 * time.Second)
-	if task := expectRun(queue, wait).Tasks[0]; task.Binding != "g" {
+	if task := actortest.ExpectOwnerTask(queue, wait).Tasks[0]; task.Binding != "g" {
 		t.Fatalf("ran %+v, want binding g", task)
 	}
 	kit.Clock.Advance(time.Second)
-	if task := expectRun(queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
+	if task := actortest.ExpectOwnerTask(queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
 		t.Fatalf("ran %+v, want module boom's binding b", task)
 	}
 	queue.ExpectNoMessage(20 * time.Millisecond)
@@ -331,7 +331,7 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	kit := actortest.New(t)
 	queue := kit.NewProbe()
 	clock := &skewedClock{FakeClock: kit.Clock}
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Owner: owners(queue.PID)}), actortest.Sync())
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Owner: actortest.Owners(queue.PID)}), actortest.Sync())
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"crontab":"*/2 * * * * *"}]}`)})
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2 * time.Second}) {
@@ -339,38 +339,12 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	}
 	clock.back.Store(int64(500 * time.Millisecond))
 	kit.Clock.Advance(2 * time.Second) // the wall clock reads 00:00:01.5
-	expectRun(queue, wait)
+	actortest.ExpectOwnerTask(queue, wait)
 	// 00:00:04 on the wall clock is 2.5 s away.
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2500 * time.Millisecond}) {
 		t.Fatalf("after the tick of 00:00:02 timers are due in %v, want 2.5s (00:00:04)", got)
 	}
 	kit.Clock.Advance(2500 * time.Millisecond)
-	expectRun(queue, wait)
+	actortest.ExpectOwnerTask(queue, wait)
 	queue.ExpectNoMessage(20 * time.Millisecond)
-}
-
-// expectLog reads records until one at level whose message starts with
-// prefix; its attributes must hold want.
-func expectLog(t *testing.T, logs <-chan slog.Record, level slog.Level, prefix string, want map[string]string) {
-	t.Helper()
-	timeout := time.NewTimer(wait)
-	defer timeout.Stop()
-	for {
-		select {
-		case r := <-logs:
-			if r.Level != level || len(r.Message) < len(prefix) || r.Message[:len(prefix)] != prefix {
-				continue
-			}
-			got := map[string]string{}
-			r.Attrs(func(a slog.Attr) bool { got[a.Key] = a.Value.String(); return true })
-			for k, v := range want {
-				if got[k] != v {
-					t.Fatalf("log %q: %s=%q, want %q (all: %v)", r.Message, k, got[k], v, got)
-				}
-			}
-			return
-		case <-timeout.C:
-			t.Fatalf("no %s log %q within %s", level, prefix, wait)
-		}
-	}
 }

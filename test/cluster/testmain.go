@@ -163,3 +163,16 @@ func Private(t testing.TB) (*Cluster, string, *rest.Config) {
 	}
 	return c, dir, cfg
 }
+
+// PrivateNamespace is Private with namespace ns created in the cluster; it
+// returns the cluster, a client config and a clientset.
+func PrivateNamespace(t testing.TB, ns string) (*Cluster, *rest.Config, kubernetes.Interface) {
+	t.Helper()
+	c, _, cfg := Private(t)
+	client := kubernetes.NewForConfigOrDie(cfg)
+	namespace := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}
+	if _, err := client.CoreV1().Namespaces().Create(context.Background(), namespace, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create namespace %s: %v", ns, err)
+	}
+	return c, cfg, client
+}

@@ -13,7 +13,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
@@ -23,14 +22,10 @@ import (
 // gauge of watches down rises and comes back to 0, and an object created
 // once the apiserver is ready runs the hook within 5 s.
 func TestAPIServerOutageRecovery(t *testing.T) {
-	c, _, cfg := cluster.Private(t)
+	ns := "outage"
+	c, _, client := cluster.PrivateNamespace(t, ns)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	client := kubernetes.NewForConfigOrDie(cfg)
-	ns := "outage"
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	config := fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",`+
 		`"namespace":{"nameSelector":{"matchNames":["%s"]}},"labelSelector":{"matchLabels":{"outage":"yes"}}}]}`, ns)
 	root := tree(t, map[string]string{"modules/.keep": "", "global-hooks/watch.sh": hook(config,
