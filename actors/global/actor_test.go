@@ -6,12 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/global"
-	"github.com/addon-actors/addon-operator/board"
-	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // A task of a new queue that arrives while the global actor stops (its
@@ -23,12 +18,7 @@ func TestTaskArrivingWhileStoppingSpawnsNoWorker(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "slow"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	runner := hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir()})
-	t.Cleanup(runner.Close)
-	kit := actortest.New(t)
-	probe := kit.NewProbe()
-	peers := hookrun.Siblings{Report: probe.PID, Config: probe.PID, Queue: probe.PID, Schedule: probe.PID, Kube: probe.PID}
-	pid := kit.Spawn("global", global.New(global.Options{HooksDir: dir, Runner: runner, Board: board.New(), Siblings: peers}))
+	kit, probe, pid := spawnGlobal(t, dir)
 	stopped := kit.Root.StopFuture(pid)
 	probe.Send(pid, messages.RunTask{Task: messages.Task{ID: 7, Queue: "other", Kind: messages.TaskGlobalHook,
 		Owner: messages.OwnerGlobal, Hook: "slow"}})

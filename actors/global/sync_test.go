@@ -9,11 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/global"
-	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
-	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
@@ -39,12 +35,7 @@ func startGlobal(t *testing.T, hooks map[string]string) *syncEnv {
 			t.Fatal(err)
 		}
 	}
-	runner := hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir()})
-	t.Cleanup(runner.Close)
-	kit := actortest.New(t)
-	probe := kit.NewProbe()
-	peers := hookrun.Siblings{Report: probe.PID, Config: probe.PID, Queue: probe.PID, Schedule: probe.PID, Kube: probe.PID}
-	pid := kit.Spawn("global", global.New(global.Options{HooksDir: dir, Runner: runner, Board: board.New(), Siblings: peers}))
+	kit, probe, pid := spawnGlobal(t, dir)
 	if ready := actortest.Expect[messages.OwnerReady](probe, patience); ready.Err != "" {
 		t.Fatal(ready.Err)
 	}
