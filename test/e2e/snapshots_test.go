@@ -1,14 +1,9 @@
 package e2e_test
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
-
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // `hook snapshots` shows a hook's kubernetes objects as the kube actor
@@ -16,13 +11,7 @@ import (
 // run is done.
 func TestHookSnapshotsCLI(t *testing.T) {
 	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	create := func(name string) {
-		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"snap": "yes"}}}
-		if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	create := func(name string) { createConfigMap(t, ns, name, map[string]string{"snap": "yes"}) }
 	create("cm-a")
 	config := `{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",` +
 		`"jqFilter":".metadata.name","keepFullObjectsInMemory":false,"labelSelector":{"matchLabels":{"snap":"yes"}},` +
