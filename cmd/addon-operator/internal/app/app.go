@@ -21,6 +21,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -59,17 +60,7 @@ type Config struct {
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration
 	// Hooks bound hook runs: time limit, slow-run warnings, output.
-	Hooks HookLimits
-}
-
-// HookLimits bound a hook run: its time (Timeout, 0: none), when a run
-// still going is warned about (SlowThreshold, 0: never), and the log
-// records of its output per stream (0: no limit).
-type HookLimits struct {
-	Timeout        time.Duration
-	SlowThreshold  time.Duration
-	MaxOutputLines int
-	MaxOutputBytes int
+	Hooks settings.HookLimits
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
