@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -40,38 +39,15 @@ type configEnv struct {
 
 func startConfig(t *testing.T, initial map[string]string, opts ...func(*config.Options)) (*configEnv, *actortest.Kit) {
 	t.Helper()
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	if initial != nil {
-		putConfigMap(t, client, ns, initial)
-	}
+	store, client, ns := newStore(t, initial)
 	kit := actortest.New(t)
 	env := &configEnv{kit: kit, probe: kit.NewProbe(), client: client, ns: ns, errors: &counter{}}
-	store := config.NewStore(client, ns, "addon-operator")
 	env.opts = config.Options{Source: store, Writer: store, Report: env.probe.PID, Errors: env.errors}
 	for _, o := range opts {
 		o(&env.opts)
 	}
 	env.pid = kit.Spawn("config", config.New(env.opts))
 	return env, kit
-}
-
-func putConfigMap(t *testing.T, client kubernetes.Interface, ns string, data map[string]string) {
-	t.Helper()
-	ctx := context.Background()
-	cms := client.CoreV1().ConfigMaps(ns)
-	cm, err := cms.Get(ctx, "addon-operator", metav1.GetOptions{})
-	if err != nil {
-		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: data}
-		if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	cm.Data = data
-	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func expectChange(t *testing.T, env *configEnv, want values.Change) messages.ConfigChanged {

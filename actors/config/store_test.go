@@ -15,8 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
-
-	"github.com/addon-actors/addon-operator/actors/config"
 )
 
 func patch(t testing.TB, ops string) jsonpatch.Patch {
@@ -31,9 +29,7 @@ func patch(t testing.TB, ops string) jsonpatch.Patch {
 // A person editing the ConfigMap (read, change, update: what kubectl edit
 // does) races a hook's config patches 100 times; neither side loses a change.
 func TestConcurrentEditsAndConfigPatchesLoseNothing(t *testing.T) {
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	store := config.NewStore(client, ns, "addon-operator")
+	store, client, ns := newStore(t, nil)
 	ctx := context.Background()
 	const n = 100
 	seed := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"global": "seed: 1\n"}}
@@ -95,9 +91,7 @@ func userEdit(ctx context.Context, client kubernetes.Interface, ns, key string) 
 // A config patch when the ConfigMap is absent creates it; one that changes
 // nothing writes nothing; keys the operator does not know survive.
 func TestApplyPatchCreatesAndKeepsUnknownKeys(t *testing.T) {
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	store := config.NewStore(client, ns, "addon-operator")
+	store, client, ns := newStore(t, nil)
 	ctx := context.Background()
 
 	changed, err := store.ApplyPatch(ctx, patch(t, `[{"op":"add","path":"/someModule/replicas","value":3}]`))

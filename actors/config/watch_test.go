@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/actors/config"
@@ -47,9 +46,8 @@ func next(t *testing.T, got <-chan config.Snapshot) config.Snapshot {
 // The watch reports an absent ConfigMap as empty config, then its creation,
 // edits and deletion, and only for the one ConfigMap it is named for.
 func TestWatchReportsAbsentCreatedEditedDeleted(t *testing.T) {
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	got := watch(t, config.NewStore(client, ns, "addon-operator"))
+	store, client, ns := newStore(t, nil)
+	got := watch(t, store)
 	if s := next(t, got); s.Exists || s.Data != nil {
 		t.Fatalf("initial report = %+v, want absent", s)
 	}
@@ -85,13 +83,8 @@ func TestWatchReportsAbsentCreatedEditedDeleted(t *testing.T) {
 // A ConfigMap that exists when the watch starts is reported once, present,
 // never first as absent.
 func TestWatchInitialReportOfExistingConfigMap(t *testing.T) {
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"someModuleEnabled": "true"}}
-	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	got := watch(t, config.NewStore(client, ns, "addon-operator"))
+	store, _, _ := newStore(t, map[string]string{"someModuleEnabled": "true"})
+	got := watch(t, store)
 	if s := next(t, got); !s.Exists || s.Data["someModuleEnabled"] != "true" {
 		t.Fatalf("initial report = %+v, want the existing ConfigMap", s)
 	}
@@ -105,7 +98,7 @@ func TestWatchInitialReportOfExistingConfigMap(t *testing.T) {
 // The watch reports the ConfigMap before it returns: the start-up waits
 // for it.
 func TestWatchReportsTheConfigMapBeforeReturning(t *testing.T) {
-	store := storeWithConfigMap(t)
+	store, _, _ := newStore(t, map[string]string{"global": "a: 1"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var first config.Snapshot
@@ -125,7 +118,7 @@ func TestWatchReportsTheConfigMapBeforeReturning(t *testing.T) {
 // wait that polls (client-go's WaitForCacheSync checks every 100 ms) shows
 // as 100 ms or more.
 func BenchmarkWatchStart(b *testing.B) {
-	store := storeWithConfigMap(b)
+	store, _, _ := newStore(b, map[string]string{"global": "a: 1"})
 	for b.Loop() {
 		ctx, cancel := context.WithCancel(context.Background())
 		if err := store.Watch(ctx, func(config.Snapshot) {}); err != nil {
@@ -133,14 +126,4 @@ func BenchmarkWatchStart(b *testing.B) {
 		}
 		cancel()
 	}
-}
-
-func storeWithConfigMap(t testing.TB) *config.Store {
-	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"global": "a: 1"}}
-	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return config.NewStore(client, ns, "addon-operator")
 }
