@@ -146,6 +146,16 @@ func (e *env) runTask(t *testing.T, task messages.Task, answers ...answer) messa
 	}
 }
 
+// expectDiscovery runs the discovery task and checks the kinds of the
+// tasks it queues as its next steps.
+func (e *env) expectDiscovery(t *testing.T, want ...string) {
+	t.Helper()
+	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
+	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
+		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
+	}
+}
+
 func kinds(tasks []messages.Task) []string {
 	var out []string
 	for _, t := range tasks {
@@ -189,11 +199,7 @@ func TestReleasesOfOthers(t *testing.T) {
 	defs := []layout.Definition{definition(t, "001-a", false, false)}
 	e := startWith(t, defs, nil, func(o *operator.LifecycleOptions) { o.Releases = releases{others: []string{"a", "stranger"}} })
 	e.boot(t, 2)
-	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
-	want := []string{"ModuleDelete a", "GlobalBindingRun  afterAll", "ConvergeDone"}
-	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
-		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
-	}
+	e.expectDiscovery(t, "ModuleDelete a", "GlobalBindingRun  afterAll", "ConvergeDone")
 }
 
 // A module whose dir is there but could not be loaded (a broken
@@ -204,11 +210,7 @@ func TestReleaseOfAnUnloadedModuleIsKept(t *testing.T) {
 		o.Releases, o.Unloaded = releases{names: []string{"broken", "gone"}}, []string{"broken"}
 	})
 	e.boot(t, 1)
-	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator})
-	want := []string{"ModulePurge gone", "GlobalBindingRun  afterAll", "ConvergeDone"}
-	if got := kinds(done.Next); !reflect.DeepEqual(got, want) {
-		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
-	}
+	e.expectDiscovery(t, "ModulePurge gone", "GlobalBindingRun  afterAll", "ConvergeDone")
 }
 
 func TestInvalidConfigAtStartupIsFatal(t *testing.T) {
