@@ -3,6 +3,8 @@ package queue_test
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -61,6 +63,23 @@ func (e *env) expectRun(t *testing.T, wantHook string) messages.Task {
 	return r.Task
 }
 
+// expectRuns returns the next len(hooks) tasks the queue asks to run, by
+// hook: they run concurrently, in any order, and must be those of hooks.
+func (e *env) expectRuns(t *testing.T, hooks ...string) map[string]messages.Task {
+	t.Helper()
+	got := map[string]messages.Task{}
+	for range hooks {
+		r := actortest.Expect[messages.RunTask](e.owner, patience)
+		got[r.Task.Hook] = r.Task
+	}
+	for _, h := range hooks {
+		if _, ok := got[h]; !ok {
+			t.Fatalf("running %v, want %v", slices.Sorted(maps.Keys(got)), hooks)
+		}
+	}
+	return got
+}
+
 func (e *env) done(task messages.Task, err string, next ...messages.Task) {
 	e.kit.Send(e.queue, messages.TaskDone{ID: task.ID, Queue: task.Queue, Err: err, Next: next})
 }
@@ -74,17 +93,7 @@ func inQueue(t messages.Task, q string) messages.Task { t.Queue = q; return t }
 func TestQueuesRunOneTaskAtATimeEachAndConcurrently(t *testing.T) {
 	e := newEnv(t, supervision.Fixed{Wait: time.Second})
 	e.enqueue(hook("a"), hook("b"), inQueue(hook("n1"), "named"))
-	got := map[string]messages.Task{}
-	for range 2 {
-		r := actortest.Expect[messages.RunTask](e.owner, patience)
-		got[r.Task.Hook] = r.Task
-	}
-	if _, ok := got["a"]; !ok {
-		t.Fatalf("main's head did not start: %v", got)
-	}
-	if _, ok := got["n1"]; !ok {
-		t.Fatalf("the named queue did not start beside main: %v", got)
-	}
+	got := e.expectRuns(t, "a", "n1")              // main's head, and the named queue beside main
 	e.owner.ExpectNoMessage(20 * time.Millisecond) // b waits for a
 	e.done(got["a"], "")
 	b := e.expectRun(t, "b")

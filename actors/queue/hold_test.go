@@ -6,7 +6,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
-	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 func event(name, q string) messages.Task {
@@ -33,17 +32,7 @@ func TestEventRunsAreHeldWhileDiscoveryFails(t *testing.T) {
 	}
 
 	e.kit.Send(e.queue, messages.HoldEvents{Hold: false})
-	got := map[string]messages.Task{}
-	for range 2 { // main's head and the named queue's, concurrently
-		r := actortest.Expect[messages.RunTask](e.owner, patience)
-		got[r.Task.Hook] = r.Task
-	}
-	if _, ok := got["tick1"]; !ok {
-		t.Fatalf("released first %v, want tick1 (main's first held run)", got)
-	}
-	if _, ok := got["pod"]; !ok {
-		t.Fatalf("released first %v, want pod (the named queue's)", got)
-	}
+	got := e.expectRuns(t, "tick1", "pod") // main's first held run and the named queue's
 	e.done(got["tick1"], "")
 	e.done(e.expectRun(t, "tick2"), "")
 	e.done(got["pod"], "")
