@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/addon-actors/addon-operator/test/proc"
 )
 
 // TestRunCancelKillsProcessGroup cancels a hook that has a child and a
@@ -82,36 +82,12 @@ func assertGone(t *testing.T, dir string, pidFiles ...string) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if !waitExit(t, pid, exitWait) {
+		if !proc.Exited(t, pid, exitWait) {
 			state, ppid, _ := procState(pid)
 			t.Errorf("%s: pid %d still running after %s, state %s, parent %d", f, pid, exitWait, state, ppid)
 		}
 	}
 	assertNoZombieChildren(t)
-}
-
-// waitExit waits until pid has exited (or is gone), at most timeout.
-func waitExit(t *testing.T, pid int, timeout time.Duration) bool {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return true
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", pid, err)
-	}
-	defer unix.Close(fd)
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, int(timeout.Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("poll pidfd %d: %v", pid, err)
-		}
-		return n > 0
-	}
 }
 
 // procState reads /proc/PID/stat: state and parent pid.

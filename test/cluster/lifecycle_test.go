@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/addon-actors/addon-operator/test/cluster"
+	"github.com/addon-actors/addon-operator/test/proc"
 )
 
 // Start on a dir that already runs a ready cluster reuses it; Stop leaves
@@ -83,26 +82,7 @@ func readPID(t *testing.T, dir, name string) int {
 // waitProcessGone waits on a pidfd for pid to exit (a zombie has exited).
 func waitProcessGone(t *testing.T, pid int) {
 	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", pid, err)
-	}
-	defer unix.Close(fd)
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, int((20 * time.Second).Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("poll pidfd %d: %v", pid, err)
-		}
-		if n == 0 {
-			t.Fatalf("process %d still running after 20s", pid)
-		}
-		return
+	if !proc.Exited(t, pid, 20*time.Second) {
+		t.Fatalf("process %d still running after 20s", pid)
 	}
 }

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/addon-actors/addon-operator/test/proc"
 )
 
 // server is one of the two processes, recorded in DIR by its PID file.
@@ -114,25 +115,8 @@ func waitGone(pid int, name string, limit time.Duration) bool {
 	if !alive(pid, name) {
 		return true
 	}
-	return pollExit(fd, limit)
-}
-
-// pollExit waits until the pidfd is readable (the process exited) or limit
-// has passed.
-func pollExit(fd int, limit time.Duration) bool {
-	deadline := time.Now().Add(limit)
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		left := time.Until(deadline)
-		if left < 0 {
-			left = 0
-		}
-		n, err := unix.Poll(fds, int(left.Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		return err == nil && n > 0
-	}
+	exited, _ := proc.PollExit(fd, limit)
+	return exited
 }
 
 // logTail is the end of the server's log, for error messages.

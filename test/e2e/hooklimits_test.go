@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/addon-actors/addon-operator/test/proc"
 )
 
 // A hook that never exits, in its own queue: past the slow-run threshold
@@ -121,31 +120,9 @@ func assertKilled(t *testing.T, root string) {
 		if err != nil {
 			t.Fatalf("pids: %q", first)
 		}
-		if !exited(t, pid, 5*time.Second) {
+		if !proc.Exited(t, pid, 5*time.Second) && alive(pid) {
 			t.Errorf("pid %d of the timed-out run still running", pid)
 		}
-	}
-}
-
-func exited(t *testing.T, pid int, within time.Duration) bool {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return true
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", pid, err)
-	}
-	defer unix.Close(fd)
-	for {
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, int(within.Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("poll pidfd %d: %v", pid, err)
-		}
-		return n > 0 || !alive(pid)
 	}
 }
 
