@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -55,9 +54,7 @@ func dirsChange(t *testing.T, interval string, trigger func(ns string)) {
 	op.waitUntil(t, "beta installed and alpha purged", func() bool {
 		return scenario.ConfigMapData(t, kube, ns, "beta") != nil && scenario.ConfigMapData(t, kube, ns, "alpha") == nil
 	})
-	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"beta"}) {
-		t.Fatalf("enabled modules %v, want [beta]", got)
-	}
+	op.expectEnabled(t, "beta")
 	if _, ok := op.modules(t)["alpha"]; ok {
 		t.Fatal("module list still shows alpha")
 	}

@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -28,9 +27,7 @@ func TestSpecEnabledLayering(t *testing.T) {
 		"someModule": "param1: \"Long string\"\nparam2: \"FOO\"\n", "someModuleEnabled": "true"})
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
-	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"plain"}) {
-		t.Fatalf("enabled modules %v, want [plain]", got)
-	}
+	op.expectEnabled(t, "plain")
 	if got := record(t, root, "enabled-ran"); got != "some-module\n" {
 		t.Fatalf("some-module's enabled script ran %q", got)
 	}
@@ -52,9 +49,7 @@ func TestSpecEnabledScriptStopMePlease(t *testing.T) {
 			scenario.PutConfigMap(t, kube, ns, map[string]string{"simpleModule": "param2: " + param2 + "\n"})
 			op := startSpec(t, root, ns)
 			op.waitReady(t)
-			if got := op.enabledModules(t); !reflect.DeepEqual(got, want) {
-				t.Fatalf("enabled %v, want %v", got, want)
-			}
+			op.expectEnabled(t, want...)
 		})
 	}
 }
@@ -95,9 +90,7 @@ func TestGlobalHookEnablesAModuleDynamically(t *testing.T) {
 	})
 	op := startSpec(t, root, kube.Namespace(t))
 	op.waitReady(t)
-	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"alpha"}) {
-		t.Fatalf("enabled %v, want [alpha]", got)
-	}
+	op.expectEnabled(t, "alpha")
 	if got := record(t, root, "order"); got != "alpha\n" {
 		t.Fatalf("ran %q", got)
 	}
@@ -120,9 +113,7 @@ func TestBadModuleDirsAreLeftOut(t *testing.T) {
 	if got := record(t, root, "order"); got != "good\n" {
 		t.Fatalf("ran %q, want good", got)
 	}
-	if got := op.enabledModules(t); !reflect.DeepEqual(got, []string{"good"}) {
-		t.Fatalf("enabled modules %v, want [good]", got)
-	}
+	op.expectEnabled(t, "good")
 	if m := op.modules(t)["no-config"]; m.Phase != "failed" || m.LastErr == "" {
 		t.Fatalf("module list shows no-config as %+v, want failed with its error", m)
 	}

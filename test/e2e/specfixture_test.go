@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -81,6 +82,14 @@ func (op *operator) enabledModules(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// expectEnabled checks the names of the enabled modules, in order.
+func (op *operator) expectEnabled(t *testing.T, want ...string) {
+	t.Helper()
+	if got := op.enabledModules(t); !slices.Equal(got, want) {
+		t.Fatalf("enabled modules %v, want %v", got, want)
+	}
 }
 
 // waitUntil checks cond now and after every "queues idle" record from now
