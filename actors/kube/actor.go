@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -137,14 +135,10 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	}
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	a.post = func(msg any) { root.Send(self, msg) }
-	if len(a.inputs.watches) == 0 {
-		return
+	replay := func(w messages.WatchKube) { a.handleWatch(ctx, w) }
+	if n := supervision.Replay(a.inputs.watches, replay); n > 0 {
+		a.opts.Log.Info("monitors started again after a restart", "owners", n)
 	}
-	owners := slices.Sorted(maps.Keys(a.inputs.watches))
-	for _, owner := range owners {
-		a.handleWatch(ctx, a.inputs.watches[owner])
-	}
-	a.opts.Log.Info("monitors started again after a restart", "owners", len(owners))
 }
 
 // handleWatch replaces an owner's monitors; they start once their kinds

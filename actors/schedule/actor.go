@@ -2,8 +2,6 @@ package schedule
 
 import (
 	"log/slog"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -90,14 +88,10 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Owner == nil {
 		a.opts.Owner = supervision.Siblings(ctx)
 	}
-	if len(a.inputs.watches) == 0 {
-		return
+	replay := func(w messages.WatchSchedules) { a.handleWatch(ctx, w) }
+	if n := supervision.Replay(a.inputs.watches, replay); n > 0 {
+		a.opts.Log.Info("schedules re-armed after a restart", "owners", n)
 	}
-	owners := slices.Sorted(maps.Keys(a.inputs.watches))
-	for _, owner := range owners {
-		a.handleWatch(ctx, a.inputs.watches[owner])
-	}
-	a.opts.Log.Info("schedules re-armed after a restart", "owners", len(owners))
 }
 
 func (a *Actor) handleWatch(ctx actor.Context, msg messages.WatchSchedules) {
