@@ -177,23 +177,9 @@ func TestStuckUnlabelledReleasesAreCleared(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Killed mid-upgrade: revision 1 is still the deployed one.
-				first, err := cfg.Releases.Get("demo", 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				first.Info.Status = release.StatusDeployed
-				if err := cfg.Releases.Update(first); err != nil {
-					t.Fatal(err)
-				}
+				setStatus(t, cfg, "demo", 1, release.StatusDeployed)
 			}
-			markLast(t, cfg, "demo", tc.status)
-			res := f.upgrade(t, "c")
-			if res.Action != tc.action || res.Revision != tc.revision {
-				t.Fatalf("stuck unlabelled %s release: %+v; want %s revision %d", tc.status, res, tc.action, tc.revision)
-			}
-			if v, _ := f.value(t, "demo-0"); v != "c" {
-				t.Fatalf("demo-0 = %q; want c", v)
-			}
+			res := f.upgradeStuck(t, cfg, tc.status, tc.action, tc.revision)
 			want := []chartrun.Destructive{{Action: chartrun.ActionAdopt, Reason: chartrun.ReasonUnlabelled},
 				{Action: chartrun.ActionClear, Reason: string(tc.status)}}
 			if !reflect.DeepEqual(res.Destructive, want) {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/test/cluster"

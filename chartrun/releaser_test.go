@@ -179,6 +179,22 @@ func helmConfig(t *testing.T, ns string) *action.Configuration {
 	return cfg
 }
 
+// upgradeStuck leaves the last revision of release demo in status and
+// runs an upgrade with value "c": it must recover the release by action,
+// ending at revision, with "c" in the cluster.
+func (f fixture) upgradeStuck(t *testing.T, cfg *action.Configuration, status release.Status, action chartrun.Action, revision int) chartrun.Result {
+	t.Helper()
+	markLast(t, cfg, "demo", status)
+	res := f.upgrade(t, "c")
+	if res.Action != action || res.Revision != revision {
+		t.Fatalf("stuck %s release: %+v; want %s revision %d", status, res, action, revision)
+	}
+	if v, _ := f.value(t, "demo-0"); v != "c" {
+		t.Fatalf("after recovery demo-0 = %q; want c", v)
+	}
+	return res
+}
+
 // markLast rewrites the status of the release's last revision, as a killed
 // operator leaves it.
 func markLast(t *testing.T, cfg *action.Configuration, name string, status release.Status) {
@@ -253,14 +269,7 @@ func TestStuckReleasesAreRecovered(t *testing.T) {
 				f.upgrade(t, "b")
 				setStatus(t, cfg, "demo", 1, release.StatusDeployed)
 			}
-			markLast(t, cfg, "demo", tc.status)
-			res := f.upgrade(t, "c")
-			if res.Action != tc.action || res.Revision != tc.revision {
-				t.Fatalf("stuck %s release: %+v; want %s revision %d", tc.status, res, tc.action, tc.revision)
-			}
-			if v, _ := f.value(t, "demo-0"); v != "c" {
-				t.Fatalf("after recovery demo-0 = %q", v)
-			}
+			res := f.upgradeStuck(t, cfg, tc.status, tc.action, tc.revision)
 			if got := checkNoPending(t, cfg, "demo"); !reflect.DeepEqual(got, tc.history) {
 				t.Fatalf("history after recovery %v; want %v", got, tc.history)
 			}
