@@ -10,13 +10,17 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
 
-// Config runs the hook with --config in its directory, with WORKING_DIR set,
+// Config returns hook.Config when discovery read it already (a nested hook
+// of a batch executable). Otherwise it runs the hook with --config in its directory, with WORKING_DIR set,
 // and parses what it prints (JSON or YAML) into its binding configuration
 // for scope. Errors name the hook file and the field (see hookconfig.Parse);
 // they wrap ErrConfig and the bindings sentinel, or ErrHookFailed. Keys the
 // configuration may have but the operator does not act on (webhook
 // bindings) are logged as one WARN each, naming the hook and the key.
 func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error) {
+	if hook.Config != nil {
+		return hook.Config, nil // read at discovery (a batch hook)
+	}
 	out, err := r.ConfigOutput(ctx, hook)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
 // Hook is an executable found by discovery.
@@ -19,6 +21,22 @@ type Hook struct {
 	Path string
 	// Root is the directory discovery walked; the hook's WORKING_DIR.
 	Root string
+	// Args are the arguments of a run: `hook run <key>` or `hook ready`
+	// for a nested hook of a batch executable, none for a shell hook.
+	Args []string
+	// Env are the variables a run adds to the usual ones (a batch hook's
+	// MODULE_NAME, APPLICATION_NAME, APPLICATION_NAMESPACE).
+	Env []string
+	// Config is the binding configuration when discovery already read it
+	// (a batch hook's, from `hook config`); nil for a shell hook, which
+	// Runner.Config asks with --config.
+	Config *bindings.Config
+}
+
+// Command is the hook's file and its run arguments, as errors name it
+// (`/m/hooks/bin hook run 1` for a nested batch hook).
+func (h Hook) Command() string {
+	return strings.Join(append([]string{h.Path}, h.Args...), " ")
 }
 
 // Dir is the directory the hook runs in: the one it lies in.
@@ -39,32 +57,42 @@ func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
 // missing root is no hooks, not an error. Paths are made absolute, since a
 // hook runs in its own directory.
 func Discover(root string) ([]Hook, error) {
-	root, err := filepath.Abs(root)
+	hooks, _, err := discover(root)
+	return hooks, err
+}
+
+// discover is Discover that also returns the extensionless regular files
+// without an exec bit (batch hook candidates that cannot run; the caller
+// warns about them).
+func discover(root string) (hooks []Hook, notExecutable []string, err error) {
+	root, err = filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("discover hooks in %s: %w", root, err)
+		return nil, nil, fmt.Errorf("discover hooks in %s: %w", root, err)
 	}
 	info, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("discover hooks in %s: %w", root, err)
+		return nil, nil, fmt.Errorf("discover hooks in %s: %w", root, err)
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("discover hooks in %s: not a directory", root)
+		return nil, nil, fmt.Errorf("discover hooks in %s: not a directory", root)
 	}
 	w := walker{root: root, visited: map[string]bool{}}
 	if err := w.walk(root, ""); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.SortFunc(w.hooks, func(a, b Hook) int { return strings.Compare(a.Name, b.Name) })
-	return w.hooks, nil
+	return w.hooks, w.notExecutable, nil
 }
 
 type walker struct {
 	root    string
 	visited map[string]bool // real paths of directories, against symlink loops
 	hooks   []Hook
+	// notExecutable are extensionless regular files without an exec bit.
+	notExecutable []string
 }
 
 // walk visits dir; rel is its path relative to the root.
@@ -108,6 +136,8 @@ func (w *walker) visit(path, rel string) error {
 		return w.walk(path, rel)
 	case info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0:
 		w.hooks = append(w.hooks, Hook{Name: rel, Path: path, Root: w.root})
+	case info.Mode().IsRegular() && filepath.Ext(path) == "":
+		w.notExecutable = append(w.notExecutable, path)
 	}
 	return nil
 }

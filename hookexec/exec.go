@@ -62,15 +62,15 @@ func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
 	for _, l := range loggers { // runProcess waited for them
 		res.DroppedLines += l.budget.droppedLines
 	}
-	switch {
+	switch cmdline := hook.Command(); {
 	case err != nil && ctx.Err() != nil:
-		return res, fmt.Errorf("hook %s: %w: %w", hook.Path, ErrCanceled, context.Cause(ctx))
+		return res, fmt.Errorf("hook %s: %w: %w", cmdline, ErrCanceled, context.Cause(ctx))
 	case err != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return res, fmt.Errorf("hook %s %w after %s (its limit), killed with its process group%s", hook.Path, ErrTimeout, timeout, tailText(errTail))
+		return res, fmt.Errorf("hook %s %w after %s (its limit), killed with its process group%s", cmdline, ErrTimeout, timeout, tailText(errTail))
 	case err != nil:
-		return res, fmt.Errorf("run hook %s: %w", hook.Path, err)
+		return res, fmt.Errorf("run hook %s: %w", cmdline, err)
 	case stats.exitCode != 0:
-		return res, &ExitError{Hook: hook.Path, Code: stats.exitCode, StderrTail: errTail.last()}
+		return res, &ExitError{Hook: cmdline, Code: stats.exitCode, StderrTail: errTail.last()}
 	}
 	return res, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,6 +56,9 @@ type Options struct {
 	StderrTailLines int
 	// MaxConfigBytes caps the --config output (default 4 MiB).
 	MaxConfigBytes int
+	// ProbeTimeout bounds the `hook list` and `hook config` runs of batch
+	// hook discovery (0: DefaultProbeTimeout).
+	ProbeTimeout time.Duration
 	// Now is the clock for durations; nil is time.Now.
 	Now func() time.Time
 }
@@ -167,7 +171,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
 	}
 	defer r.cleanup(files)
-	env := hookEnv(r.environ,
+	env := hookEnv(r.environ, append(slices.Clip(req.Hook.Env),
 		EnvBindingContextPath+"="+files.bindingContext,
 		EnvValuesPath+"="+files.values,
 		EnvConfigValuesPath+"="+files.configValues,
@@ -175,8 +179,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		EnvConfigValuesJSONPatchPath+"="+files.configValuesPatch,
 		EnvMetricsPath+"="+files.metrics,
 		EnvWorkingDir+"="+req.Hook.Root,
-	)
-	res, err := r.exec(ctx, execSpec{hook: req.Hook, env: env, timeout: req.Timeout, log: req.Logger})
+	)...)
+	res, err := r.exec(ctx, execSpec{hook: req.Hook, args: req.Hook.Args, env: env, timeout: req.Timeout, log: req.Logger})
 	if err != nil {
 		return res, err
 	}

@@ -168,7 +168,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.core.WithKube = a.peers.Kube != nil
 	a.core.hook = hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil}
-	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Slots: a.opts.ConfigureSlots})
+	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Module: def.Names.Name, Slots: a.opts.ConfigureSlots})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {

@@ -10,6 +10,7 @@ import (
 
 // Runner is what a worker needs of hookexec.Runner.
 type Runner interface {
+	DiscoverHooks(ctx context.Context, root string, owner hookexec.Owner) ([]hookexec.Hook, error)
 	Config(ctx context.Context, hook hookexec.Hook, scope bindings.Scope) (*bindings.Config, error)
 	Run(ctx context.Context, req hookexec.Request) (hookexec.Result, error)
 	RunEnabled(ctx context.Context, req hookexec.EnabledRequest) (hookexec.Result, error)
@@ -37,10 +38,14 @@ type Releaser interface {
 // child, so they live here rather than in package messages.
 type (
 	// ConfigureJob finds the hooks under Root (the global hooks dir, or a
-	// module dir whose hooks/ is searched) and runs each with --config.
+	// module dir whose hooks/ is searched) and runs each with --config, or
+	// expands a batch hook executable into its nested hooks.
 	ConfigureJob struct {
 		Root  string
 		Scope bindings.Scope
+		// Module names the module (empty for the global scope): its batch
+		// hooks get it as MODULE_NAME.
+		Module string
 		// Slots, when set, is taken for the duration of the job: it bounds
 		// how many owners configure at once, so that a hundred modules'
 		// --config runs do not starve start-up. Waiters are served in

@@ -6,7 +6,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
 )
@@ -69,11 +68,7 @@ func (w *Worker) configure(job ConfigureJob) ConfigureResult {
 			return ConfigureResult{Err: w.ctx.Err()}
 		}
 	}
-	find := hookexec.DiscoverGlobalHooks
-	if job.Scope == bindings.ScopeModule {
-		find = hookexec.DiscoverModuleHooks
-	}
-	hooks, err := find(job.Root)
+	hooks, err := w.runner.DiscoverHooks(w.ctx, job.Root, hookexec.Owner{Scope: job.Scope, Module: job.Module})
 	if err != nil {
 		return ConfigureResult{Err: fmt.Errorf("find hooks in %s: %w", job.Root, err)}
 	}

@@ -96,7 +96,9 @@ func TestParseBatchConversions(t *testing.T) {
 				wantEq(t, "snapshots", c.NeedsSnapshots(), true)
 			}},
 		{"keepFullObjectsInMemory true kept", bindings.ScopeModule, `{"kubernetes":[{"kind":"Pod","keepFullObjectsInMemory":true}]}`,
-			func(t *testing.T, c *bindings.Config) { wantEq(t, "keepFull", c.Kubernetes[0].KeepFullObjectsInMemory, true) }},
+			func(t *testing.T, c *bindings.Config) {
+				wantEq(t, "keepFull", c.Kubernetes[0].KeepFullObjectsInMemory, true)
+			}},
 		{"ignored keys", bindings.ScopeModule,
 			`{"allowFailure":true,"logLevel":"debug","schedule":[{"crontab":"* * * * *","allowFailure":true,"includeSnapshotsFrom":["x"]}]}`,
 			func(t *testing.T, c *bindings.Config) {
