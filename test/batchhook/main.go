@@ -7,7 +7,8 @@
 //
 // Build variants with -ldflags "-X main.mode=MODE": broken (hooks[1] has a
 // kubernetes binding without kind), hang (`hook list` never returns), and
-// -X main.valuesKey=KEY for the module's values key (default batchModule).
+// -X main.valuesKey=KEY for the module's values key (default batchModule),
+// -X main.namespace=NS to watch ConfigMaps in NS only.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 var (
 	mode      string
 	valuesKey = "batchModule"
+	namespace string // -X main.namespace: watch ConfigMaps in it only
 )
 
 func main() {
@@ -64,6 +66,9 @@ func config() map[string]any {
 		"nameSelector":                 nil,
 		"executeHookOnSynchronization": true,
 	}
+	if namespace != "" {
+		kube["namespace"] = map[string]any{"nameSelector": map[string]any{"matchNames": []string{namespace}}}
+	}
 	if mode == "broken" {
 		delete(kube, "kind")
 	}
@@ -101,7 +106,7 @@ func run(key string) {
 	}
 	writeJSON(os.Getenv("VALUES_JSON_PATCH_PATH"), patch)
 	writeJSON(os.Getenv("METRICS_PATH"), map[string]any{"name": "batch_test_runs_total", "action": "add",
-		"value": 1, "labels": map[string]string{"hook": key}})
+		"value": 1, "labels": map[string]string{"key": key}})
 }
 
 func ready() {

@@ -119,7 +119,8 @@ func Start(cfg Config) (*App, error) {
 		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
-		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes)})
+		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
+		ProbeTimeout: cfg.Hooks.ProbeTimeout})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)

@@ -51,6 +51,9 @@ type HookLimits struct {
 	SlowThreshold  time.Duration
 	MaxOutputLines int
 	MaxOutputBytes int
+	// ProbeTimeout bounds `hook list` and `hook config` of batch hook
+	// discovery.
+	ProbeTimeout time.Duration
 }
 
 // LeaseTimes are the leader election's: a leader that cannot renew its
@@ -102,6 +105,7 @@ func table() []setting {
 		{"hook-slow-threshold", "1m", "a hook run still going after this is logged at WARN, again each time its running time doubles (0: never)", []string{"ADDON_OPERATOR_HOOK_SLOW_THRESHOLD"}},
 		{"hook-output-max-lines", "1000", "output lines of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES"}},
 		{"hook-output-max-bytes", "1048576", "output bytes of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES"}},
+		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}
 }
 
@@ -181,7 +185,8 @@ func (c *converter) lease(v map[string]string) LeaseTimes {
 
 func (c *converter) hookLimits(v map[string]string) HookLimits {
 	return HookLimits{Timeout: c.duration(v, "hook-timeout"), SlowThreshold: c.duration(v, "hook-slow-threshold"),
-		MaxOutputLines: c.integer(v, "hook-output-max-lines"), MaxOutputBytes: c.integer(v, "hook-output-max-bytes")}
+		MaxOutputLines: c.integer(v, "hook-output-max-lines"), MaxOutputBytes: c.integer(v, "hook-output-max-bytes"),
+		ProbeTimeout: c.duration(v, "batch-hook-probe-timeout")}
 }
 
 func splitDirs(s string) []string {
