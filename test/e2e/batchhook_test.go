@@ -83,7 +83,7 @@ func TestBatchHookModule(t *testing.T) {
 	}
 	hooks := op.cli(t, "hooks", "-o", "json")
 	for _, name := range []string{"hooks/bin:schedule:0", "hooks/bin:configmaps:1", "hooks/bin-readiness"} {
-		if !strings.Contains(hooks, `"`+name+`"`) {
+		if !strings.Contains(hooks, `"module/batch-module:`+name+`"`) {
 			t.Errorf("hooks lacks %s:\n%s", name, hooks)
 		}
 	}

@@ -131,7 +131,9 @@ func (h *hookStore) Collect(ch chan<- prometheus.Metric) {
 		for k, v := range s.labels {
 			names, values = append(names, k), append(values, v)
 		}
-		desc := prometheus.NewDesc(h.prefix+s.name, "Written by hook "+s.labels["hook"]+".", names, nil)
+		// One help text per name: hooks that write the same metric (the
+		// nested hooks of a batch executable do) make one family.
+		desc := prometheus.NewDesc(h.prefix+s.name, "Written by a hook to $METRICS_PATH; the hook label names it.", names, nil)
 		if m, err := s.metric(desc, values); err == nil {
 			ch <- m
 		}
