@@ -118,3 +118,29 @@ func TestBatchHookBadExecutables(t *testing.T) {
 		})
 	}
 }
+
+// A batch executable in the global hooks dir's hooks/ subdir: nested hooks
+// named `<h>-<name>-<key>`, MODULE_NAME=global, global values patched.
+func TestBatchHookGlobal(t *testing.T) {
+	ns := kube.Namespace(t)
+	createConfigMap(t, ns, "cm-g", map[string]string{"batch": "yes"})
+	root := tree(t, map[string]string{"modules/values.yaml": "global: {}\n"})
+	buildBatchHook(t, filepath.Join(root, "global-hooks/hooks/bin"), "main.namespace="+ns, "main.valuesKey=global")
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	op.waitUntil(t, "global values from every nested hook", func() bool {
+		var shown struct{ Values map[string]any }
+		if err := json.Unmarshal([]byte(op.cli(t, "module", "values", "--global", "-o", "json")), &shown); err != nil {
+			t.Fatal(err)
+		}
+		v := shown.Values
+		return v["moduleName"] == "global" && v["kubeContextType"] == "Group" &&
+			reflect.DeepEqual(v["configMaps"], []any{"cm-g"}) && v["ready"] == true
+	})
+	_, metrics := op.get(t, "/metrics/hooks")
+	for _, want := range []string{`hook="hooks/bin-schedule-0"`, `hook="hooks/bin-configmaps-1"`, `hook="hooks/bin-readiness"`} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics/hooks lacks %s\n%s", want, metrics)
+		}
+	}
+}
