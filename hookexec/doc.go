@@ -5,6 +5,13 @@
 //   - Discovery: DiscoverGlobalHooks, DiscoverModuleHooks and Discover find
 //     every executable file under a root (recursively, symlinks followed,
 //     dot-files and lib/ skipped), named by their path relative to the root.
+//   - Batch hooks (module-sdk, spec/UPSTREAM.md §1): Runner.DiscoverHooks
+//     discovers as above, probes each compiled extensionless executable
+//     with `hook list` (empty environment, Options.ProbeTimeout), and
+//     replaces a batch executable by its nested hooks, read once with
+//     `hook config` (hookconfig.ParseBatch). A nested Hook carries its
+//     Config, its run arguments (`hook run N`, `hook ready`) and its extra
+//     variables (MODULE_NAME …), so running it is the same as a shell hook.
 //   - Configuration: Runner.Config runs `hook --config` in the hook's
 //     directory with WORKING_DIR set and parses the JSON or YAML it prints,
 //     v1 or the older form, with package hookconfig (into the model of hook/bindings).

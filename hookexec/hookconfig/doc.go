@@ -14,5 +14,11 @@
 // text again where it is used (the schedule and kube actors), the same way
 // Parse checked it.
 //
+// ParseBatch reads the `hook config` output of a batch hook executable
+// (module-sdk, spec/UPSTREAM.md §1.3–1.4): each nested hook's config is
+// converted to a v1 configuration (schedule and kubernetes bindings in group
+// main, executeHookOnEvent as a bool, global beforeHelm/afterHelm as
+// beforeAll/afterAll) and checked by Parse; errors name the nested hook.
+//
 // The package is pure: it neither runs hooks nor reads files.
 package hookconfig
