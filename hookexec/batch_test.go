@@ -167,3 +167,44 @@ func TestRunNestedBatchHook(t *testing.T) {
 		t.Errorf("error = %v, want the stderr JSON and the command", err)
 	}
 }
+
+// The overlap rule: a compiled executable whose `hook list` fails stays a
+// shell hook, configured with --config.
+func TestDiscoverHooksCompiledShellHook(t *testing.T) {
+	module := t.TempDir()
+	buildBatchHook(t, filepath.Join(module, "hooks", "compiled"), "shell")
+	r := NewRunner(Options{Environ: baseEnv()})
+	hooks, err := r.DiscoverHooks(context.Background(), module, Owner{Scope: bindings.ScopeModule, Module: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hooks) != 1 || hooks[0].Name != "compiled" || hooks[0].Args != nil || hooks[0].Config != nil {
+		t.Fatalf("hooks = %+v, want the shell hook compiled", hooks)
+	}
+	cfg, err := r.Config(context.Background(), hooks[0], bindings.ScopeModule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cfg.Order(bindings.OnStartup); !ok {
+		t.Errorf("--config not read: %+v", cfg)
+	}
+}
+
+func TestListsItems(t *testing.T) {
+	cases := map[string]bool{
+		"Found 2 items:\n0 - a\n1 - b\n": true,
+		"Found 1 items\n":                true,
+		"Found 9999 items:":              true,
+		"Found 0 items:\n":               false,
+		"Found 10000 items:\n":           false,
+		"Found x items:\n":               false,
+		"Found 2 itemsets\n":             false,
+		"usage: hook\n":                  false,
+		"":                               false,
+	}
+	for out, want := range cases {
+		if got := listsItems([]byte(out)); got != want {
+			t.Errorf("listsItems(%q) = %v, want %v", out, got, want)
+		}
+	}
+}

@@ -6,7 +6,8 @@
 // given at build time and a metric.
 //
 // Build variants with -ldflags "-X main.mode=MODE": broken (hooks[1] has a
-// kubernetes binding without kind), hang (`hook list` never returns), and
+// kubernetes binding without kind), hang (`hook list` never returns), shell
+// (a compiled shell hook: answers --config, fails `hook list`), and
 // -X main.valuesKey=KEY for the module's values key (default batchModule),
 // -X main.namespace=NS to watch ConfigMaps in NS only.
 package main
@@ -25,6 +26,13 @@ var (
 )
 
 func main() {
+	if mode == "shell" { // a compiled shell hook: --config, no `hook list`
+		if len(os.Args) == 2 && os.Args[1] == "--config" {
+			fmt.Println(`{"configVersion":"v1","onStartup":1}`)
+			return
+		}
+		fail("not a batch hook")
+	}
 	if len(os.Args) < 3 || os.Args[1] != "hook" {
 		fail("usage: batchhook hook list|config|run N|ready")
 	}
