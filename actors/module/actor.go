@@ -131,6 +131,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case worker.HelmResult:
 		a.step(ctx, HelmFinished{Result: msg})
+	case worker.ReleaseResult:
+		a.step(ctx, ReleaseChecked{Result: msg})
 	case worker.DeleteResult:
 		a.step(ctx, DeleteFinished{Result: msg})
 	case checkAbsent:

@@ -19,7 +19,8 @@ type Phase int
 // has completed since the module was enabled) -> KubeSync (the first run
 // after enabling: start the bindings, wait for their Synchronization runs)
 // -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
-// Delete -> AfterDeleteHelm; an event task is one EventHook.
+// BeforeDeleteHelm (only with a chart whose release exists) -> Delete ->
+// AfterDeleteHelm; an event task is one EventHook.
 const (
 	Idle Phase = iota
 	Startup
@@ -28,13 +29,14 @@ const (
 	BeforeHelm
 	Helm
 	AfterHelm
+	BeforeDeleteHelm
 	Delete
 	AfterDeleteHelm
 	EventHook
 )
 
 var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
-	"Delete", "AfterDeleteHelm", "EventHook"}
+	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -117,6 +119,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.kubeSynced(e.Runs, env)
 	case HelmFinished:
 		return c.helmFinished(e.Result, env)
+	case ReleaseChecked:
+		return c.releaseChecked(e.Result, env)
 	case DeleteFinished:
 		return c.deleteFinished(e.Result, env)
 	case SectionChanged:
@@ -172,7 +176,7 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 		}
 		return append(out, c.enter(KubeSync, env)...)
 	case messages.TaskModuleDelete:
-		return append(out, c.enter(Delete, env)...)
+		return append(out, c.enter(BeforeDeleteHelm, env)...)
 	case messages.TaskModuleHook:
 		h, ok := c.Hooks.Find(t.Hook)
 		if !ok {

@@ -40,6 +40,8 @@ type (
 	KubeSynced struct{ Runs messages.KubeSyncRuns }
 	// HelmFinished is the worker's upgrade result.
 	HelmFinished struct{ Result worker.HelmResult }
+	// ReleaseChecked says whether the release exists (CheckRelease).
+	ReleaseChecked struct{ Result worker.ReleaseResult }
 	// DeleteFinished is the worker's uninstall result.
 	DeleteFinished struct{ Result worker.DeleteResult }
 	// SectionChanged is the module's ConfigMap section (ApplyConfig).
@@ -57,6 +59,7 @@ func (ConfigWritten) moduleEvent()    {}
 func (TokenArrived) moduleEvent()     {}
 func (KubeSynced) moduleEvent()       {}
 func (HelmFinished) moduleEvent()     {}
+func (ReleaseChecked) moduleEvent()   {}
 func (DeleteFinished) moduleEvent()   {}
 func (SectionChanged) moduleEvent()   {}
 func (Disabled) moduleEvent()         {}
@@ -71,6 +74,8 @@ type Effect any
 type (
 	// RunHelm upgrades the release with Values.
 	RunHelm struct{ Values map[string]any }
+	// CheckRelease asks whether the release exists (ReleaseChecked).
+	CheckRelease struct{}
 	// Uninstall uninstalls the release.
 	Uninstall struct{}
 	// Watch starts (On) or stops the schedule and kubernetes bindings;

@@ -31,6 +31,11 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 		return c.helm(env)
 	case AfterHelm:
 		r.left = c.ordered(bindings.AfterHelm, true)
+	case BeforeDeleteHelm:
+		if !c.HasChart || len(c.Hooks.Ordered(bindings.BeforeDeleteHelm)) == 0 {
+			return c.enter(Delete, env)
+		}
+		return []Effect{CheckRelease{}} // ReleaseChecked continues
 	case Delete:
 		return []Effect{Uninstall{}}
 	case AfterDeleteHelm:
@@ -50,6 +55,8 @@ func after(p Phase) Phase {
 		return Helm
 	case Helm:
 		return AfterHelm
+	case BeforeDeleteHelm:
+		return Delete
 	case Delete:
 		return AfterDeleteHelm
 	}
@@ -172,4 +179,20 @@ func (c *Core) deleteFinished(r worker.DeleteResult, env Env) []Effect {
 	}
 	c.State.Revision = 0
 	return append(out, c.advance(env)...)
+}
+
+// releaseChecked runs the beforeDeleteHelm hooks when the release exists;
+// without one the delete goes on to the uninstall (a no-op then).
+func (c *Core) releaseChecked(r worker.ReleaseResult, env Env) []Effect {
+	if c.run == nil || c.run.phase != BeforeDeleteHelm || len(c.run.left) > 0 {
+		return nil
+	}
+	if r.Err != nil {
+		return c.finish(fmt.Errorf("beforeDeleteHelm: %w", r.Err), env)
+	}
+	if !r.Exists {
+		return c.enter(Delete, env)
+	}
+	c.run.left = c.ordered(bindings.BeforeDeleteHelm, false)
+	return c.nextHook(env)
 }

@@ -43,6 +43,8 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
 	case RunHelm:
 		ctx.Request(a.worker, worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values})
+	case CheckRelease:
+		ctx.Request(a.worker, worker.ReleaseJob{Module: a.name()})
 	case Uninstall:
 		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
 	case Watch:

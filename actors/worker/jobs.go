@@ -31,6 +31,8 @@ type Releaser interface {
 	Uninstall(ctx context.Context, module string) (Removal, error)
 	// Absent lists the objects of the deployed release that are gone.
 	Absent(ctx context.Context, module string) ([]string, error)
+	// Exists tells whether the module's release has a revision.
+	Exists(ctx context.Context, module string) (bool, error)
 }
 
 // Jobs and their results. They stay between an owner and its worker
@@ -90,6 +92,13 @@ type (
 	DeleteResult struct {
 		Removal Removal
 		Err     error
+	}
+	// ReleaseJob asks whether the module's release exists (the
+	// beforeDeleteHelm hooks of a module delete run only then).
+	ReleaseJob    struct{ Module string }
+	ReleaseResult struct {
+		Exists bool
+		Err    error
 	}
 	AbsentJob    struct{ Module string }
 	AbsentResult struct {

@@ -44,6 +44,9 @@ func (w *Worker) Receive(ctx actor.Context) {
 	case DeleteJob:
 		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
 		ctx.Respond(DeleteResult{Removal: removal, Err: err})
+	case ReleaseJob:
+		exists, err := w.releaser.Exists(w.ctx, job.Module)
+		ctx.Respond(ReleaseResult{Exists: exists, Err: err})
 	case AbsentJob:
 		objects, err := w.releaser.Absent(w.ctx, job.Module)
 		ctx.Respond(AbsentResult{Objects: objects, Err: err})
