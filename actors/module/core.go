@@ -52,6 +52,11 @@ type Core struct {
 	Scope    values.Scope
 	State    board.ModuleState
 	Watching bool
+	// retiring: the operator disabled the module while its bindings were
+	// on; they stay on for its delete (beforeDeleteHelm and
+	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
+	// nothing, and the delete's end stops them.
+	retiring bool
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
@@ -126,8 +131,11 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
 	case Disabled:
-		return c.disable()
+		return c.disabled()
 	case HookEventArrived:
+		if c.retiring {
+			return nil
+		}
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
@@ -150,8 +158,18 @@ func (c *Core) sectionChanged(section any) []Effect {
 	return out
 }
 
+// disabled marks the module disabled; its bindings stay on until its
+// delete ends (retiring).
+func (c *Core) disabled() []Effect {
+	c.State.Enabled, c.State.StartupDone = false, false
+	c.retiring = c.Watching
+	return []Effect{Publish{}}
+}
+
+// disable ends a delete: the module is disabled and its bindings stop.
 func (c *Core) disable() []Effect {
 	c.State.Enabled, c.State.StartupDone = false, false
+	c.retiring = false
 	return append(c.watch(false, false), Publish{})
 }
 
@@ -171,6 +189,10 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 	out := []Effect{Publish{}}
 	switch t.Kind {
 	case messages.TaskModuleRun:
+		if c.retiring { // enabled again before a delete: bindings restart
+			c.retiring = false
+			out = append(out, c.watch(false, false)...)
+		}
 		if !c.State.StartupDone {
 			return append(out, c.enter(Startup, env)...)
 		}

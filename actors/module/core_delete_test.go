@@ -102,6 +102,31 @@ func TestBeforeDeleteHelmSkipped(t *testing.T) {
 	wantPhase(t, noHook, Delete)
 }
 
+// TestDisabledKeepsBindingsUntilTheDelete: the operator's ModuleDisabled
+// leaves the bindings on (the delete's hooks read their snapshots) and
+// drops their events; the delete's end stops them. Enabled again before a
+// delete ran, the next run restarts them (Synchronization again).
+func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
+	h := newHarness(t, true, deleteHooks())
+	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
+	h.step(Disabled{}, "Publish")
+	if !h.core.Watching || h.core.State.Enabled {
+		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.Watching, h.core.State)
+	}
+	h.step(HookEventArrived{Event: messages.HookEvent{Hook: "g-bdh.sh", Binding: "pods"}})
+	h.assign(deleteTask(), "Publish", "CheckRelease")
+	h.step(released(false), "Uninstall")
+	h.step(DeleteFinished{}, "DestructiveDone 0", "RunHook e-delete.sh afterDeleteHelm")
+	h.step(ok(t, ""), "Ran", "Watch on=false sync=false", "Publish", "Publish", "Reply ok")
+
+	again := newHarness(t, true, deleteHooks())
+	again.core.State.Enabled, again.core.State.StartupDone, again.core.Watching = true, true, true
+	again.step(Disabled{}, "Publish")
+	again.assign(messages.NewModuleRun("demo", "enabled again"), "Publish", "Watch on=false sync=false",
+		"Watch on=true sync=true")
+	wantPhase(t, again, KubeSync)
+}
+
 // jsonText tells whether two JSON texts are equal as values.
 func jsonText(t *testing.T, got, want string) bool {
 	t.Helper()
