@@ -1,6 +1,8 @@
 package app
 
 import (
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/addon-actors/addon-operator/messages"
@@ -52,18 +54,26 @@ func newHeadInfo(prefix string) *headInfo {
 // publish sets the series of every queue in s from its head; the series of
 // queues that became empty, changed their head or are no longer in s go.
 func (h *headInfo) publish(s messages.QueueSnapshot) {
-	seen := make(map[string]bool, len(s.Queues))
+	busy := 0
 	for _, q := range s.Queues {
-		seen[q.Name] = true
 		if len(q.Tasks) == 0 {
 			h.drop(q.Name)
 			continue
 		}
+		busy++
 		head := q.Tasks[0]
 		h.set(headLabels{q.Name, head.Module, taskType(head.Kind), head.Hook})
 	}
+	// heads now holds the busy queues of s and any queue that left s; the
+	// queue never drops a queue today, so this stays a count comparison.
+	if len(h.heads) > busy {
+		h.dropAbsent(s)
+	}
+}
+
+func (h *headInfo) dropAbsent(s messages.QueueSnapshot) {
 	for queue := range h.heads {
-		if !seen[queue] {
+		if !slices.ContainsFunc(s.Queues, func(q messages.QueueState) bool { return q.Name == queue }) {
 			h.drop(queue)
 		}
 	}
