@@ -131,7 +131,7 @@ func Start(cfg Config) (*App, error) {
 	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
-		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
+		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
 		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err

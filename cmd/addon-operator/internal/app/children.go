@@ -90,8 +90,10 @@ func (p parts) scan() ([]layout.Definition, []error) {
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {
-	p.app.Board.SetQueues(s)
+	// Metrics first: whoever sees the board's queues sees the metrics of
+	// that snapshot.
 	p.metrics.queues(s)
+	p.app.Board.SetQueues(s)
 }
 
 // schemasOrNil keeps a nil *schema.Set a nil interface.
