@@ -6,8 +6,7 @@ import "github.com/prometheus/client_golang/prometheus"
 // original's name and labels (UPSTREAM.md §6).
 func (m *metrics) registerMaintenance(reg *prometheus.Registry, prefix string) {
 	m.maintenance = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "mm_module_maintenance",
-		Help: "1 for each module in maintenance mode (ConfigMap key xMaintenance: NoResourceReconciliation): " +
-			"its hooks run, helm and the healing of absent objects do not."},
+		Help: maintenanceHelp},
 		[]string{"module", "state"})
 	m.register(reg, m.maintenance)
 }
@@ -22,3 +21,6 @@ func (m *metrics) Maintenance(module, state string) {
 		m.maintenance.WithLabelValues(module, state).Set(1)
 	}
 }
+
+const maintenanceHelp = "1 for each module in maintenance mode (ConfigMap key xMaintenance: NoResourceReconciliation): " +
+	"its hooks run, helm and the healing of absent objects do not."
