@@ -221,7 +221,7 @@ func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
 // handleApplyConfig takes the module's ConfigMap section; a section the
 // core rejects keeps the previous one.
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	a.step(ctx, SectionChanged{Section: msg.Section})
+	a.step(ctx, SectionChanged{Section: msg.Section, Maintenance: msg.Maintenance})
 }
 
 func (a *Actor) handleRemoved(ctx actor.Context) {
@@ -231,6 +231,9 @@ func (a *Actor) handleRemoved(ctx actor.Context) {
 	}
 	if a.startErr != nil && a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
+	}
+	if a.core.InMaintenance() && a.opts.Metrics != nil {
+		a.opts.Metrics.Maintenance(a.opts.Definition.Names.Name, "")
 	}
 	if a.opts.Board != nil {
 		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)

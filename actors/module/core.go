@@ -129,7 +129,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case DeleteFinished:
 		return c.deleteFinished(e.Result, env)
 	case SectionChanged:
-		return c.sectionChanged(e.Section)
+		return c.configChanged(e)
 	case Disabled:
 		return c.disabled()
 	case HookEventArrived:

@@ -44,8 +44,12 @@ type (
 	ReleaseChecked struct{ Result worker.ReleaseResult }
 	// DeleteFinished is the worker's uninstall result.
 	DeleteFinished struct{ Result worker.DeleteResult }
-	// SectionChanged is the module's ConfigMap section (ApplyConfig).
-	SectionChanged struct{ Section any }
+	// SectionChanged is the module's ConfigMap section and maintenance
+	// mode (ApplyConfig).
+	SectionChanged struct {
+		Section     any
+		Maintenance bool
+	}
 	// Disabled: the operator disabled the module.
 	Disabled struct{}
 	// HookEventArrived is an event source's event for one of the hooks.
@@ -111,4 +115,10 @@ type (
 	ArmCheck struct{}
 	// Enqueue queues tasks.
 	Enqueue struct{ Tasks []messages.Task }
+	// MaintenanceSet: the maintenance state changed to State ("" is
+	// Managed), for the metric and the log.
+	MaintenanceSet struct{ State string }
+	// HelmSkipped: the run's helm phase was skipped, the module being in
+	// maintenance mode; the actor logs it.
+	HelmSkipped struct{ State string }
 )

@@ -140,6 +140,9 @@ func (c *Core) helm(env Env) []Effect {
 	if !c.HasChart {
 		return c.advance(env)
 	}
+	if c.InMaintenance() {
+		return append([]Effect{HelmSkipped{State: c.State.Maintenance}}, c.advance(env)...)
+	}
 	if err := c.Scope.ValidateForHelm(); err != nil {
 		return c.finish(fmt.Errorf("values for helm: %w", err), env)
 	}

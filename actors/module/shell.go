@@ -85,6 +85,8 @@ func (a *Actor) observe(ctx actor.Context, e Effect) {
 		a.log.Error("task failed", "err", e.Err)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
+	case MaintenanceSet, HelmSkipped:
+		a.observeMaintenance(e)
 	}
 }
 

@@ -31,6 +31,7 @@ type metrics struct {
 	kubeErrs       *prometheus.CounterVec
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
+	maintenance    *prometheus.GaugeVec
 	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
@@ -73,6 +74,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince,
 		m.headInfo.vec, m.moduleInfo.vec)
 	m.registerModuleMetrics(reg, prefix)
+	m.registerMaintenance(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
 	m.hookRegistry.MustRegister(m.hookStore)
