@@ -19,7 +19,8 @@ type Phase int
 // has completed since the module was enabled) -> KubeSync (the first run
 // after enabling: start the bindings, wait for their Synchronization runs)
 // -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
-// Delete -> AfterDeleteHelm; an event task is one EventHook.
+// Delete -> AfterDeleteHelm; an event task is one EventHook. A module with
+// crds/ applies them first (EnsureCRDs) in a run that goes through Startup.
 const (
 	Idle Phase = iota
 	Startup
@@ -31,10 +32,11 @@ const (
 	Delete
 	AfterDeleteHelm
 	EventHook
+	EnsureCRDs
 )
 
 var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
-	"Delete", "AfterDeleteHelm", "EventHook"}
+	"Delete", "AfterDeleteHelm", "EventHook", "EnsureCRDs"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -43,6 +45,9 @@ func (p Phase) String() string { return phaseNames[p] }
 type Core struct {
 	Names    values.Names
 	HasChart bool
+	// HasCRDs: the module has crds/ files to apply before the first run
+	// since it was enabled.
+	HasCRDs bool
 	// WithKube: there is a kube actor (its bindings report their
 	// Synchronization runs).
 	WithKube bool
@@ -119,6 +124,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.helmFinished(e.Result, env)
 	case DeleteFinished:
 		return c.deleteFinished(e.Result, env)
+	case CRDsApplied:
+		return c.crdsApplied(e.Err, env)
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
 	case Disabled:
@@ -168,7 +175,7 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 	switch t.Kind {
 	case messages.TaskModuleRun:
 		if !c.State.StartupDone {
-			return append(out, c.enter(Startup, env)...)
+			return append(out, c.enter(c.firstPhase(), env)...)
 		}
 		return append(out, c.enter(KubeSync, env)...)
 	case messages.TaskModuleDelete:

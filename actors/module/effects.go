@@ -48,6 +48,8 @@ type (
 	Disabled struct{}
 	// HookEventArrived is an event source's event for one of the hooks.
 	HookEventArrived struct{ Event messages.HookEvent }
+	// CRDsApplied is the worker's CRDs result.
+	CRDsApplied struct{ Err error }
 )
 
 func (TaskAssigned) moduleEvent()     {}
@@ -61,6 +63,7 @@ func (DeleteFinished) moduleEvent()   {}
 func (SectionChanged) moduleEvent()   {}
 func (Disabled) moduleEvent()         {}
 func (HookEventArrived) moduleEvent() {}
+func (CRDsApplied) moduleEvent()      {}
 
 // Effect is an output of the module core: one of the types below, or a
 // hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
@@ -106,4 +109,6 @@ type (
 	ArmCheck struct{}
 	// Enqueue queues tasks.
 	Enqueue struct{ Tasks []messages.Task }
+	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
+	ApplyCRDs struct{}
 )

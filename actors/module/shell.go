@@ -45,6 +45,8 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Request(a.worker, worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values})
 	case Uninstall:
 		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
+	case ApplyCRDs:
+		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:
