@@ -15,7 +15,7 @@ const DefaultExtraLabels = "heritage=addon-operator"
 func ParseExtraLabels(setting string) (map[string]string, error) {
 	set, err := labels.ConvertSelectorToLabelsMap(setting)
 	if err != nil {
-		return nil, fmt.Errorf("ADDON_OPERATOR_CRD_EXTRA_LABELS %q: %w", setting, err)
+		return nil, fmt.Errorf("CRD extra labels %q: %w", setting, err)
 	}
 	out := map[string]string(set)
 	if _, ok := out["heritage"]; !ok {
