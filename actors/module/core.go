@@ -20,7 +20,8 @@ type Phase int
 // after enabling: start the bindings, wait for their Synchronization runs)
 // -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
 // BeforeDeleteHelm (only with a chart whose release exists) -> Delete ->
-// AfterDeleteHelm; an event task is one EventHook.
+// AfterDeleteHelm; an event task is one EventHook. A module with crds/
+// applies them first (EnsureCRDs) in a run that goes through Startup.
 const (
 	Idle Phase = iota
 	Startup
@@ -33,10 +34,11 @@ const (
 	Delete
 	AfterDeleteHelm
 	EventHook
+	EnsureCRDs
 )
 
 var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
-	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook"}
+	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook", "EnsureCRDs"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -45,6 +47,9 @@ func (p Phase) String() string { return phaseNames[p] }
 type Core struct {
 	Names    values.Names
 	HasChart bool
+	// HasCRDs: the module has crds/ files to apply before the first run
+	// since it was enabled.
+	HasCRDs bool
 	// WithKube: there is a kube actor (its bindings report their
 	// Synchronization runs).
 	WithKube bool
@@ -128,6 +133,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.releaseChecked(e.Result, env)
 	case DeleteFinished:
 		return c.deleteFinished(e.Result, env)
+	case CRDsApplied:
+		return c.crdsApplied(e.Err, env)
 	case SectionChanged:
 		return c.configChanged(e)
 	case Disabled:
@@ -194,7 +201,7 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 			out = append(out, c.watch(false, false)...)
 		}
 		if !c.State.StartupDone {
-			return append(out, c.enter(Startup, env)...)
+			return append(out, c.enter(c.firstPhase(), env)...)
 		}
 		return append(out, c.enter(KubeSync, env)...)
 	case messages.TaskModuleDelete:

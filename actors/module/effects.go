@@ -54,6 +54,8 @@ type (
 	Disabled struct{}
 	// HookEventArrived is an event source's event for one of the hooks.
 	HookEventArrived struct{ Event messages.HookEvent }
+	// CRDsApplied is the worker's CRDs result.
+	CRDsApplied struct{ Err error }
 )
 
 func (TaskAssigned) moduleEvent()     {}
@@ -68,6 +70,7 @@ func (DeleteFinished) moduleEvent()   {}
 func (SectionChanged) moduleEvent()   {}
 func (Disabled) moduleEvent()         {}
 func (HookEventArrived) moduleEvent() {}
+func (CRDsApplied) moduleEvent()      {}
 
 // Effect is an output of the module core: one of the types below, or a
 // hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
@@ -121,4 +124,6 @@ type (
 	// HelmSkipped: the run's helm phase was skipped, the module being in
 	// maintenance mode; the actor logs it.
 	HelmSkipped struct{ State string }
+	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
+	ApplyCRDs struct{}
 )

@@ -15,6 +15,8 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 	r := c.run
 	r.phase = p
 	switch p {
+	case EnsureCRDs:
+		return []Effect{ApplyCRDs{}}
 	case Startup:
 		r.left = c.ordered(bindings.OnStartup, false)
 	case KubeSync:

@@ -47,6 +47,8 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Request(a.worker, worker.ReleaseJob{Module: a.name()})
 	case Uninstall:
 		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
+	case ApplyCRDs:
+		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
@@ -48,9 +49,13 @@ type (
 		// --config runs do not starve start-up. Waiters are served in
 		// arrival order, which is module order at start-up.
 		Slots chan struct{}
+		// CRDFiles are a module's crds/ files, read and parsed with its
+		// hooks.
+		CRDFiles []string
 	}
 	ConfigureResult struct {
 		Hooks hookrun.HookSet
+		CRDs  []crds.CRD
 		Err   error
 	}
 	HookJob struct {
