@@ -44,6 +44,10 @@ type ModuleState struct {
 	// DirError says why the module's dir cannot be seen now (a dangling
 	// symlink): the module is kept as it was until it can.
 	DirError string `json:"dirError,omitempty"`
+	// Maintenance is the module's maintenance state: "NoResourceReconciliation"
+	// while its ConfigMap key "xMaintenance" stops helm and the healing of
+	// absent objects (its hooks run), empty when it is Managed.
+	Maintenance string `json:"maintenance,omitempty"`
 }
 
 // ConfigState is the ConfigMap as the configuration in force stands to it.

@@ -248,6 +248,8 @@ func TestUnlabelledModuleReleaseIsCheckedAndDeleted(t *testing.T) {
 	if absent, err := f.r.AbsentResources(ctx, "demo"); err != nil || len(absent) != 0 {
 		t.Fatalf("absent check of the unlabelled release: %v, %v", absent, err)
 	}
+	wantExists(t, f.r, "demo", true)
+	wantExists(t, f.r, "dem", false)
 	gone, err := f.r.Uninstall(ctx, "demo")
 	if err != nil {
 		t.Fatal(err)
@@ -263,10 +265,19 @@ func TestUnlabelledModuleReleaseIsCheckedAndDeleted(t *testing.T) {
 	if h, _ := cfg.Releases.History("demo"); len(h) != 0 {
 		t.Fatalf("release left after delete: %d revisions", len(h))
 	}
+	wantExists(t, f.r, "demo", false)
 	if _, ok := f.value(t, "demo-0"); ok {
 		t.Fatal("demo-0 left after delete")
 	}
 	if got := logs.adoptions(); len(got) != 1 || got[0]["release"] != "demo" {
 		t.Fatalf("adoption records %v", got)
+	}
+}
+
+// wantExists checks what Exists says of the release name.
+func wantExists(t *testing.T, r *chartrun.Releaser, name string, want bool) {
+	t.Helper()
+	if got, err := r.Exists(context.Background(), name); err != nil || got != want {
+		t.Fatalf("Exists(%s) = %t, %v; want %t", name, got, err, want)
 	}
 }

@@ -27,6 +27,9 @@ func (r *Releaser) install(ctx context.Context, cfg *action.Configuration, req R
 	// downloads and parses the whole OpenAPI document for each run (half
 	// the CPU of a cold converge, measured with bench/converge).
 	in.DisableOpenAPIValidation = true
+	// A module's crds/ are applied by the operator before its first run
+	// (chartrun/crds), never by helm.
+	in.SkipCRDs = true
 	rel, err := in.RunWithContext(ctx, chrt, req.Values)
 	if err != nil {
 		return nil, fmt.Errorf("install release %s: %w", req.Release, err)
@@ -39,6 +42,7 @@ func (r *Releaser) upgrade(ctx context.Context, cfg *action.Configuration, req R
 	up.Namespace, up.Timeout, up.MaxHistory = r.namespace, r.opts.Timeout, r.opts.MaxHistory
 	up.Labels = r.labels(sum)
 	up.DisableOpenAPIValidation = true
+	up.SkipCRDs = true
 	rel, err := up.RunWithContext(ctx, req.Release, chrt, req.Values)
 	if err != nil {
 		return nil, fmt.Errorf("upgrade release %s: %w", req.Release, err)

@@ -49,3 +49,17 @@ func (r *Releaser) Names(ctx context.Context) (ReleaseNames, error) {
 	}
 	return ReleaseNames{Owned: slices.Sorted(maps.Keys(owned)), All: slices.Sorted(maps.Keys(all))}, nil
 }
+
+// Exists tells whether the release has a revision, whoever installed it:
+// one List request on the metadata of its release Secrets, none decoded.
+func (r *Releaser) Exists(ctx context.Context, name string) (bool, error) {
+	if err := r.checkName(name); err != nil {
+		return false, err
+	}
+	list, err := r.meta.Resource(secretsResource).Namespace(r.namespace).List(ctx, metav1.ListOptions{
+		LabelSelector: "owner=helm,name=" + name, Limit: 1})
+	if err != nil {
+		return false, fmt.Errorf("look up release %s: %w", name, err)
+	}
+	return len(list.Items) > 0, nil
+}

@@ -14,12 +14,12 @@ import (
 // the limit.
 func TestRunTimeoutFromOptions(t *testing.T) {
 	out := t.TempDir()
-	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out), Timeout: 300 * time.Millisecond})
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out), Timeout: 2 * time.Second}) // long enough for the script to start its processes on a loaded machine
 	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "spawn-and-hang.sh"), Scope: PatchScope{RootKey: "global"}})
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
-	want := "spawn-and-hang.sh timed out after 300ms"
+	want := "spawn-and-hang.sh timed out after 2s"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %q, want it to say %q", err, want)
 	}

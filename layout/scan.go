@@ -29,6 +29,9 @@ type Definition struct {
 	// HasEnabledScript tells whether the module has an `enabled` file;
 	// without one, discovery needs no process run.
 	HasEnabledScript bool
+	// CRDFiles are the module's crds/**.yaml files to apply (CRDFiles),
+	// listed when the module is loaded.
+	CRDFiles []string
 }
 
 // StaticEnabled is the module's say on enabled from its values files.
@@ -105,8 +108,15 @@ func Unloaded(errs []error) []string {
 // directory whose name is not a valid module name, or whose values.yaml or
 // schemas are broken, is reported in errs and left out; the rest load. A
 // modules dir that cannot be read, or a module dir that is a dangling
-// symlink, is reported wrapping ErrUnseen.
+// symlink, is reported wrapping ErrUnseen. CRD files are filtered by the
+// default prefixes (ScanWith takes others).
 func Scan(dirs []string, common values.Sections) (defs []Definition, errs []error) {
+	return ScanWith(dirs, common, ParseCRDFilterPrefixes(DefaultCRDFilterPrefixes))
+}
+
+// ScanWith is Scan with the prefixes of the crds/ files left out
+// (ADDON_OPERATOR_CRD_FILTER_PREFIXES).
+func ScanWith(dirs []string, common values.Sections, crdSkip []string) (defs []Definition, errs []error) {
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -121,7 +131,7 @@ func Scan(dirs []string, common values.Sections) (defs []Definition, errs []erro
 			if !ok {
 				continue
 			}
-			def, err := load(filepath.Join(dir, e.Name()), common)
+			def, err := load(filepath.Join(dir, e.Name()), common, crdSkip)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -188,7 +198,7 @@ func sortDefinitions(defs []Definition, errs []error) ([]Definition, []error) {
 	return defs, errs
 }
 
-func load(dir string, common values.Sections) (Definition, error) {
+func load(dir string, common values.Sections, crdSkip []string) (Definition, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Definition{}, fmt.Errorf("module dir %s: %w", dir, err)
@@ -208,6 +218,9 @@ func load(dir string, common values.Sections) (Definition, error) {
 	// (chartrun gives it a minimal Chart.yaml in memory).
 	def.HasChart = fileExists(filepath.Join(abs, "Chart.yaml")) || dirExists(filepath.Join(abs, "templates"))
 	def.HasEnabledScript = fileExists(filepath.Join(abs, "enabled"))
+	if def.CRDFiles, err = CRDFiles(abs, crdSkip); err != nil {
+		return Definition{}, &LoadError{Module: names.Name, Err: fmt.Errorf("module %s: %w", names.Name, err)}
+	}
 	return def, nil
 }
 

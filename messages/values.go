@@ -53,6 +53,10 @@ type ConfigPatchDone struct {
 // run when it is enabled.
 type ApplyConfig struct {
 	Section any
+	// Maintenance is set for a module whose ConfigMap puts it in
+	// maintenance mode ("xMaintenance: NoResourceReconciliation"): its hooks
+	// run, helm and the absent-resources healing do not.
+	Maintenance bool
 }
 
 // ConfigApplied answers ApplyConfig. Err is set when the section failed

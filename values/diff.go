@@ -12,11 +12,14 @@ type Change struct {
 	Enabled []string
 	// Modules lists, sorted, the values keys whose section changed.
 	Modules []string
+	// Maintenance lists, sorted, the values keys whose maintenance mode
+	// changed.
+	Maintenance []string
 }
 
 // IsEmpty tells whether nothing changed.
 func (c Change) IsEmpty() bool {
-	return !c.Global && len(c.Enabled) == 0 && len(c.Modules) == 0
+	return !c.Global && len(c.Enabled) == 0 && len(c.Modules) == 0 && len(c.Maintenance) == 0
 }
 
 // Diff compares two parses of the same source, e.g. the ConfigMap before
@@ -37,8 +40,14 @@ func Diff(before, after Sections) Change {
 			c.Modules = append(c.Modules, key)
 		}
 	}
+	for key := range keyUnion(before.Maintenance, after.Maintenance) {
+		if before.Maintenance[key] != after.Maintenance[key] {
+			c.Maintenance = append(c.Maintenance, key)
+		}
+	}
 	sort.Strings(c.Enabled)
 	sort.Strings(c.Modules)
+	sort.Strings(c.Maintenance)
 	return c
 }
 

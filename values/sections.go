@@ -31,6 +31,11 @@ type Sections struct {
 	// false in Enabled comes from it, not from an "xEnabled" key); nil
 	// when there is none.
 	FalseSections map[string]bool
+	// Maintenance holds the values keys of the modules in maintenance mode
+	// (ConfigMap key "xMaintenance: NoResourceReconciliation", UPSTREAM §7):
+	// their hooks run, helm and the absent-resources healing do not. Only
+	// the ConfigMap sets it; nil when no module is in maintenance.
+	Maintenance map[string]bool
 	// Unknown lists, sorted, the root keys that are none of the above; they
 	// are kept out of values and reported to the caller.
 	Unknown []string

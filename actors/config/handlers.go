@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -86,10 +87,10 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 		return
 	}
 	a.opts.Log.Info("configuration changed", "resourceVersion", s.ResourceVersion, "exists", s.Exists,
-		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules)
+		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules, "maintenance", change.Maintenance)
 	ctx.Send(a.opts.Report, messages.ConfigChanged{Config: parsed, Change: change,
 		Initial: initial, ResourceVersion: s.ResourceVersion})
-	a.handChangedSections(ctx, change.Modules)
+	a.handChangedSections(ctx, changedModules(change))
 }
 
 // reject keeps the last good configuration in force.
@@ -109,4 +110,12 @@ func (a *Actor) warnUnknown(keys []string) {
 		a.opts.Log.Warn("ConfigMap has keys that are no module's; they are kept but ignored", "keys", keys)
 	}
 	a.unknown = joined
+}
+
+// changedModules are the values keys whose section or maintenance mode
+// changed, sorted, each once.
+func changedModules(c values.Change) []string {
+	keys := slices.Concat(c.Modules, c.Maintenance)
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }

@@ -47,19 +47,24 @@ func (a *Actor) handFirstSections(ctx actor.Context) {
 			continue
 		}
 		a.sections.handed[key] = r.PID
-		ctx.RequestWithCustomSender(r.PID, messages.ApplyConfig{Section: a.good.Modules[key]}, a.sections.first)
+		ctx.RequestWithCustomSender(r.PID, a.applyConfigOf(key), a.sections.first)
 	}
 }
 
-// handChangedSections gives the modules whose section changed their new
-// one; they answer the config actor.
+// handChangedSections gives the modules whose section or maintenance mode
+// changed their new one; they answer the config actor.
 func (a *Actor) handChangedSections(ctx actor.Context, keys []string) {
 	for _, key := range keys {
 		if pid := a.sections.handed[key]; pid != nil {
-			ctx.Request(pid, messages.ApplyConfig{Section: a.good.Modules[key]})
+			ctx.Request(pid, a.applyConfigOf(key))
 		}
 	}
 	a.handFirstSections(ctx)
+}
+
+// applyConfigOf is what the good configuration says to the module of key.
+func (a *Actor) applyConfigOf(key string) messages.ApplyConfig {
+	return messages.ApplyConfig{Section: a.good.Modules[key], Maintenance: a.good.Maintenance[key]}
 }
 
 // handleConfigApplied counts and logs a section its module rejected (the

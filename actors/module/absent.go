@@ -34,8 +34,8 @@ func (a *Actor) stopCheck() {
 // checks for itself) or has no release.
 func (a *Actor) handleCheckAbsent(ctx actor.Context) {
 	a.checkArmed = false
-	if !a.core.State.Enabled || !a.opts.Definition.HasChart {
-		return
+	if !a.core.State.Enabled || !a.opts.Definition.HasChart || a.core.InMaintenance() {
+		return // armed again after the next successful run
 	}
 	if a.core.Busy() || a.checking {
 		a.scheduleCheck(ctx)
@@ -52,7 +52,7 @@ func (a *Actor) handleAbsentResult(ctx actor.Context, r worker.AbsentResult) {
 		a.log.Warn("absent resources check", "err", r.Err)
 		return
 	}
-	if len(r.Objects) == 0 || !a.core.State.Enabled {
+	if len(r.Objects) == 0 || !a.core.State.Enabled || a.core.InMaintenance() {
 		return
 	}
 	a.log.Info("release objects are absent; queueing a module run", "objects", r.Objects)

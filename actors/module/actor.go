@@ -10,6 +10,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
@@ -47,6 +48,9 @@ type Options struct {
 	WorkerMailbox actor.MailboxProducer
 	// Watch follows the hook runs in progress; nil: not followed.
 	Watch *worker.RunWatch
+	// CRDs applies the module's crds/ before its first run since it was
+	// enabled; nil: they are not applied.
+	CRDs worker.CRDApplier
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -76,6 +80,8 @@ type Actor struct {
 	waiting    []deferred
 	// removed is set when the module's dir is gone: it publishes no more.
 	removed bool
+	// crds are the module's crds/ documents, read with its hooks.
+	crds []crds.CRD
 }
 
 // deferred is a request that arrived before the hooks were configured:
@@ -131,8 +137,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case worker.HelmResult:
 		a.step(ctx, HelmFinished{Result: msg})
+	case worker.ReleaseResult:
+		a.step(ctx, ReleaseChecked{Result: msg})
 	case worker.DeleteResult:
 		a.step(ctx, DeleteFinished{Result: msg})
+	case worker.CRDResult:
+		a.step(ctx, CRDsApplied{Err: msg.Err})
 	case checkAbsent:
 		a.handleCheckAbsent(ctx)
 	case worker.AbsentResult:
@@ -168,7 +178,8 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.core.WithKube = a.peers.Kube != nil
 	a.core.hook = hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil}
-	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Module: def.Names.Name, Slots: a.opts.ConfigureSlots})
+	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Module: def.Names.Name,
+		Slots: a.opts.ConfigureSlots, CRDFiles: def.CRDFiles})
 }
 
 func (a *Actor) fail(ctx actor.Context, err error) {
@@ -187,7 +198,8 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	if msg.Err != nil {
 		a.fail(ctx, msg.Err)
 	} else {
-		a.core.Hooks = msg.Hooks
+		a.core.Hooks, a.crds = msg.Hooks, msg.CRDs
+		a.core.HasCRDs = len(msg.CRDs) > 0 && a.opts.CRDs != nil
 		a.core.State.Phase = "idle"
 		a.publish()
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
@@ -219,7 +231,7 @@ func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
 // handleApplyConfig takes the module's ConfigMap section; a section the
 // core rejects keeps the previous one.
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	a.step(ctx, SectionChanged{Section: msg.Section})
+	a.step(ctx, SectionChanged{Section: msg.Section, Maintenance: msg.Maintenance})
 }
 
 func (a *Actor) handleRemoved(ctx actor.Context) {
@@ -229,6 +241,9 @@ func (a *Actor) handleRemoved(ctx actor.Context) {
 	}
 	if a.startErr != nil && a.opts.Metrics != nil {
 		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
+	}
+	if a.core.InMaintenance() && a.opts.Metrics != nil {
+		a.opts.Metrics.Maintenance(a.opts.Definition.Names.Name, "")
 	}
 	if a.opts.Board != nil {
 		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)

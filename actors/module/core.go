@@ -19,7 +19,9 @@ type Phase int
 // has completed since the module was enabled) -> KubeSync (the first run
 // after enabling: start the bindings, wait for their Synchronization runs)
 // -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
-// Delete -> AfterDeleteHelm; an event task is one EventHook.
+// BeforeDeleteHelm (only with a chart whose release exists) -> Delete ->
+// AfterDeleteHelm; an event task is one EventHook. A module with crds/
+// applies them first (EnsureCRDs) in a run that goes through Startup.
 const (
 	Idle Phase = iota
 	Startup
@@ -28,13 +30,15 @@ const (
 	BeforeHelm
 	Helm
 	AfterHelm
+	BeforeDeleteHelm
 	Delete
 	AfterDeleteHelm
 	EventHook
+	EnsureCRDs
 )
 
 var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
-	"Delete", "AfterDeleteHelm", "EventHook"}
+	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook", "EnsureCRDs"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -43,6 +47,9 @@ func (p Phase) String() string { return phaseNames[p] }
 type Core struct {
 	Names    values.Names
 	HasChart bool
+	// HasCRDs: the module has crds/ files to apply before the first run
+	// since it was enabled.
+	HasCRDs bool
 	// WithKube: there is a kube actor (its bindings report their
 	// Synchronization runs).
 	WithKube bool
@@ -50,6 +57,11 @@ type Core struct {
 	Scope    values.Scope
 	State    board.ModuleState
 	Watching bool
+	// retiring: the operator disabled the module while its bindings were
+	// on; they stay on for its delete (beforeDeleteHelm and
+	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
+	// nothing, and the delete's end stops them.
+	retiring bool
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
@@ -117,13 +129,20 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.kubeSynced(e.Runs, env)
 	case HelmFinished:
 		return c.helmFinished(e.Result, env)
+	case ReleaseChecked:
+		return c.releaseChecked(e.Result, env)
 	case DeleteFinished:
 		return c.deleteFinished(e.Result, env)
+	case CRDsApplied:
+		return c.crdsApplied(e.Err, env)
 	case SectionChanged:
-		return c.sectionChanged(e.Section)
+		return c.configChanged(e)
 	case Disabled:
-		return c.disable()
+		return c.disabled()
 	case HookEventArrived:
+		if c.retiring {
+			return nil
+		}
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
@@ -146,8 +165,18 @@ func (c *Core) sectionChanged(section any) []Effect {
 	return out
 }
 
+// disabled marks the module disabled; its bindings stay on until its
+// delete ends (retiring).
+func (c *Core) disabled() []Effect {
+	c.State.Enabled, c.State.StartupDone = false, false
+	c.retiring = c.Watching
+	return []Effect{Publish{}}
+}
+
+// disable ends a delete: the module is disabled and its bindings stop.
 func (c *Core) disable() []Effect {
 	c.State.Enabled, c.State.StartupDone = false, false
+	c.retiring = false
 	return append(c.watch(false, false), Publish{})
 }
 
@@ -167,12 +196,16 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 	out := []Effect{Publish{}}
 	switch t.Kind {
 	case messages.TaskModuleRun:
+		if c.retiring { // enabled again before a delete: bindings restart
+			c.retiring = false
+			out = append(out, c.watch(false, false)...)
+		}
 		if !c.State.StartupDone {
-			return append(out, c.enter(Startup, env)...)
+			return append(out, c.enter(c.firstPhase(), env)...)
 		}
 		return append(out, c.enter(KubeSync, env)...)
 	case messages.TaskModuleDelete:
-		return append(out, c.enter(Delete, env)...)
+		return append(out, c.enter(BeforeDeleteHelm, env)...)
 	case messages.TaskModuleHook:
 		h, ok := c.Hooks.Find(t.Hook)
 		if !ok {

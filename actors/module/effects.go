@@ -40,14 +40,22 @@ type (
 	KubeSynced struct{ Runs messages.KubeSyncRuns }
 	// HelmFinished is the worker's upgrade result.
 	HelmFinished struct{ Result worker.HelmResult }
+	// ReleaseChecked says whether the release exists (CheckRelease).
+	ReleaseChecked struct{ Result worker.ReleaseResult }
 	// DeleteFinished is the worker's uninstall result.
 	DeleteFinished struct{ Result worker.DeleteResult }
-	// SectionChanged is the module's ConfigMap section (ApplyConfig).
-	SectionChanged struct{ Section any }
+	// SectionChanged is the module's ConfigMap section and maintenance
+	// mode (ApplyConfig).
+	SectionChanged struct {
+		Section     any
+		Maintenance bool
+	}
 	// Disabled: the operator disabled the module.
 	Disabled struct{}
 	// HookEventArrived is an event source's event for one of the hooks.
 	HookEventArrived struct{ Event messages.HookEvent }
+	// CRDsApplied is the worker's CRDs result.
+	CRDsApplied struct{ Err error }
 )
 
 func (TaskAssigned) moduleEvent()     {}
@@ -57,10 +65,12 @@ func (ConfigWritten) moduleEvent()    {}
 func (TokenArrived) moduleEvent()     {}
 func (KubeSynced) moduleEvent()       {}
 func (HelmFinished) moduleEvent()     {}
+func (ReleaseChecked) moduleEvent()   {}
 func (DeleteFinished) moduleEvent()   {}
 func (SectionChanged) moduleEvent()   {}
 func (Disabled) moduleEvent()         {}
 func (HookEventArrived) moduleEvent() {}
+func (CRDsApplied) moduleEvent()      {}
 
 // Effect is an output of the module core: one of the types below, or a
 // hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
@@ -71,6 +81,8 @@ type Effect any
 type (
 	// RunHelm upgrades the release with Values.
 	RunHelm struct{ Values map[string]any }
+	// CheckRelease asks whether the release exists (ReleaseChecked).
+	CheckRelease struct{}
 	// Uninstall uninstalls the release.
 	Uninstall struct{}
 	// Watch starts (On) or stops the schedule and kubernetes bindings;
@@ -106,4 +118,12 @@ type (
 	ArmCheck struct{}
 	// Enqueue queues tasks.
 	Enqueue struct{ Tasks []messages.Task }
+	// MaintenanceSet: the maintenance state changed to State ("" is
+	// Managed), for the metric and the log.
+	MaintenanceSet struct{ State string }
+	// HelmSkipped: the run's helm phase was skipped, the module being in
+	// maintenance mode; the actor logs it.
+	HelmSkipped struct{ State string }
+	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
+	ApplyCRDs struct{}
 )

@@ -20,4 +20,7 @@ type Metrics interface {
 	// Destructive counts a destructive action on the module's release
 	// (action: worker.ActionUninstall, ActionAdopt, ActionClear).
 	Destructive(module string, d worker.Destructive)
+	// Maintenance is told the module's maintenance state: "" (Managed) or
+	// "NoResourceReconciliation".
+	Maintenance(module, state string)
 }

@@ -15,6 +15,8 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 	r := c.run
 	r.phase = p
 	switch p {
+	case EnsureCRDs:
+		return []Effect{ApplyCRDs{}}
 	case Startup:
 		r.left = c.ordered(bindings.OnStartup, false)
 	case KubeSync:
@@ -31,6 +33,11 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 		return c.helm(env)
 	case AfterHelm:
 		r.left = c.ordered(bindings.AfterHelm, true)
+	case BeforeDeleteHelm:
+		if !c.HasChart || len(c.Hooks.Ordered(bindings.BeforeDeleteHelm)) == 0 {
+			return c.enter(Delete, env)
+		}
+		return []Effect{CheckRelease{}} // ReleaseChecked continues
 	case Delete:
 		return []Effect{Uninstall{}}
 	case AfterDeleteHelm:
@@ -50,6 +57,8 @@ func after(p Phase) Phase {
 		return Helm
 	case Helm:
 		return AfterHelm
+	case BeforeDeleteHelm:
+		return Delete
 	case Delete:
 		return AfterDeleteHelm
 	}
@@ -133,6 +142,9 @@ func (c *Core) helm(env Env) []Effect {
 	if !c.HasChart {
 		return c.advance(env)
 	}
+	if c.InMaintenance() {
+		return append([]Effect{HelmSkipped{State: c.State.Maintenance}}, c.advance(env)...)
+	}
 	if err := c.Scope.ValidateForHelm(); err != nil {
 		return c.finish(fmt.Errorf("values for helm: %w", err), env)
 	}
@@ -172,4 +184,20 @@ func (c *Core) deleteFinished(r worker.DeleteResult, env Env) []Effect {
 	}
 	c.State.Revision = 0
 	return append(out, c.advance(env)...)
+}
+
+// releaseChecked runs the beforeDeleteHelm hooks when the release exists;
+// without one the delete goes on to the uninstall (a no-op then).
+func (c *Core) releaseChecked(r worker.ReleaseResult, env Env) []Effect {
+	if c.run == nil || c.run.phase != BeforeDeleteHelm || len(c.run.left) > 0 {
+		return nil
+	}
+	if r.Err != nil {
+		return c.finish(fmt.Errorf("beforeDeleteHelm: %w", r.Err), env)
+	}
+	if !r.Exists {
+		return c.enter(Delete, env)
+	}
+	c.run.left = c.ordered(bindings.BeforeDeleteHelm, false)
+	return c.nextHook(env)
 }

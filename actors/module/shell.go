@@ -43,8 +43,12 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
 	case RunHelm:
 		ctx.Request(a.worker, worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values})
+	case CheckRelease:
+		ctx.Request(a.worker, worker.ReleaseJob{Module: a.name()})
 	case Uninstall:
 		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
+	case ApplyCRDs:
+		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:
@@ -83,6 +87,8 @@ func (a *Actor) observe(ctx actor.Context, e Effect) {
 		a.log.Error("task failed", "err", e.Err)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
+	case MaintenanceSet, HelmSkipped:
+		a.observeMaintenance(e)
 	}
 }
 

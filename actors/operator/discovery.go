@@ -89,6 +89,9 @@ func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) 
 		return
 	}
 	b.holdEvents(ctx, false)
+	// Metrics first: whoever sees the board's enabled modules sees the
+	// metrics of that discovery.
+	b.tellDiscovered(d.enabled)
 	b.opts.Board.SetEnabledModules(d.enabled)
 	next := b.moduleTasks(ctx, d, msg)
 	next = append(next,
@@ -120,4 +123,17 @@ func (b *lifecycle) holdEvents(ctx actor.Context, hold bool) {
 	if pid := b.children.PID(ChildQueue); pid != nil {
 		ctx.Send(pid, messages.HoldEvents{Hold: hold})
 	}
+}
+
+// tellDiscovered hands the modules and the enabled ones to
+// LifecycleOptions.Discovered.
+func (b *lifecycle) tellDiscovered(enabled []string) {
+	if b.opts.Discovered == nil {
+		return
+	}
+	all := make([]string, 0, len(b.opts.Modules))
+	for _, def := range b.opts.Modules {
+		all = append(all, def.Names.Name)
+	}
+	b.opts.Discovered(all, slices.Clone(enabled))
 }

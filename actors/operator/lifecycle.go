@@ -49,6 +49,10 @@ type LifecycleOptions struct {
 	DiscoverErrors Counter
 	// Converged is told the duration of every finished converge.
 	Converged func(time.Duration)
+	// Discovered, when set, is told after every successful discovery the
+	// names of all modules (those left out included) and of the enabled
+	// ones, in run order (mm_module_info).
+	Discovered func(all, enabled []string)
 	// Destructive, when set, counts each purge of a release (action
 	// worker.ActionPurge), after it is logged at WARN.
 	Destructive func(release string, d ownerworker.Destructive)

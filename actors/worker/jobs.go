@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
@@ -32,6 +33,8 @@ type Releaser interface {
 	Uninstall(ctx context.Context, module string) (Removal, error)
 	// Absent lists the objects of the deployed release that are gone.
 	Absent(ctx context.Context, module string) ([]string, error)
+	// Exists tells whether the module's release has a revision.
+	Exists(ctx context.Context, module string) (bool, error)
 }
 
 // Jobs and their results. They stay between an owner and its worker
@@ -51,9 +54,13 @@ type (
 		// --config runs do not starve start-up. Waiters are served in
 		// arrival order, which is module order at start-up.
 		Slots chan struct{}
+		// CRDFiles are a module's crds/ files, read and parsed with its
+		// hooks.
+		CRDFiles []string
 	}
 	ConfigureResult struct {
 		Hooks hookrun.HookSet
+		CRDs  []crds.CRD
 		Err   error
 	}
 	HookJob struct {
@@ -95,6 +102,13 @@ type (
 	DeleteResult struct {
 		Removal Removal
 		Err     error
+	}
+	// ReleaseJob asks whether the module's release exists (the
+	// beforeDeleteHelm hooks of a module delete run only then).
+	ReleaseJob    struct{ Module string }
+	ReleaseResult struct {
+		Exists bool
+		Err    error
 	}
 	AbsentJob    struct{ Module string }
 	AbsentResult struct {

@@ -43,6 +43,11 @@ func (w *Worker) Receive(ctx actor.Context) {
 	case DeleteJob:
 		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
 		ctx.Respond(DeleteResult{Removal: removal, Err: err})
+	case ReleaseJob:
+		exists, err := w.releaser.Exists(w.ctx, job.Module)
+		ctx.Respond(ReleaseResult{Exists: exists, Err: err})
+	case CRDJob:
+		ctx.Respond(w.applyCRDs(job))
 	case AbsentJob:
 		objects, err := w.releaser.Absent(w.ctx, job.Module)
 		ctx.Respond(AbsentResult{Objects: objects, Err: err})
@@ -80,7 +85,11 @@ func (w *Worker) configure(job ConfigureJob) ConfigureResult {
 		}
 		set = append(set, hookrun.Hook{Hook: h, Config: cfg})
 	}
-	return ConfigureResult{Hooks: set}
+	docs, err := readCRDs(job.CRDFiles)
+	if err != nil {
+		return ConfigureResult{Err: err}
+	}
+	return ConfigureResult{Hooks: set, CRDs: docs}
 }
 
 func (w *Worker) enabled(job EnabledJob) EnabledResult {

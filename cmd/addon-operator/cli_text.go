@@ -32,13 +32,13 @@ func textModules(w io.Writer, body []byte) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODULE\tENABLED\tPHASE\tLAST TASK\tTASKS\tREVISION\tLAST ERROR")
+	fmt.Fprintln(tw, "MODULE\tENABLED\tMAINTENANCE\tPHASE\tLAST TASK\tTASKS\tREVISION\tLAST ERROR")
 	for _, m := range mods {
 		lastErr := m.LastError
 		if m.DirError != "" {
 			lastErr = m.DirError
 		}
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, m.Phase, orDash(m.LastRun), m.Tasks,
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, orDash(m.Maintenance), m.Phase, orDash(m.LastRun), m.Tasks,
 			m.Revision, orDash(short(lastErr)))
 	}
 	return tw.Flush()

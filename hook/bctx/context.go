@@ -43,7 +43,7 @@ type Context struct {
 }
 
 // Order is the context of an ORDER binding (onStartup, beforeAll, afterAll,
-// beforeHelm, afterHelm, afterDeleteHelm): just the binding, plus the
+// beforeHelm, afterHelm, beforeDeleteHelm, afterDeleteHelm): just the binding, plus the
 // snapshots when not nil. onStartup gets none; the others get every
 // kubernetes binding of the hook, {} when it has none (as the original).
 func Order(binding string, snapshots Snapshots) Context {

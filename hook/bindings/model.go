@@ -46,6 +46,7 @@ const (
 	AfterAll          Type = "afterAll"
 	BeforeHelm        Type = "beforeHelm"
 	AfterHelm         Type = "afterHelm"
+	BeforeDeleteHelm  Type = "beforeDeleteHelm"
 	AfterDeleteHelm   Type = "afterDeleteHelm"
 	Schedule          Type = "schedule"
 	Kubernetes        Type = "kubernetes"
@@ -55,7 +56,7 @@ const (
 // OrderTypes returns the bindings that take a single ORDER number, in the
 // order the lifecycle runs them.
 func OrderTypes() []Type {
-	return []Type{OnStartup, BeforeAll, AfterAll, BeforeHelm, AfterHelm, AfterDeleteHelm}
+	return []Type{OnStartup, BeforeAll, AfterAll, BeforeHelm, AfterHelm, BeforeDeleteHelm, AfterDeleteHelm}
 }
 
 // DefaultQueue is the queue a binding uses when it names none.

@@ -4,7 +4,7 @@
 //
 // Parse validates as it goes: crontabs (5 or 6 fields, robfig/cron/v3),
 // jqFilter programs (compiled with itchyny/gojq), label and field selectors, the scope of each binding (beforeAll/afterAll are
-// global only, beforeHelm/afterHelm/afterDeleteHelm module only), unique
+// global only, beforeHelm/afterHelm/beforeDeleteHelm/afterDeleteHelm module only), unique
 // binding names and valid queue and group names. Every error names the field
 // that is wrong as a path such as `kubernetes[1].jqFilter`; the caller adds the
 // hook file.

@@ -159,7 +159,7 @@ func checkScope(t bindings.Type, scope bindings.Scope) error {
 		if scope != bindings.ScopeGlobal {
 			return fieldErr(string(t), ErrWrongScope, "%s is for global hooks only, this is a %s hook", t, scope)
 		}
-	case bindings.BeforeHelm, bindings.AfterHelm, bindings.AfterDeleteHelm:
+	case bindings.BeforeHelm, bindings.AfterHelm, bindings.BeforeDeleteHelm, bindings.AfterDeleteHelm:
 		if scope != bindings.ScopeModule {
 			return fieldErr(string(t), ErrWrongScope, "%s is for module hooks only, this is a %s hook", t, scope)
 		}

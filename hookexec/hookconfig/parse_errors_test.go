@@ -29,6 +29,8 @@ func TestParseErrors(t *testing.T) {
 		{"onKubernetesEvent in v1", bindings.ScopeGlobal, `{"configVersion":"v1","onKubernetesEvent":[]}`, ErrUnknownBinding, "onKubernetesEvent", "use kubernetes"},
 		{"beforeHelm in global", bindings.ScopeGlobal, `{"configVersion":"v1","beforeHelm":1}`, ErrWrongScope, "beforeHelm", "module hooks only"},
 		{"afterHelm in global", bindings.ScopeGlobal, `{"afterHelm":1}`, ErrWrongScope, "afterHelm", "module hooks only"},
+		{"beforeDeleteHelm in global", bindings.ScopeGlobal, `{"configVersion":"v1","beforeDeleteHelm":1}`, ErrWrongScope, "beforeDeleteHelm", "module hooks only"},
+		{"beforeDeleteHelm in global v0", bindings.ScopeGlobal, `{"beforeDeleteHelm":1}`, ErrWrongScope, "beforeDeleteHelm", "module hooks only"},
 		{"afterDeleteHelm in global", bindings.ScopeGlobal, `{"afterDeleteHelm":1}`, ErrWrongScope, "afterDeleteHelm", "module hooks only"},
 		{"beforeAll in module", bindings.ScopeModule, `{"configVersion":"v1","beforeAll":1}`, ErrWrongScope, "beforeAll", "global hooks only"},
 		{"afterAll in module", bindings.ScopeModule, `{"afterAll":1}`, ErrWrongScope, "afterAll", "global hooks only"},

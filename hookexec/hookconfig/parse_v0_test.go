@@ -68,8 +68,10 @@ func TestParseV0(t *testing.T) {
 			o, _ := c.Order(bindings.AfterAll)
 			wantEq(t, "afterAll", o, 2.0)
 		}},
-		{"module ORDER bindings", bindings.ScopeModule, `{"beforeHelm": 1, "afterHelm": 2, "afterDeleteHelm": 3}`, func(t *testing.T, c *bindings.Config) {
-			wantEq(t, "len", len(c.Orders), 3)
+		{"module ORDER bindings", bindings.ScopeModule, `{"beforeHelm": 1, "afterHelm": 2, "beforeDeleteHelm": 4, "afterDeleteHelm": 3}`, func(t *testing.T, c *bindings.Config) {
+			wantEq(t, "len", len(c.Orders), 4)
+			o, _ := c.Order(bindings.BeforeDeleteHelm)
+			wantEq(t, "beforeDeleteHelm", o, 4.0)
 		}},
 		{"all fields", 0, `{"onKubernetesEvent":[{"name":"n","kind":"DaemonSet","event":["add","delete"],
 			"selector":{"matchLabels":{"a":"b"},"matchExpressions":[{"key":"tier","operation":"In","values":["cache"]},{"key":"x","operator":"Exists"}]},

@@ -60,6 +60,7 @@ func TestParseV1OrderBindings(t *testing.T) {
 		{"afterAll", bindings.ScopeGlobal, `{"configVersion":"v1","afterAll":0.5}`, orders(map[bindings.Type]float64{bindings.AfterAll: 0.5})},
 		{"beforeHelm", bindings.ScopeModule, `{"configVersion":"v1","beforeHelm":1}`, orders(map[bindings.Type]float64{bindings.BeforeHelm: 1})},
 		{"afterHelm", bindings.ScopeModule, `{"configVersion":"v1","afterHelm":2}`, orders(map[bindings.Type]float64{bindings.AfterHelm: 2})},
+		{"beforeDeleteHelm", bindings.ScopeModule, `{"configVersion":"v1","beforeDeleteHelm":4}`, orders(map[bindings.Type]float64{bindings.BeforeDeleteHelm: 4})},
 		{"afterDeleteHelm", bindings.ScopeModule, `{"configVersion":"v1","afterDeleteHelm":3}`, orders(map[bindings.Type]float64{bindings.AfterDeleteHelm: 3})},
 		{"onStartup module", bindings.ScopeModule, `{"configVersion":"v1","onStartup":1,"beforeHelm":2}`, orders(map[bindings.Type]float64{bindings.OnStartup: 1, bindings.BeforeHelm: 2})},
 		{"yaml", bindings.ScopeGlobal, "configVersion: v1\nonStartup: 7\n", orders(map[bindings.Type]float64{bindings.OnStartup: 7})},

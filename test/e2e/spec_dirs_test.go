@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -57,6 +58,16 @@ func dirsChange(t *testing.T, interval string, trigger func(ns string)) {
 	op.expectEnabled(t, "beta")
 	if _, ok := op.modules(t)["alpha"]; ok {
 		t.Fatal("module list still shows alpha")
+	}
+	// mm_module_info is rebuilt by the discovery that removed alpha.
+	_, metrics := op.get(t, "/metrics")
+	if want := `addon_operator_mm_module_info{critical="true",enabled="true",module="beta"} 1`; !strings.Contains(metrics, want) {
+		t.Fatalf("/metrics lacks %s", want)
+	}
+	for _, line := range strings.Split(metrics, "\n") {
+		if strings.HasPrefix(line, "addon_operator_mm_module_info{") && strings.Contains(line, `module="alpha"`) {
+			t.Fatalf("/metrics still has %s for the removed alpha", line)
+		}
 	}
 	if got, want := record(t, root, "order"), "alpha-startup\nbeta-startup\n"; got != want {
 		t.Fatalf("hooks ran\n%s\nwant\n%s", got, want)

@@ -23,7 +23,7 @@ func Example() {
 	fmt.Println(changed, err)
 	fmt.Printf("%q\n", data)
 	// Output:
-	// {Global:false Enabled:[] Modules:[echo]}
+	// {Global:false Enabled:[] Modules:[echo] Maintenance:[]}
 	// true <nil>
 	// map["echo":"image: echo:2\npassword: s3cr3t\n" "echoEnabled":"true" "note":"kept as is"]
 }

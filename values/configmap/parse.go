@@ -12,7 +12,7 @@ import (
 )
 
 // Parse parses ConfigMap data. Keys that are neither "global", a module's
-// values key nor an enabled key are listed in Sections.Unknown and left
+// values key, an enabled key nor a maintenance key are listed in Sections.Unknown and left
 // alone. Every bad key is reported, by name, in one error; a nil or empty
 // data is an empty config.
 func Parse(data map[string]string) (values.Sections, error) {
@@ -38,9 +38,9 @@ type cacheEntry struct {
 // Parse is the package's Parse, reusing what c decoded before; afterwards c
 // holds the keys of data only.
 func (c *Cache) Parse(data map[string]string) (values.Sections, error) {
+	maintenance, data, errs := splitMaintenance(data)
 	doc := make(map[string]any, len(data))
 	entries := make(map[string]cacheEntry, len(data))
-	var errs []error
 	for _, key := range sortedKeys(data) {
 		if !understood(key) {
 			doc[key] = nil // listed as Unknown, never parsed
@@ -60,6 +60,7 @@ func (c *Cache) Parse(data map[string]string) (values.Sections, error) {
 	}
 	c.entries = entries
 	sections, err := values.SectionsOf("ConfigMap", doc)
+	sections.Maintenance = maintenance
 	return sections, errors.Join(append(errs, err)...)
 }
 

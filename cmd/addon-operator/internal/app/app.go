@@ -61,6 +61,10 @@ type Config struct {
 	ModulesCheckInterval time.Duration
 	// Hooks bound hook runs: time limit, slow-run warnings, output.
 	Hooks settings.HookLimits
+	// CRDFilterPrefixes and CRDExtraLabels: modules' crds/ (empty: the
+	// defaults, doc-,_ and heritage=addon-operator).
+	CRDFilterPrefixes string
+	CRDExtraLabels    string
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
@@ -111,6 +115,10 @@ func Start(cfg Config) (*App, error) {
 		return nil, fmt.Errorf("kubernetes dynamic client: %w", err)
 	}
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
+	crdInstaller, err := newCRDInstaller(cfg, dyn, client.Discovery(), mapper)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.TmpDir, 0o700); err != nil {
 		return nil, fmt.Errorf("tmp dir: %w", err)
 	}
@@ -127,12 +135,12 @@ func Start(cfg Config) (*App, error) {
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch,
+		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
-		Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
+		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
 		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
@@ -222,7 +230,7 @@ func readDirs(cfg Config) (dirsRead, error) {
 	if err != nil {
 		return dirsRead{}, err
 	}
-	defs, errs := layout.Scan(cfg.ModulesDirs, common)
+	defs, errs := layout.ScanWith(cfg.ModulesDirs, common, cfg.crdSkip())
 	var unseen []string
 	for _, e := range errs {
 		if errors.Is(e, layout.ErrUnseen) {

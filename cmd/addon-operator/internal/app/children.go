@@ -18,6 +18,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/queue"
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
@@ -37,6 +38,7 @@ type parts struct {
 	work          context.Context
 	dynamic       dynamic.Interface
 	mapper        meta.RESTMapper
+	crds          *crds.Installer
 	// slots bounds how many module actors configure their hooks at once.
 	slots chan struct{}
 	// watch follows the hook runs in progress (all owners').
@@ -81,17 +83,19 @@ func (p parts) moduleProps(d layout.Definition) *actor.Props {
 	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
 		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
-		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))
+		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch, CRDs: p.crds}))
 }
 
 // scan reads the modules dirs again, with the start-up's common values.
 func (p parts) scan() ([]layout.Definition, []error) {
-	return layout.Scan(p.cfg.ModulesDirs, p.common)
+	return layout.ScanWith(p.cfg.ModulesDirs, p.common, p.cfg.crdSkip())
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {
-	p.app.Board.SetQueues(s)
+	// Metrics first: whoever sees the board's queues sees the metrics of
+	// that snapshot.
 	p.metrics.queues(s)
+	p.app.Board.SetQueues(s)
 }
 
 // schemasOrNil keeps a nil *schema.Set a nil interface.

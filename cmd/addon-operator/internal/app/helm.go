@@ -52,6 +52,11 @@ func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) 
 	return names, err
 }
 
+// Exists implements worker.Releaser.
+func (h ChartHelm) Exists(ctx context.Context, module string) (bool, error) {
+	return h.R.Exists(ctx, module)
+}
+
 // Render implements Helm.
 func (h ChartHelm) Render(ctx context.Context, release, chartDir string, values map[string]any) (string, error) {
 	return h.R.Render(ctx, release, chartDir, values)

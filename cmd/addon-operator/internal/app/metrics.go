@@ -31,11 +31,14 @@ type metrics struct {
 	kubeErrs       *prometheus.CounterVec
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
+	maintenance    *prometheus.GaugeVec
 	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
 	headSince      *prometheus.GaugeVec
 	heads          map[string]uint64 // queue -> head task id
+	headInfo       *headInfo
+	moduleInfo     *moduleInfo
 	collectors     []prometheus.Collector
 	dropped        *prometheus.CounterVec
 	convergence    prometheus.Histogram
@@ -64,10 +67,14 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.headSince = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_head_since_seconds",
 		Help: "Unix time since which the head task of each queue has been at its head (0: empty queue)."}, []string{"queue"})
 	m.heads = map[string]uint64{}
+	m.headInfo = newHeadInfo(prefix)
+	m.moduleInfo = newModuleInfo(prefix)
 	m.configMapMissing = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "config_map_missing",
 		Help: "1 while the ConfigMap is deleted and the last good configuration stays in force."})
-	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince)
+	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince,
+		m.headInfo.vec, m.moduleInfo.vec)
 	m.registerModuleMetrics(reg, prefix)
+	m.registerMaintenance(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
 	m.hookRegistry.MustRegister(m.hookStore)
@@ -182,6 +189,7 @@ func (m *metrics) names() []string {
 }
 
 func (m *metrics) queues(s messages.QueueSnapshot) {
+	m.headInfo.publish(s)
 	for _, q := range s.Queues {
 		m.queueLength.WithLabelValues(q.Name).Set(float64(len(q.Tasks)))
 		if len(q.Tasks) == 0 {

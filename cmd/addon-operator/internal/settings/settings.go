@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -41,6 +42,10 @@ type Settings struct {
 	ShutdownGrace        time.Duration
 	Policy               supervision.Policy
 	Hooks                HookLimits
+	// CRDFilterPrefixes and CRDExtraLabels are the settings of modules'
+	// crds/ (layout.ParseCRDFilterPrefixes, crds.ParseExtraLabels).
+	CRDFilterPrefixes string
+	CRDExtraLabels    string
 }
 
 // HookLimits bound a hook run: its time (Timeout, 0: none), when a run
@@ -100,6 +105,8 @@ func table() []setting {
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
 		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
+		{"crd-filter-prefixes", "doc-,_", "base-name prefixes of modules' crds/ files that are not applied, comma-separated (\",\": none)", []string{"ADDON_OPERATOR_CRD_FILTER_PREFIXES"}},
+		{"crd-extra-labels", "heritage=addon-operator", "labels set on the CRDs of modules' crds/ (a=b,c=d; heritage=addon-operator added without a heritage key)", []string{"ADDON_OPERATOR_CRD_EXTRA_LABELS"}},
 		{"shutdown-grace", "30s", "how long a running hook or helm call may finish on SIGTERM", []string{"ADDON_OPERATOR_SHUTDOWN_GRACE"}},
 		{"hook-timeout", "0", "a hook run's time limit: past it the hook's process group is killed and the run fails (0: none)", []string{"ADDON_OPERATOR_HOOK_TIMEOUT"}},
 		{"hook-slow-threshold", "1m", "a hook run still going after this is logged at WARN, again each time its running time doubles (0: never)", []string{"ADDON_OPERATOR_HOOK_SLOW_THRESHOLD"}},
@@ -161,6 +168,10 @@ func convert(v, from map[string]string) (Settings, error) {
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
 		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
 		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v),
+		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
+	}
+	if _, err := crds.ParseExtraLabels(st.CRDExtraLabels); err != nil {
+		c.fail("%s: %v", c.from["crd-extra-labels"], err)
 	}
 	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
 	c.oneOf(st.LogType, "log-type", "json", "text")

@@ -1,0 +1,76 @@
+package module
+
+import (
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values/configmap"
+)
+
+// Maintenance mode (UPSTREAM.md §7): while the ConfigMap's "xMaintenance"
+// key says NoResourceReconciliation, the module's hooks run as ever (every
+// binding), but its helm phase is skipped (the run succeeds) and nothing
+// heals its release's absent objects. Leaving it queues a run, whose helm
+// phase reconciles the release again.
+
+// InMaintenance tells whether the module is in maintenance mode.
+func (c *Core) InMaintenance() bool { return c.State.Maintenance != "" }
+
+// configChanged takes the module's ConfigMap section and maintenance mode.
+// The maintenance key was validated with the ConfigMap, so it applies even
+// when the module's schema rejects the section.
+func (c *Core) configChanged(e SectionChanged) []Effect {
+	state := ""
+	if e.Maintenance {
+		state = configmap.NoResourceReconciliation
+	}
+	if state == c.State.Maintenance {
+		return c.sectionChanged(e.Section)
+	}
+	c.State.Maintenance = state
+	section := c.sectionChanged(e.Section)
+	out := append([]Effect{MaintenanceSet{State: state}, Publish{}}, section...)
+	if c.State.Enabled && !queues(section) {
+		// As the original: a change either way runs the module; leaving
+		// maintenance reconciles the release at its helm phase.
+		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewModuleRun(c.Names.Name, maintenanceCause(state))}})
+	}
+	return out
+}
+
+// queues tells whether effects queue a task.
+func queues(effects []Effect) bool {
+	for _, e := range effects {
+		if _, ok := e.(Enqueue); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func maintenanceCause(state string) string {
+	if state == "" {
+		return "maintenance mode off (Managed)"
+	}
+	return "maintenance mode " + state
+}
+
+// HelmSkippedMessage is the message of the record logged once per run whose
+// helm phase maintenance mode skipped.
+const HelmSkippedMessage = "helm skipped: module in maintenance mode"
+
+// observeMaintenance logs and counts the maintenance effects.
+func (a *Actor) observeMaintenance(e Effect) {
+	switch e := e.(type) {
+	case MaintenanceSet:
+		if e.State == "" {
+			a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
+		} else {
+			a.log.Warn("maintenance mode on: helm and the healing of absent objects are skipped, hooks run",
+				"state", e.State)
+		}
+		if a.opts.Metrics != nil {
+			a.opts.Metrics.Maintenance(a.name(), e.State)
+		}
+	case HelmSkipped:
+		a.log.Info(HelmSkippedMessage, "state", e.State, "revision", a.core.State.Revision)
+	}
+}
