@@ -39,10 +39,6 @@ var (
 		"resynchronizationPeriod", "includeSnapshotsFrom", "queue"}
 )
 
-// beforeDeleteHelm is the module binding that runs before a release is
-// deleted; its order is kept in Config.Orders under this type.
-const beforeDeleteHelm = bindings.Type("beforeDeleteHelm")
-
 // parseBatchHook converts one HookConfig into a shell-operator v1
 // configuration and parses that with Parse, so that batch and shell hooks
 // are validated alike.
@@ -54,9 +50,7 @@ func parseBatchHook(item json.RawMessage, scope bindings.Scope, key string) (Bat
 	doc := map[string]any{"configVersion": "v1"}
 	orders := batchOrders(raw, scope)
 	for t, v := range orders {
-		if t != beforeDeleteHelm {
-			doc[string(t)] = v
-		}
+		doc[string(t)] = v
 	}
 	if len(raw.Schedule) > 0 {
 		doc["schedule"] = batchBindings(raw.Schedule, batchScheduleKeys, nil)
@@ -78,11 +72,6 @@ func parseBatchHook(item json.RawMessage, scope bindings.Scope, key string) (Bat
 	if err != nil {
 		return BatchHook{}, err
 	}
-	if v, ok := orders[beforeDeleteHelm]; ok {
-		if err := addOrder(cfg, beforeDeleteHelm, v); err != nil {
-			return BatchHook{}, err
-		}
-	}
 	return BatchHook{Key: key, Name: raw.Metadata.Name, Config: cfg}, nil
 }
 
@@ -99,7 +88,7 @@ func batchOrders(raw batchHookRaw, scope bindings.Scope) map[bindings.Type]json.
 	}
 	if scope == bindings.ScopeModule {
 		all[bindings.AfterDeleteHelm] = raw.AfterDeleteHelm
-		all[beforeDeleteHelm] = raw.BeforeDeleteHelm
+		all[bindings.BeforeDeleteHelm] = raw.BeforeDeleteHelm
 	}
 	out := map[bindings.Type]json.RawMessage{}
 	for t, v := range all {
@@ -108,15 +97,6 @@ func batchOrders(raw batchHookRaw, scope bindings.Scope) map[bindings.Type]json.
 		}
 	}
 	return out
-}
-
-func addOrder(cfg *bindings.Config, t bindings.Type, raw json.RawMessage) error {
-	order, err := parseOrder(string(t), raw)
-	if err != nil {
-		return err
-	}
-	cfg.Orders[t] = order
-	return nil
 }
 
 // batchBindings keeps the known keys of each binding (null is absent),

@@ -76,7 +76,7 @@ func TestParseBatchConversions(t *testing.T) {
 		{"module delete bindings", bindings.ScopeModule, `{"afterDeleteHelm":3,"beforeDeleteHelm":4}`,
 			func(t *testing.T, c *bindings.Config) {
 				wantEq(t, "afterDeleteHelm", c.Orders[bindings.AfterDeleteHelm], 3)
-				wantEq(t, "beforeDeleteHelm", c.Orders[beforeDeleteHelm], 4)
+				wantEq(t, "beforeDeleteHelm", c.Orders[bindings.BeforeDeleteHelm], 4)
 			}},
 		{"executeHookOnEvent true or absent is every event", bindings.ScopeModule,
 			`{"kubernetes":[{"kind":"Pod","executeHookOnEvent":true},{"name":"b","kind":"Pod"}]}`,
