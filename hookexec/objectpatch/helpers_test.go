@@ -32,8 +32,14 @@ type env struct {
 
 func newEnv(t testing.TB, deleteTimeout time.Duration) *env {
 	t.Helper()
+	return newEnvQPS(t, deleteTimeout, 1000, 1000)
+}
+
+// newEnvQPS is newEnv with the applier's client limited to qps and burst.
+func newEnvQPS(t testing.TB, deleteTimeout time.Duration, qps float32, burst int) *env {
+	t.Helper()
 	cfg := kube.Config(t)
-	cfg.QPS, cfg.Burst = 1000, 1000
+	cfg.QPS, cfg.Burst = qps, burst
 	client := kubernetes.NewForConfigOrDie(cfg)
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
 	e := &env{t: t, client: client, ns: kube.Namespace(t), outcomes: map[string]int{}}
