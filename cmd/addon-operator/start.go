@@ -155,6 +155,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks,
+		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher),
 	})
 }
 
