@@ -12,6 +12,7 @@ const (
 	EnvValuesJSONPatchPath       = "VALUES_JSON_PATCH_PATH"
 	EnvConfigValuesJSONPatchPath = "CONFIG_VALUES_JSON_PATCH_PATH"
 	EnvMetricsPath               = "METRICS_PATH"
+	EnvKubernetesPatchPath       = "KUBERNETES_PATCH_PATH"
 	EnvWorkingDir                = "WORKING_DIR"
 	EnvModuleEnabledResult       = "MODULE_ENABLED_RESULT"
 )

@@ -22,6 +22,8 @@ var (
 	ErrPatchScope = errors.New("patch outside the hook's values")
 	// ErrBadMetrics: a line of the metrics file is not a valid operation.
 	ErrBadMetrics = errors.New("bad metrics")
+	// ErrBadObjectPatch: the object patch file is malformed (UPSTREAM.md §1.9).
+	ErrBadObjectPatch = errors.New("bad object patch")
 	// ErrBadEnabledResult: an enabled script wrote neither true nor false.
 	ErrBadEnabledResult = errors.New("bad enabled result")
 	// ErrOutputTooLarge: the --config output is larger than the limit.

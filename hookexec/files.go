@@ -16,6 +16,7 @@ type runFiles struct {
 	valuesPatch       string
 	configValuesPatch string
 	metrics           string
+	kubernetesPatch   string
 	enabledResult     string
 }
 
@@ -33,6 +34,7 @@ func newRunFiles(tmpDir string) (runFiles, error) {
 		valuesPatch:       at("values_json_patch.json"),
 		configValuesPatch: at("config_values_json_patch.json"),
 		metrics:           at("metrics.json"),
+		kubernetesPatch:   at("kubernetes_patch.yaml"),
 		enabledResult:     at("enabled_result"),
 	}, nil
 }

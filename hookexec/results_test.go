@@ -21,6 +21,9 @@ func TestRunBadResults(t *testing.T) {
 		{"config patch of global", []string{`CONFIG_PATCH_TEXT={"op":"add","path":"/global/x","value":1}`}, ErrPatchScope, "CONFIG_VALUES_JSON_PATCH_PATH"},
 		{"config patch without slash", []string{`CONFIG_PATCH_TEXT=[{"op":"add","path":"someModule.x","value":1}]`}, ErrBadPatch, "CONFIG_VALUES_JSON_PATCH_PATH"},
 		{"metrics not json", []string{"METRICS_TEXT={\"name\":\"a\",\"action\":\"set\",\"value\":1}\nnope"}, ErrBadMetrics, "line 2"},
+		{"object patch array", []string{`OBJECT_PATCH_TEXT=[{"operation":"Delete"}]`}, ErrBadObjectPatch, "KUBERNETES_PATCH_PATH: bad object patch: a JSON array"},
+		{"object patch bad item", []string{"OBJECT_PATCH_TEXT={\"operation\":\"Delete\",\"kind\":\"Pod\",\"name\":\"p\"}\n{\"operation\":\"Delete\",\"kind\":\"Pod\"}"},
+			ErrBadObjectPatch, `item 1: field "name" is required for Delete`},
 		{"metrics bad action", []string{`METRICS_TEXT={"name":"a","action":"inc","value":1}`}, ErrBadMetrics, "METRICS_PATH"},
 	}
 	for _, tc := range cases {
@@ -46,7 +49,7 @@ func TestRunEmptyOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ValuesPatch != nil || res.ConfigValuesPatch != nil || res.Metrics != nil {
+	if res.ValuesPatch != nil || res.ConfigValuesPatch != nil || res.Metrics != nil || res.ObjectPatches != nil {
 		t.Errorf("empty files gave %+v", res)
 	}
 }
@@ -90,5 +93,19 @@ func TestParseMetrics(t *testing.T) {
 			}
 			sameJSONValue(t, "metrics", got, mustJSON(t, tc.want))
 		})
+	}
+}
+
+func TestRunObjectPatches(t *testing.T) {
+	stream := "operation: MergePatch\nkind: ConfigMap\nname: a\nmergePatch: {data: {k: v}}\n---\n" +
+		"operation: Delete\nkind: ConfigMap\nname: b\n"
+	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OBJECT_PATCH_TEXT=" + stream)})
+	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "patch.sh"), Scope: PatchScope{RootKey: "someModule"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ObjectPatches) != 2 || res.ObjectPatches[0].Describe() != "item 0 (MergePatch ConfigMap a)" ||
+		res.ObjectPatches[1].Describe() != "item 1 (Delete ConfigMap b)" {
+		t.Errorf("object patches %+v", res.ObjectPatches)
 	}
 }

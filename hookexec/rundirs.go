@@ -105,7 +105,7 @@ func makeHookDir(tmpDir string) (runFiles, error) {
 		return runFiles{}, err
 	}
 	for _, path := range []string{files.bindingContext, files.values, files.configValues,
-		files.valuesPatch, files.configValuesPatch, files.metrics} {
+		files.valuesPatch, files.configValuesPatch, files.metrics, files.kubernetesPatch} {
 		if err := writeFile(path, nil, ""); err != nil {
 			_ = os.RemoveAll(files.dir)
 			return runFiles{}, fmt.Errorf("create %s: %w", path, err)

@@ -13,6 +13,7 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec/objectpatch"
 )
 
 // HookRunner is what the global and module actors need from a runner; they
@@ -150,6 +151,9 @@ type Result struct {
 	ValuesPatch       jsonpatch.Patch
 	ConfigValuesPatch jsonpatch.Patch
 	Metrics           []MetricOp
+	// ObjectPatches are the operations of $KUBERNETES_PATCH_PATH, parsed
+	// and not yet applied (the worker applies them).
+	ObjectPatches []objectpatch.Operation
 	// DroppedLines is how many output lines (both streams) were not logged,
 	// over the output limits.
 	DroppedLines int64
@@ -178,6 +182,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		EnvValuesJSONPatchPath+"="+files.valuesPatch,
 		EnvConfigValuesJSONPatchPath+"="+files.configValuesPatch,
 		EnvMetricsPath+"="+files.metrics,
+		EnvKubernetesPatchPath+"="+files.kubernetesPatch,
 		EnvWorkingDir+"="+req.Hook.Root,
 	)...)
 	res, err := r.exec(ctx, execSpec{hook: req.Hook, args: req.Hook.Args, env: env, timeout: req.Timeout, log: req.Logger})
@@ -206,7 +211,8 @@ func readOutputs(res *Result, files runFiles, scope PatchScope) error {
 	if res.Metrics, err = ParseMetrics(data); err != nil {
 		return fmt.Errorf("%s: %w", EnvMetricsPath, err)
 	}
-	return nil
+	res.ObjectPatches, err = readObjectPatches(files.kubernetesPatch)
+	return err
 }
 
 func readPatch(env, path string, scope PatchScope) (jsonpatch.Patch, error) {

@@ -42,7 +42,7 @@ func TestRunFilesEnvAndOutputs(t *testing.T) {
 	wantEq(t, "tmp dir parent", filepath.Dir(readFile(t, filepath.Join(out, "tmp_dir"))), tmp)
 	env := readFile(t, filepath.Join(out, "env"))
 	for _, v := range []string{"BINDING_CONTEXT_PATH=", "VALUES_PATH=" + tmp, "CONFIG_VALUES_PATH=", "VALUES_JSON_PATCH_PATH=",
-		"CONFIG_VALUES_JSON_PATCH_PATH=", "METRICS_PATH=", "WORKING_DIR=" + hook.Root, "FROM_DEPLOYMENT=yes"} {
+		"CONFIG_VALUES_JSON_PATCH_PATH=", "METRICS_PATH=", "KUBERNETES_PATCH_PATH=", "WORKING_DIR=" + hook.Root, "FROM_DEPLOYMENT=yes"} {
 		if !strings.Contains(env, "\n"+v) && !strings.HasPrefix(env, v) {
 			t.Errorf("hook env lacks %s:\n%s", v, env)
 		}
@@ -218,7 +218,7 @@ func TestRunDirsMadeAheadAreFreshForEachRun(t *testing.T) {
 		t.Fatalf("records = %v (%v), want %d", records, err, runs)
 	}
 	dirs, values := map[string]bool{}, map[string]bool{}
-	const files = "binding_context.json config_values.json config_values_json_patch.json metrics.json values.json values_json_patch.json "
+	const files = "binding_context.json config_values.json config_values_json_patch.json kubernetes_patch.yaml metrics.json values.json values_json_patch.json "
 	for _, path := range records {
 		lines := strings.Split(readFile(t, path), "\n")
 		if len(lines) != 3 {

@@ -156,6 +156,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks,
 		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
+		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher),
 	})
 }
 

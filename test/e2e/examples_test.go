@@ -81,6 +81,7 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 	if got := configMap(t, client, ns, "addon-operator")["greeter"]; !strings.Contains(got, "greeted: true") {
 		t.Fatalf("config patch not in the ConfigMap: %q", got)
 	}
+	checkGreeterObjectPatches(t, client, ns)
 	if code, _ := op.get(t, "/readyz"); code != 200 {
 		t.Fatalf("/readyz %d after the first converge", code)
 	}
@@ -159,5 +160,19 @@ func checkDebugCLI(t *testing.T, op *operator) {
 	info, err := os.Stat(op.socket)
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("debug socket mode: %v %v", info.Mode(), err)
+	}
+}
+
+// checkGreeterObjectPatches checks what greeter's hooks/publish.sh wrote to
+// $KUBERNETES_PATCH_PATH: a label on the chart's ConfigMap and a ConfigMap
+// of its own.
+func checkGreeterObjectPatches(t *testing.T, client kubernetes.Interface, ns string) {
+	t.Helper()
+	if got := configMap(t, client, ns, "greeter-published")["message"]; got != "hello from the ConfigMap" {
+		t.Fatalf("greeter-published message %q", got)
+	}
+	cm, err := client.CoreV1().ConfigMaps(ns).Get(context.Background(), "greeter", metav1.GetOptions{})
+	if err != nil || cm.Labels["greeter.example.com/published"] != "true" {
+		t.Fatalf("greeter ConfigMap: %v, labels %v: want the label of the MergePatch", err, cm.Labels)
 	}
 }

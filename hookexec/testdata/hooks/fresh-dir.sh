@@ -8,10 +8,11 @@ dir=$(dirname "$VALUES_PATH")
   echo "$dir"
   ls "$dir" | tr '\n' ' '
   echo
-  for f in "$VALUES_JSON_PATCH_PATH" "$CONFIG_VALUES_JSON_PATCH_PATH" "$METRICS_PATH"; do
+  for f in "$VALUES_JSON_PATCH_PATH" "$CONFIG_VALUES_JSON_PATCH_PATH" "$METRICS_PATH" "$KUBERNETES_PATCH_PATH"; do
     if [[ ! -f $f || -s $f ]]; then echo "missing or not empty: $f"; fi
   done
   cat "$VALUES_PATH"
 } > "$(mktemp "$OUT_DIR/run-XXXXXX")"
 echo '[]' > "$VALUES_JSON_PATCH_PATH"
+echo '---' > "$KUBERNETES_PATCH_PATH"
 touch "$dir/leftover"

@@ -65,6 +65,8 @@ type Config struct {
 	// defaults, doc-,_ and heritage=addon-operator).
 	CRDFilterPrefixes string
 	CRDExtraLabels    string
+	// ObjectPatcher limits the client of hooks' object patches.
+	ObjectPatcher ObjectPatcherLimits
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
@@ -130,13 +132,18 @@ func Start(cfg Config) (*App, error) {
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
 		ProbeTimeout: cfg.Hooks.ProbeTimeout})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
+	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)
+	if err != nil {
+		return nil, err
+	}
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
-		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+		runner: hookRunner,
+		slots:  make(chan struct{}, runtime.GOMAXPROCS(0))}
 	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,

@@ -43,6 +43,8 @@ type parts struct {
 	slots chan struct{}
 	// watch follows the hook runs in progress (all owners').
 	watch *worker.RunWatch
+	// runner runs the owners' hooks (app.Runner, applying object patches).
+	runner worker.Runner
 }
 
 // children are spawned in this order and stopped in the reverse one: the
@@ -66,7 +68,7 @@ func (p parts) children() []operator.Child {
 			WatchesDown: p.metrics.watchesDown, Board: p.app.Board}))},
 		{Name: operator.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
-			Runner: p.app.Runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
+			Runner: p.runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
 			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))},
 	}
 	for _, d := range p.defs {
@@ -80,7 +82,7 @@ func (p parts) children() []operator.Child {
 // moduleProps makes a module actor, at start-up or when its dir appears.
 func (p parts) moduleProps(d layout.Definition) *actor.Props {
 	sys := p.app.System
-	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.app.Runner, Releaser: p.cfg.Helm,
+	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.runner, Releaser: p.cfg.Helm,
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Work: p.work,
 		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
 		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch, CRDs: p.crds}))

@@ -46,6 +46,15 @@ type Settings struct {
 	// crds/ (layout.ParseCRDFilterPrefixes, crds.ParseExtraLabels).
 	CRDFilterPrefixes string
 	CRDExtraLabels    string
+	ObjectPatcher     ClientLimits
+}
+
+// ClientLimits are a Kubernetes client's QPS, burst and request timeout
+// (0: none); the object patcher's are OBJECT_PATCHER_KUBE_CLIENT_*.
+type ClientLimits struct {
+	QPS     float32
+	Burst   int
+	Timeout time.Duration
 }
 
 // HookLimits bound a hook run: its time (Timeout, 0: none), when a run
@@ -98,6 +107,9 @@ func table() []setting {
 		{"kube-context", "", "kubeconfig context", []string{"KUBE_CONTEXT"}},
 		{"kube-client-qps", "50", "Kubernetes client QPS", []string{"KUBE_CLIENT_QPS"}},
 		{"kube-client-burst", "100", "Kubernetes client burst", []string{"KUBE_CLIENT_BURST"}},
+		{"object-patcher-kube-client-qps", "50", "QPS of the client that applies hooks' object patches", []string{"OBJECT_PATCHER_KUBE_CLIENT_QPS"}},
+		{"object-patcher-kube-client-burst", "100", "burst of the client that applies hooks' object patches", []string{"OBJECT_PATCHER_KUBE_CLIENT_BURST"}},
+		{"object-patcher-kube-client-timeout", "10s", "request timeout of the client that applies hooks' object patches (0: none)", []string{"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT"}},
 		{"log-level", "info", "debug, info, warn or error", []string{"LOG_LEVEL"}},
 		{"log-type", "json", "json or text", []string{"LOG_TYPE"}},
 		{"debug-unix-socket", "/var/run/addon-operator/debug.socket", "debug API socket", []string{"DEBUG_UNIX_SOCKET"}},
@@ -168,6 +180,8 @@ func convert(v, from map[string]string) (Settings, error) {
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
 		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
 		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v),
+		ObjectPatcher: ClientLimits{QPS: float32(c.float(v, "object-patcher-kube-client-qps")),
+			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
 	}
 	if _, err := crds.ParseExtraLabels(st.CRDExtraLabels); err != nil {

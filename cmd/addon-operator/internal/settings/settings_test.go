@@ -66,14 +66,16 @@ func TestEnvNamesOfTheOriginal(t *testing.T) {
 		"ADDON_OPERATOR_CONFIG_MAP", "cm", "ADDON_OPERATOR_LISTEN_PORT", "8080", "ADDON_OPERATOR_HA", "true",
 		"ADDON_OPERATOR_POD", "pod-1", "KUBECONFIG", "/kc", "KUBE_CONTEXT", "ctx", "KUBE_CLIENT_QPS", "7.5",
 		"LOG_LEVEL", "DEBUG", "LOG_TYPE", "text", "HELM_IGNORE_RELEASE", "me", "RETRY_POLICY", "fixed",
-		"RETRY_INITIAL_DELAY", "2s"), io.Discard)
+		"RETRY_INITIAL_DELAY", "2s", "OBJECT_PATCHER_KUBE_CLIENT_QPS", "20", "OBJECT_PATCHER_KUBE_CLIENT_BURST", "30",
+		"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT", "3s"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(s.ModulesDirs, []string{"/a", "/b"}) || s.GlobalHooksDir != "/g" || s.ConfigMap != "cm" ||
 		s.ListenPort != 8080 || !s.HA || s.Pod != "pod-1" || s.KubeConfig != "/kc" || s.KubeContext != "ctx" ||
 		s.KubeQPS != 7.5 || s.LogLevel != "debug" || s.LogType != "text" || s.HelmIgnore != "me" ||
-		s.Policy != (supervision.Fixed{Wait: 2 * time.Second}) {
+		s.Policy != (supervision.Fixed{Wait: 2 * time.Second}) ||
+		s.ObjectPatcher != (settings.ClientLimits{QPS: 20, Burst: 30, Timeout: 3 * time.Second}) {
 		t.Fatalf("from env: %+v", s)
 	}
 }
@@ -104,6 +106,7 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		"ha":           {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA", "maybe"), nil, "ADDON_OPERATOR_HA"},
 		"log type":     {env("ADDON_OPERATOR_NAMESPACE", "x"), []string{"--log-type", "xml"}, "--log-type"},
 		"qps":          {env("ADDON_OPERATOR_NAMESPACE", "x", "KUBE_CLIENT_QPS", "-1"), nil, "KUBE_CLIENT_QPS"},
+		"patcher qps":  {env("ADDON_OPERATOR_NAMESPACE", "x", "OBJECT_PATCHER_KUBE_CLIENT_QPS", "0"), nil, "OBJECT_PATCHER_KUBE_CLIENT_QPS"},
 		"grace":        {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_SHUTDOWN_GRACE", "soon"), nil, "ADDON_OPERATOR_SHUTDOWN_GRACE"},
 		"retry":        {env("ADDON_OPERATOR_NAMESPACE", "x", "RETRY_POLICY", "linear"), nil, "RETRY_POLICY"},
 		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "20s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=20s"},
