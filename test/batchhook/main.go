@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 )
 
 var (
@@ -109,12 +110,25 @@ func run(key string) {
 		last := contexts[len(contexts)-1]
 		patch = append(patch, add("/"+valuesKey+"/kubeContextType", last["type"]),
 			add("/"+valuesKey+"/configMaps", names(last)))
+		publish(names(last))
 	default:
 		fail("no hook " + key)
 	}
 	writeJSON(os.Getenv("VALUES_JSON_PATCH_PATH"), patch)
 	writeJSON(os.Getenv("METRICS_PATH"), map[string]any{"name": "batch_test_runs_total", "action": "add",
 		"value": 1, "labels": map[string]string{"key": key}})
+}
+
+// publish writes the names seen to ConfigMap batch-seen through an object
+// patch (UPSTREAM §1.9), when the hook knows its namespace.
+func publish(seen []string) {
+	if namespace == "" {
+		return
+	}
+	writeJSON(os.Getenv("KUBERNETES_PATCH_PATH"), map[string]any{"operation": "CreateOrUpdate",
+		"object": map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "batch-seen", "namespace": namespace},
+			"data":     map[string]any{"names": strings.Join(seen, ",")}}})
 }
 
 func ready() {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // buildBatchHook builds test/batchhook, a real module-sdk protocol
@@ -70,6 +72,9 @@ func TestBatchHookModule(t *testing.T) {
 	createConfigMap(t, ns, "cm-b", map[string]string{"batch": "yes"})
 	op.waitUntil(t, "cm-b in the kubernetes hook's Group snapshot",
 		hasValues(map[string]any{"configMaps": []any{"cm-a", "cm-b"}}))
+	op.waitUntil(t, "the nested hook's object patch", func() bool {
+		return scenario.ConfigMapData(t, kube, ns, "batch-seen")["names"] == "cm-a,cm-b"
+	})
 
 	_, metrics := op.get(t, "/metrics/hooks")
 	for _, want := range []string{
