@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -117,7 +118,7 @@ func TestApplyCreatesAndLabels(t *testing.T) {
 	f.outcome(t, "created")
 	got := f.get(t).GetLabels()
 	want := map[string]string{"heritage": "addon-operator", "team": "core", "own": "kept"} // the extra labels win
-	if !equal(got, want) {
+	if !maps.Equal(got, want) {
 		t.Errorf("labels %v, want %v", got, want)
 	}
 	if _, err := mapper.RESTMapping(schema.GroupKind{Group: f.group, Kind: "Widget"}, "v1"); err != nil {

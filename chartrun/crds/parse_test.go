@@ -1,6 +1,7 @@
 package crds_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -77,20 +78,8 @@ func TestParseExtraLabels(t *testing.T) {
 			t.Errorf("ParseExtraLabels(%q) error %v, want error %t", tc.in, err, tc.err)
 			continue
 		}
-		if !tc.err && !equal(got, tc.want) {
+		if !tc.err && !maps.Equal(got, tc.want) {
 			t.Errorf("ParseExtraLabels(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
-}
-
-func equal(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

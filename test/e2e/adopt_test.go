@@ -160,23 +160,11 @@ func TestReleasesInstalledByOthersAreAdopted(t *testing.T) {
 		t.Fatalf("adoption of forged does not name its status\n%s", op.logText())
 	}
 	for name, before := range map[string]map[string]string{"stray": strayBefore, "keep": keepBefore} {
-		if after := secretVersions(t, ns, name); len(after) != 1 || !sameVersions(before, after) {
+		if after := secretVersions(t, ns, name); len(after) != 1 || !maps.Equal(before, after) {
 			t.Fatalf("release %s changed: %v -> %v", name, before, after)
 		}
 	}
 	if v := scenario.ConfigMapData(t, kube, ns, "stray")["value"]; v != "theirs" {
 		t.Fatalf("the stray release's object: %q", v)
 	}
-}
-
-func sameVersions(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
