@@ -9,11 +9,12 @@ import (
 // beforeDeleteTree is module alpha with a chart (ConfigMap alpha), a
 // beforeDeleteHelm hook watching its ConfigMap (and Secrets named nope,
 // which never exist) that records its binding context, and an
-// afterDeleteHelm hook. With failOnce the first beforeDeleteHelm run fails.
-func beforeDeleteTree(t *testing.T, failOnce bool) string {
+// afterDeleteHelm hook; the ConfigMap binding watches namespace ns only (other tests have
+// ConfigMaps named alpha). With failOnce the first beforeDeleteHelm run fails.
+func beforeDeleteTree(t *testing.T, ns string, failOnce bool) string {
 	t.Helper()
 	config := `{"configVersion":"v1","beforeDeleteHelm":1,"kubernetes":[` +
-		`{"name":"cm","apiVersion":"v1","kind":"ConfigMap","nameSelector":{"matchNames":["alpha"]},"jqFilter":".metadata.name",` +
+		`{"name":"cm","apiVersion":"v1","kind":"ConfigMap","nameSelector":{"matchNames":["alpha"]},"namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},"jqFilter":".metadata.name",` +
 		`"executeHookOnEvent":[],"executeHookOnSynchronization":false},` +
 		`{"name":"none","apiVersion":"v1","kind":"Secret","nameSelector":{"matchNames":["nope"]},` +
 		`"executeHookOnEvent":[],"executeHookOnSynchronization":false}]}`
@@ -23,9 +24,9 @@ func beforeDeleteTree(t *testing.T, failOnce bool) string {
 	}
 	body += `record before-delete order`
 	return tree(t, map[string]string{
-		"modules/values.yaml":                  "alphaEnabled: true\n",
-		"modules/001-alpha/Chart.yaml":         "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
-		"modules/001-alpha/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata: {}\n",
+		"modules/values.yaml":                   "alphaEnabled: true\n",
+		"modules/001-alpha/Chart.yaml":          "apiVersion: v2\nname: alpha\nversion: 0.1.0\n",
+		"modules/001-alpha/templates/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alpha\ndata: {}\n",
 		"modules/001-alpha/hooks/before-delete": hook(config, body),
 		"modules/001-alpha/hooks/deleted":       hook(`{"configVersion":"v1","afterDeleteHelm":1}`, `record after-delete order`),
 	})
@@ -50,8 +51,8 @@ func disableAlpha(t *testing.T, op *operator, ns string) {
 // (the hook's snapshot holds the ConfigMap; a binding with no objects is
 // []; no "type"), then the uninstall, then afterDeleteHelm.
 func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
-	root := beforeDeleteTree(t, false)
 	ns := kube.Namespace(t)
+	root := beforeDeleteTree(t, ns, false)
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
 	if scenario.ConfigMapData(t, kube, ns, "alpha") == nil {
@@ -69,8 +70,8 @@ func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 // retry's snapshot still holds the ConfigMap), no afterDeleteHelm; the
 // retry runs it again, then uninstalls and runs afterDeleteHelm.
 func TestBeforeDeleteHelmFailureIsRetried(t *testing.T) {
-	root := beforeDeleteTree(t, true)
 	ns := kube.Namespace(t)
+	root := beforeDeleteTree(t, ns, true)
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
 	disableAlpha(t, op, ns)
