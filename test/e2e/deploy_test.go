@@ -34,19 +34,13 @@ func TestDeployChart(t *testing.T) {
 			t.Errorf("lint: %s", m)
 		}
 	}
-	chrt, err := loader.Load(chartDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := action.NewInstall(&action.Configuration{})
-	render.ReleaseName, render.Namespace, render.DryRun, render.ClientOnly = "addon-operator", "addon-operator", true, true
-	rel, err := render.Run(chrt, nil)
+	manifest, err := renderChart(t, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	manifests := filepath.Join(deployDir(), "manifests.yaml")
 	rendered := "# Rendered from deploy/addon-operator with its default values (release and namespace addon-operator).\n" +
-		"# Regenerate: UPDATE_MANIFESTS=1 go test ./test/e2e -run TestDeployChart\n" + rel.Manifest
+		"# Regenerate: UPDATE_MANIFESTS=1 go test ./test/e2e -run TestDeployChart\n" + manifest
 	if os.Getenv("UPDATE_MANIFESTS") != "" {
 		if err := os.WriteFile(manifests, []byte(rendered), 0o644); err != nil {
 			t.Fatal(err)
