@@ -26,6 +26,9 @@ type Board struct {
 	ready          atomic.Bool
 	readyCh        chan struct{}
 
+	// enabledDecisions: how the last discovery decided (why.go).
+	enabledDecisions atomic.Pointer[map[string]EnabledDecision]
+
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every publication
 }
@@ -48,6 +51,10 @@ type ModuleState struct {
 	// while its ConfigMap key "xMaintenance" stops helm and the healing of
 	// absent objects (its hooks run), empty when it is Managed.
 	Maintenance string `json:"maintenance,omitempty"`
+	// Run is the last module run or delete, phase by phase.
+	Run *RunRecord `json:"run,omitempty"`
+	// Helm is what the last helm step did and why.
+	Helm *HelmRecord `json:"helm,omitempty"`
 }
 
 // ConfigState is the ConfigMap as the configuration in force stands to it.
