@@ -24,7 +24,7 @@ func textWhy(w io.Writer, body []byte) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	st := why.State
 	fmt.Fprintf(tw, "MODULE\t%s\n", why.Module)
-	fmt.Fprintf(tw, "STATE\t%s\n", stateText(st))
+	fmt.Fprintf(tw, "STATE\t%s\n", stateText(st, why.Enabled))
 	fmt.Fprintf(tw, "WHY\t%s\n", why.Summary)
 	writeEnabled(tw, why.Enabled)
 	writeRun(tw, st.Run)
@@ -33,10 +33,15 @@ func textWhy(w io.Writer, body []byte) error {
 	return tw.Flush()
 }
 
-func stateText(st board.ModuleState) string {
+// stateText is the module's published state; a module enabled by
+// discovery whose run has not completed yet says so.
+func stateText(st board.ModuleState, d *board.EnabledDecision) string {
 	parts := []string{"disabled"}
-	if st.Enabled {
+	switch {
+	case st.Enabled:
 		parts[0] = "enabled"
+	case d != nil && d.Enabled:
+		parts[0] = "enabled, no run completed since"
 	}
 	parts = append(parts, "phase "+st.Phase)
 	if st.Revision > 0 {
@@ -87,14 +92,19 @@ func writeRun(w io.Writer, r *board.RunRecord) {
 	case r.Ended.IsZero():
 		outcome = "running"
 	case r.Err != "":
-		outcome = "failed: " + short(r.Err)
+		outcome = "failed"
 	}
 	fmt.Fprintf(w, "\nLAST RUN\t%s (%s) at %s, %s: %s\n", r.Kind, orDash(r.Reason), r.Started.Format(clock),
 		took(r.Started, r.Ended), outcome)
+	if r.Err != "" {
+		fmt.Fprintf(w, "  error\t%s\n", oneLine(r.Err))
+	}
 	for _, p := range r.Phases {
 		fmt.Fprintf(w, "  %s\t%s\t%s\n", p.Phase, p.Start.Format(clock), took(p.Start, p.End))
 	}
 }
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ") }
 
 func took(start, end time.Time) string {
 	if end.IsZero() {
@@ -125,7 +135,7 @@ func writeRetry(w io.Writer, r *debugapi.Retry) {
 		when = "running now"
 	}
 	fmt.Fprintf(w, "\nRETRY\t%s in queue %s, %d attempts, next %s\n  last error\t%s\n", task, r.Queue, r.Attempts, when,
-		short(r.LastError))
+		oneLine(r.LastError))
 }
 
 // textModulesWide is `module list -o wide`: the module list with the
