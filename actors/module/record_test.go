@@ -33,7 +33,9 @@ func TestRunRecordPhasesAndHelm(t *testing.T) {
 		t.Fatalf("run record: %+v", r)
 	}
 	ms := func(n int) time.Time { return coreEpoch.Add(time.Duration(n) * time.Millisecond) }
-	phase := func(p string, start, end int) board.PhaseRecord { return board.PhaseRecord{Phase: p, Start: ms(start), End: ms(end)} }
+	phase := func(p string, start, end int) board.PhaseRecord {
+		return board.PhaseRecord{Phase: p, Start: ms(start), End: ms(end)}
+	}
 	want := []board.PhaseRecord{phase("Startup", 0, 10), phase("KubeSync", 10, 30), phase("SyncHooks", 30, 30),
 		phase("BeforeHelm", 30, 40), phase("Helm", 40, 45), phase("AfterHelm", 45, 50)}
 	if len(r.Phases) != len(want) {

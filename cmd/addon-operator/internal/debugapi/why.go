@@ -77,7 +77,7 @@ func retryOf(module string, snap messages.QueueSnapshot, now time.Time) *Retry {
 }
 
 // summary is the chain in a few words, most pressing first: a dir that
-// cannot be seen, a retry, being disabled, a failed run, maintenance,
+// cannot be seen, a retry, a run in progress, being disabled, a failed run, maintenance,
 // then what helm last did.
 func summary(w Why) string {
 	st, d := w.State, w.Enabled
@@ -88,6 +88,8 @@ func summary(w Why) string {
 		return fmt.Sprintf("retry %d running: %s", w.Retry.Attempts+1, oneLine(w.Retry.LastError))
 	case w.Retry != nil:
 		return fmt.Sprintf("retrying in %s: %s", retryIn(w.Retry.In), oneLine(w.Retry.LastError))
+	case st.Run != nil && st.Run.Ended.IsZero():
+		return fmt.Sprintf("running %s since %s", st.Run.Kind, st.Run.Started.Format("15:04:05"))
 	case d != nil && !d.Enabled && d.Script == "false":
 		return "disabled by enabled script"
 	case d != nil && !d.Enabled:
