@@ -151,8 +151,13 @@ func TestModuleWhyRetrying(t *testing.T) {
 		t.Fatalf("failed run phases %s: %+v", got, w.State.Run)
 	}
 	text := op.cli(t, "module", "why", "broken")
-	if !strings.Contains(text, "RETRY") || !strings.Contains(text, "ModuleRun in queue main, 1 attempts") {
+	if !strings.Contains(text, "RETRY") || !strings.Contains(text, "ModuleRun in queue main, 1 attempts") ||
+		!strings.Contains(text, "enabled, no run completed since") {
 		t.Fatalf("module why broken:\n%s", text)
+	}
+	out, err := runCLI(op.socket, "module", "why", "nope")
+	if code := exitCode(err); code != 1 || !strings.Contains(out, `no module "nope"`) {
+		t.Fatalf("module why of an unknown module: exit %d\n%s", code, out)
 	}
 }
 
