@@ -35,8 +35,13 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 	if err := cmd.Start(); err != nil {
 		return result{}, err
 	}
+	samples := startSampler(cmd.Process.Pid, 20*time.Millisecond)
 	ready, err := waitReady(port, cmd, 5*time.Minute)
-	r := result{ready: ready, peakRSS: peakRSS(cmd.Process.Pid)}
+	u, uerr := samples.finish()
+	r := result{ready: ready, peakRSS: u.peakRSS, usage: u}
+	if err == nil {
+		err = uerr
+	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	_ = cmd.Wait()
 	if err != nil {
@@ -91,21 +96,6 @@ func waitReady(port int, cmd *exec.Cmd, limit time.Duration) (time.Duration, err
 		time.Sleep(5 * time.Millisecond) // a measurement poll, not synchronisation in a test
 	}
 	return 0, fmt.Errorf("not ready within %s", limit)
-}
-
-// peakRSS reads the process's high-water resident set size.
-func peakRSS(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 func countUpgrades(logs []byte) int {
