@@ -72,6 +72,8 @@ type Runner struct {
 	// background is the run directories being made ahead or removed.
 	background sync.WaitGroup
 	dirs       *runDirs
+	// lineReaders are the output line buffers of finished runs.
+	lineReaders sync.Pool
 }
 
 // NewRunner returns a Runner with opts, defaults filled in.
