@@ -241,7 +241,7 @@ func (r *Runner) cleanup(files runFiles) {
 		return
 	}
 	r.background.Go(func() {
-		if err := os.RemoveAll(files.dir); err != nil {
+		if err := files.remove(); err != nil {
 			r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
 		}
 	})
