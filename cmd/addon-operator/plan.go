@@ -41,6 +41,10 @@ func planCLI(ctx context.Context, args []string, lookup func(string) (string, bo
 		fmt.Fprintf(stderr, "addon-operator plan: unexpected argument %q (use -f FILE or --set key=value)\n", fs.Arg(0))
 		return planInvalid
 	}
+	if *output != "text" && *output != "json" && *output != "yaml" {
+		fmt.Fprintf(stderr, "addon-operator plan: -o %q: want text, json or yaml\n", *output)
+		return planInvalid
+	}
 	plan, body, err := askPlan(ctx, debugapi.NewClient(*socket), *file, req)
 	if err == nil {
 		err = printPlan(stdout, *output, plan, body)

@@ -52,7 +52,7 @@ type Toggle struct {
 // ValuesChange is the values a scope would get, and their diff (YAML)
 // from the values in force; Diff is empty when they are equal.
 type ValuesChange struct {
-	Values any    `json:"values"`
+	Values any    `json:"values,omitempty"`
 	Diff   string `json:"diff,omitempty"`
 }
 
