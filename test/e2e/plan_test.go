@@ -97,6 +97,13 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("exit %d, want 2:\n%s", code, out)
 		}
 	})
+	t.Run("module in maintenance: no release diff", func(t *testing.T) {
+		out, code := runPlan(t, op, "--set", "web.replicas=3", "--set", "webMaintenance=NoResourceReconciliation")
+		if code != 2 || !strings.Contains(out, "in maintenance (webMaintenance): helm is not run") ||
+			strings.Contains(out, "Deployment/web") {
+			t.Fatalf("exit %d, want 2, maintenance named and no Deployment diff:\n%s", code, out)
+		}
+	})
 	t.Run("schema broken", func(t *testing.T) {
 		out, code := runPlan(t, op, "--set", "web.replicas=0")
 		if code != 1 || !strings.Contains(out, "error: key web:") || !strings.Contains(out, "replicas") ||

@@ -20,6 +20,10 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	if !def.HasChart {
 		return m, nil
 	}
+	if c.sections.Maintenance[def.Names.ValuesKey] {
+		m.Reason = "in maintenance (" + def.Names.ValuesKey + "Maintenance): helm is not run"
+		return m, nil
+	}
 	deployed, ok, err := c.planner.opts.Helm.DeployedRelease(ctx, name)
 	if err != nil {
 		return m, fmt.Errorf("module %s: %w", name, err)
