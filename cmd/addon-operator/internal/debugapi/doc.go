@@ -2,5 +2,6 @@
 // ($DEBUG_UNIX_SOCKET, mode 0600): queues, global and module values,
 // modules with their state, a module's rendered manifests, hook run
 // counts, and the actor inspector. Values are served here only, never on
-// the TCP port. Client is what the debug CLI uses to read it.
+// the TCP port. Client is what the debug CLI uses to read it. POST /plan
+// answers what a candidate ConfigMap would do (package whatif).
 package debugapi

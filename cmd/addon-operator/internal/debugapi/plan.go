@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 )
@@ -43,6 +44,9 @@ func handlePlan(plan Planner) http.HandlerFunc {
 	}
 }
 
+// postTimeout bounds a POST (a plan) end to end.
+const postTimeout = 5 * time.Minute
+
 // Post sends body (JSON) to path and returns the answer's body.
 func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://operator"+path, bytes.NewReader(body))
@@ -50,7 +54,11 @@ func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, er
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
+	// A plan runs enabled scripts and renders charts: it may take longer
+	// than a read of published state.
+	hc := *c.http
+	hc.Timeout = postTimeout
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("debug socket %s: %w (is the operator running? set DEBUG_UNIX_SOCKET)", c.socket, err)
 	}
