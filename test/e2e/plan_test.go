@@ -111,35 +111,7 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("exit %d, want 1 naming key web and replicas:\n%s", code, out)
 		}
 	})
-	t.Run("disable by flag and by enabled script", func(t *testing.T) {
-		file := filepath.Join(t.TempDir(), "cm.yaml")
-		manifest := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: addon-operator\ndata:\n" +
-			"  web: |\n    replicas: 1\n  extraEnabled: \"false\"\n  cache: |\n    stop: true\n"
-		if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		out, code := runPlan(t, op, "-f", file)
-		for _, want := range []string{"- disable cache: disabled by its enabled script",
-			"- disable extra: disabled in ConfigMap key extraEnabled", "removed ConfigMap/extra", "Enabled modules: web\n"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("output lacks %q", want)
-			}
-		}
-		if code != 2 || t.Failed() {
-			t.Fatalf("exit %d, want 2:\n%s", code, out)
-		}
-		jsonOut, code := runPlan(t, op, "-f", file, "-o", "json")
-		var plan struct {
-			Disable []struct{ Module string }
-			Enabled []string
-		}
-		if err := json.Unmarshal([]byte(jsonOut), &plan); err != nil || code != 2 {
-			t.Fatalf("-o json: exit %d, %v:\n%s", code, err, jsonOut)
-		}
-		if len(plan.Disable) != 2 || plan.Disable[0].Module != "cache" || plan.Disable[1].Module != "extra" {
-			t.Fatalf("disable %+v, want cache and extra", plan.Disable)
-		}
-	})
+	t.Run("disable by flag and by enabled script", func(t *testing.T) { planDisables(t, op) })
 	if got := releaseRevisions(t, ns); !reflect.DeepEqual(got, revisions) {
 		t.Errorf("release revisions %v after plan, were %v", got, revisions)
 	}
@@ -147,4 +119,36 @@ func TestPlan(t *testing.T) {
 		t.Errorf("ConfigMap resourceVersion %s after plan, was %s", got, version)
 	}
 	op.expectEnabled(t, "cache", "extra", "web")
+}
+
+// planDisables plans a ConfigMap that disables extra by its flag and cache
+// by its enabled script: both listed, in text and JSON.
+func planDisables(t *testing.T, op *operator) {
+	file := filepath.Join(t.TempDir(), "cm.yaml")
+	manifest := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: addon-operator\ndata:\n" +
+		"  web: |\n    replicas: 1\n  extraEnabled: \"false\"\n  cache: |\n    stop: true\n"
+	if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runPlan(t, op, "-f", file)
+	for _, want := range []string{"- disable cache: disabled by its enabled script",
+		"- disable extra: disabled in ConfigMap key extraEnabled", "removed ConfigMap/extra", "Enabled modules: web\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if code != 2 || t.Failed() {
+		t.Fatalf("exit %d, want 2:\n%s", code, out)
+	}
+	jsonOut, code := runPlan(t, op, "-f", file, "-o", "json")
+	var plan struct {
+		Disable []struct{ Module string }
+		Enabled []string
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &plan); err != nil || code != 2 {
+		t.Fatalf("-o json: exit %d, %v:\n%s", code, err, jsonOut)
+	}
+	if len(plan.Disable) != 2 || plan.Disable[0].Module != "cache" || plan.Disable[1].Module != "extra" {
+		t.Fatalf("disable %+v, want cache and extra", plan.Disable)
+	}
 }
