@@ -19,7 +19,8 @@ import (
 
 // planTree: web (a Deployment whose replicas come from its values, an
 // OpenAPI schema with replicas >= 1), cache (an enabled script that says
-// false when cache.stop is true), extra (enabled by modules/values.yaml).
+// false when cache.stop is true), extra (enabled by modules/values.yaml),
+// broken (its hook fails --config: left out by discovery, and by plan).
 func planTree(t *testing.T) string {
 	t.Helper()
 	chart := func(name string) string { return "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n" }
@@ -27,7 +28,7 @@ func planTree(t *testing.T) string {
 		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  a: \"1\"\n"
 	}
 	return tree(t, map[string]string{
-		"modules/values.yaml":                        "webEnabled: true\ncacheEnabled: true\nextraEnabled: true\n",
+		"modules/values.yaml":                        "webEnabled: true\ncacheEnabled: true\nextraEnabled: true\nbrokenEnabled: true\n",
 		"modules/010-web/Chart.yaml":                 chart("web"),
 		"modules/010-web/values.yaml":                "web:\n  replicas: 1\n",
 		"modules/010-web/openapi/config-values.yaml": "type: object\nproperties:\n  replicas:\n    type: integer\n    minimum: 1\n",
@@ -38,6 +39,7 @@ func planTree(t *testing.T) string {
 		"modules/020-cache/templates/cm.yaml": cm("cache"),
 		"modules/020-cache/enabled": "#!/bin/bash\nif [ \"$(jq -r '.cache.stop // false' \"$VALUES_PATH\")\" = true ]; then\n" +
 			"  echo false > \"$MODULE_ENABLED_RESULT\"\nelse\n  echo true > \"$MODULE_ENABLED_RESULT\"\nfi\n",
+		"modules/040-broken/hooks/h":          "#!/bin/bash\necho no config >&2\nexit 1\n",
 		"modules/030-extra/Chart.yaml":        chart("extra"),
 		"modules/030-extra/templates/cm.yaml": cm("extra"),
 	})

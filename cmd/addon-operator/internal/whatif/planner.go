@@ -138,15 +138,21 @@ func (c *candidate) converge(ctx context.Context, defs []layout.Definition, unlo
 	return nil
 }
 
-// skipped are modules the operator leaves alone: no actor (not loaded) or
-// a dir it cannot see now.
+// skipped are modules the operator leaves alone, as its discovery does: no
+// actor (not loaded), an actor that failed to start (its hooks' --config),
+// or a dir it cannot see now.
 func (c *candidate) skipped(name string) bool {
 	b := c.planner.opts.Board
-	if _, ok := b.Modules()[name]; !ok {
+	state, ok := b.Modules()[name]
+	if !ok || state.Phase == phaseFailedStart {
 		return true
 	}
 	return b.DirErrors()[name] != ""
 }
+
+// phaseFailedStart is the phase a module actor publishes when it cannot
+// start (actors/module: fail).
+const phaseFailedStart = "failed"
 
 // toggles lists the modules that would become enabled; those that would
 // become disabled come with their delete task's reason.
