@@ -25,6 +25,7 @@ commands:
   hook snapshots HOOK        a hook's kubernetes snapshots (--module NAME for a module's hook)
   actors [--watch]           every actor: mailbox, messages, what it handles now, restarts
   hooks                      hook runs and failures
+  plan -f FILE | --set k=v   what applying a ConfigMap would do, applying nothing (exit 0: no change, 2: changes, 1: invalid)
   version                    print the version
 
 The debug commands read the operator's socket ($DEBUG_UNIX_SOCKET); -o text|json|yaml.
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	switch args[0] {
+	case "plan":
+		return planCLI(ctx, args[1:], os.LookupEnv, stdout, stderr)
 	case "start":
 		err = start(ctx, args[1:], os.LookupEnv, stderr)
 	case "queue", "module", "hook", "actors", "hooks":

@@ -128,7 +128,8 @@ func (p *process) runOperator(ctx context.Context, grace func() time.Duration) e
 	p.current.Store(a)
 	debugCtx, stopDebug := context.WithCancel(context.Background())
 	defer stopDebug()
-	debug := debugapi.NewHandler(debugapi.Options{Board: a.Board, Inspector: a.System.Inspector, Render: a.Render})
+	debug := debugapi.NewHandler(debugapi.Options{Board: a.Board, Inspector: a.System.Inspector, Render: a.Render,
+		Plan: a.Plan})
 	go func() {
 		// The debug socket is a convenience: the operator runs without it.
 		if err := debugapi.Serve(debugCtx, p.s.DebugSocket, debug, p.log); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -96,6 +97,7 @@ type App struct {
 	stopOnce   sync.Once
 	helm       Helm
 	scan       operator.Scanner
+	planner    *whatif.Planner
 }
 
 // Start reads the directories and starts the actor tree.
@@ -154,6 +156,7 @@ func Start(cfg Config) (*App, error) {
 	}
 	a.tick(m.liveTicks)
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
+	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
 	return a, nil
 }
 

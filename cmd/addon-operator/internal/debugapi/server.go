@@ -27,6 +27,8 @@ type Options struct {
 	Board     *board.Board
 	Inspector *inspect.Registry
 	Render    Renderer
+	// Plan answers POST /plan; nil: not available.
+	Plan Planner
 }
 
 // ModuleValues is the answer of /modules/NAME/values and /global/values.
@@ -53,6 +55,7 @@ func NewHandler(o Options) http.Handler {
 	})
 	mux.HandleFunc("GET /config", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Config()) })
 	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
+	mux.HandleFunc("POST /plan", handlePlan(o.Plan))
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
 	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
 		g := o.Board.Global()

@@ -1,0 +1,58 @@
+package whatif
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// run is a module run: its values change, and its chart rendered with the
+// candidate values against its deployed release. A chart that fails to
+// render makes the plan invalid (the run would fail).
+func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
+	def := c.defs[name]
+	next := c.modules[name]
+	current, _ := c.planner.opts.Board.ModuleValues(name)
+	m := ModulePlan{Name: name, Action: ActionRun, ValuesChange: valuesChange(def.Names.ValuesKey, current.Values, next.Values)}
+	if !def.HasChart {
+		return m, nil
+	}
+	if c.sections.Maintenance[def.Names.ValuesKey] {
+		m.Reason = "in maintenance (" + def.Names.ValuesKey + "Maintenance): helm is not run"
+		return m, nil
+	}
+	deployed, ok, err := c.planner.opts.Helm.DeployedRelease(ctx, name)
+	if err != nil {
+		return m, fmt.Errorf("module %s: %w", name, err)
+	}
+	before := ""
+	if ok {
+		m.Revision, before = deployed.Revision, deployed.Manifest
+	}
+	rendered, err := c.planner.opts.Helm.Render(ctx, name, def.Dir, values.HelmValues(c.globalV, next))
+	if err != nil {
+		c.invalid(name, fmt.Errorf("render chart: %w", err))
+		return m, nil
+	}
+	if m.Objects, err = manifestdiff.Compare(before, rendered); err != nil {
+		c.invalid(name, fmt.Errorf("compare manifests: %w", err))
+	}
+	return m, nil
+}
+
+// remove is a module delete: every object of its deployed release goes.
+func (c *candidate) remove(ctx context.Context, t messages.Task) (ModulePlan, error) {
+	m := ModulePlan{Name: t.Module, Action: ActionDelete, Reason: t.Reason}
+	deployed, ok, err := c.planner.opts.Helm.DeployedRelease(ctx, t.Module)
+	if err != nil || !ok {
+		return m, err
+	}
+	m.Revision = deployed.Revision
+	if m.Objects, err = manifestdiff.Compare(deployed.Manifest, ""); err != nil {
+		c.invalid(t.Module, fmt.Errorf("read release manifest: %w", err))
+	}
+	return m, nil
+}
