@@ -16,15 +16,18 @@ type Board struct {
 	dynamicEnabled atomic.Pointer[map[string]bool]
 	enabledModules atomic.Pointer[[]string]
 	queues         atomic.Pointer[messages.QueueSnapshot]
-	modules        atomic.Pointer[map[string]ModuleState]
-	hooks          atomic.Pointer[map[string]HookStats]
-	moduleValues   atomic.Pointer[map[string]values.Snapshot]
+	modules        keyed[string, ModuleState]
+	hooks          keyed[string, HookStats]
+	moduleValues   keyed[string, values.Snapshot]
 	dirErrors      atomic.Pointer[map[string]string]
 	config         atomic.Pointer[ConfigState]
-	snapshots      atomic.Pointer[map[hookKey]map[string]Objects]
+	snapshots      keyed[hookKey, map[string]Objects]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}
+
+	// enabledDecisions: how the last discovery decided (why.go).
+	enabledDecisions atomic.Pointer[map[string]EnabledDecision]
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every publication
@@ -48,6 +51,10 @@ type ModuleState struct {
 	// while its ConfigMap key "xMaintenance" stops helm and the healing of
 	// absent objects (its hooks run), empty when it is Managed.
 	Maintenance string `json:"maintenance,omitempty"`
+	// Run is the last module run or delete, phase by phase.
+	Run *RunRecord `json:"run,omitempty"`
+	// Helm is what the last helm step did and why.
+	Helm *HelmRecord `json:"helm,omitempty"`
 }
 
 // ConfigState is the ConfigMap as the configuration in force stands to it.
@@ -143,35 +150,17 @@ func (b *Board) Queues() messages.QueueSnapshot {
 
 // SetModule publishes one module's state (its module actor only).
 func (b *Board) SetModule(s ModuleState) {
-	update(&b.modules, func(m map[string]ModuleState) { m[s.Name] = s })
+	b.modules.set(s.Name, s)
 	b.notify()
 }
 
 // RemoveModule forgets a module whose dir is gone (its module actor, as
 // it stops).
 func (b *Board) RemoveModule(name string) {
-	update(&b.modules, func(m map[string]ModuleState) { delete(m, name) })
-	update(&b.moduleValues, func(m map[string]values.Snapshot) { delete(m, name) })
+	b.modules.delete(name)
+	b.moduleValues.delete(name)
 	b.patches.Delete(name)
 	b.notify()
-}
-
-// update replaces the map in p by a changed copy, so that readers never
-// see it change.
-func update[K comparable, V any](p *atomic.Pointer[map[K]V], change func(map[K]V)) {
-	for {
-		old := p.Load()
-		next := map[K]V{}
-		if old != nil {
-			for k, v := range *old {
-				next[k] = v
-			}
-		}
-		change(next)
-		if p.CompareAndSwap(old, &next) {
-			return
-		}
-	}
 }
 
 // HookStats are one hook's runs, keyed "owner:hook" on the board.
@@ -187,30 +176,24 @@ type HookStats struct {
 // RecordHookRun counts a finished run of a hook (its owner only).
 func (b *Board) RecordHookRun(owner, hook string, contexts int, err error) {
 	key := owner + ":" + hook
-	update(&b.hooks, func(m map[string]HookStats) {
-		st := m[key]
+	b.hooks.change(key, func(st HookStats, _ bool) HookStats {
 		st.Runs++
 		st.Contexts += contexts
 		if err != nil {
 			st.Failures++
 			st.LastError = err.Error()
 		}
-		m[key] = st
+		return st
 	})
 	b.notify()
 }
 
 // Hooks returns the hook statistics by "owner:hook".
-func (b *Board) Hooks() map[string]HookStats {
-	if m := b.hooks.Load(); m != nil {
-		return *m
-	}
-	return nil
-}
+func (b *Board) Hooks() map[string]HookStats { return b.hooks.copy() }
 
 // SetModuleValues publishes a module's values (its module actor only).
 func (b *Board) SetModuleValues(module string, s values.Snapshot) {
-	update(&b.moduleValues, func(m map[string]values.Snapshot) { m[module] = s })
+	b.moduleValues.set(module, s)
 }
 
 // SetPatches publishes an owner's in-memory values patches ("global" or a
@@ -227,20 +210,11 @@ func (b *Board) Patches(owner string) json.RawMessage {
 
 // ModuleValues returns a module's published values.
 func (b *Board) ModuleValues(module string) (values.Snapshot, bool) {
-	if m := b.moduleValues.Load(); m != nil {
-		s, ok := (*m)[module]
-		return s, ok
-	}
-	return values.Snapshot{}, false
+	return b.moduleValues.get(module)
 }
 
 // Modules returns every module's published state.
-func (b *Board) Modules() map[string]ModuleState {
-	if m := b.modules.Load(); m != nil {
-		return *m
-	}
-	return nil
-}
+func (b *Board) Modules() map[string]ModuleState { return b.modules.copy() }
 
 // SetDirErrors publishes the modules whose dir cannot be seen, with the
 // reason (operator only).

@@ -1,6 +1,8 @@
 package board
 
 import (
+	"maps"
+
 	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
@@ -11,13 +13,12 @@ type hookKey struct{ owner, hook string }
 // owner's hook (kube actor only).
 func (b *Board) SetSnapshot(owner, hook, binding string, objects Objects) {
 	k := hookKey{owner, hook}
-	update(&b.snapshots, func(m map[hookKey]map[string]Objects) {
-		next := make(map[string]Objects, len(m[k])+1)
-		for name, o := range m[k] {
-			next[name] = o
-		}
+	// The few bindings of one hook are copied: Snapshots reads them unlocked.
+	b.snapshots.change(k, func(old map[string]Objects, _ bool) map[string]Objects {
+		next := make(map[string]Objects, len(old)+1)
+		maps.Copy(next, old)
 		next[binding] = objects
-		m[k] = next
+		return next
 	})
 	b.notify()
 }
@@ -25,13 +26,7 @@ func (b *Board) SetSnapshot(owner, hook, binding string, objects Objects) {
 // DropSnapshots forgets the snapshots of every hook of owner (kube actor
 // only, when the owner's bindings change or stop).
 func (b *Board) DropSnapshots(owner string) {
-	update(&b.snapshots, func(m map[hookKey]map[string]Objects) {
-		for k := range m {
-			if k.owner == owner {
-				delete(m, k)
-			}
-		}
-	})
+	b.snapshots.deleteIf(func(k hookKey) bool { return k.owner == owner })
 	b.notify()
 }
 
@@ -39,11 +34,7 @@ func (b *Board) DropSnapshots(owner string) {
 // an owner's hook, by binding, and whether the hook has any binding
 // watched.
 func (b *Board) Snapshots(owner, hook string) (bctx.Snapshots, bool) {
-	m := b.snapshots.Load()
-	if m == nil {
-		return nil, false
-	}
-	byBinding, ok := (*m)[hookKey{owner, hook}]
+	byBinding, ok := b.snapshots.get(hookKey{owner, hook})
 	if !ok {
 		return nil, false
 	}

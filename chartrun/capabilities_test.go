@@ -28,9 +28,9 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// TestCapabilitiesAreKeptUntilAWriteOrTheTTL counts the requests for the
+// TestCapabilitiesAreKeptUntilAnAPIChangingWriteOrTheTTL counts the requests for the
 // server version, which discovery of the capabilities makes.
-func TestCapabilitiesAreKeptUntilAWriteOrTheTTL(t *testing.T) {
+func TestCapabilitiesAreKeptUntilAnAPIChangingWriteOrTheTTL(t *testing.T) {
 	var versions atomic.Int32
 	cfg := kube.Config(t)
 	cfg.Wrap(func(next http.RoundTripper) http.RoundTripper {
@@ -71,7 +71,27 @@ func TestCapabilitiesAreKeptUntilAWriteOrTheTTL(t *testing.T) {
 	if err := upgrade(); err != nil { // installs
 		t.Fatal(err)
 	}
-	discovers("render after an install", 1, render)
+	discovers("render after an install of ConfigMaps only", 0, render)
 	discovers("skip path", 0, upgrade)
 	discovers("render after the skip path", 0, render)
+
+	// A release that names a CRD may change what the cluster serves.
+	apiDir := writeModule(t, map[string]string{"Chart.yaml": "apiVersion: v2\nname: api\nversion: 0.1.0\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: api\n" +
+			"data:\n  note: the controller registers a CustomResourceDefinition\n"})
+	// (helm's install asks the server version itself, IsReachable: writes
+	// are not counted.)
+	must := func(step string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+	}
+	_, err = r.Upgrade(context.Background(), chartrun.Request{Release: "api", ChartDir: apiDir, Values: benchValues("a")})
+	must("install of a release naming a CRD", err)
+	discovers("render after a release naming a CRD", 1, render)
+	must("delete of a release without one", r.Delete(context.Background(), "demo"))
+	discovers("render after that delete", 0, render)
+	must("delete of the release naming a CRD", r.Delete(context.Background(), "api"))
+	discovers("render after that delete", 1, render)
 }

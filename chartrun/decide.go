@@ -65,7 +65,7 @@ func decide(history []*release.Release, checksum string, absent []Object) (plan,
 	case len(absent) > 0:
 		return planUpgrade, "absent: " + objectList(absent)
 	}
-	return planSkip, "up to date"
+	return planSkip, "checksum equal, no object absent"
 }
 
 // objectList names the first few objects.

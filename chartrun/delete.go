@@ -38,8 +38,11 @@ func (r *Releaser) Uninstall(ctx context.Context, name string) (Uninstalled, err
 		out.Destructive = append(out.Destructive, *a)
 	}
 	r.opts.Log.Info("helm release", "release", name, "plan", "uninstall")
-	defer r.forgetCapabilities()
-	return out, r.uninstall(ctx, cfg, name)
+	if err := r.uninstall(ctx, cfg, name); err != nil || mayChangeAPIs(history...) {
+		r.forgetCapabilities()
+		return out, err
+	}
+	return out, nil
 }
 
 // Delete is Uninstall for a caller that needs only its error.

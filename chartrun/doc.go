@@ -66,6 +66,9 @@
 //     of the objects helm labelled, kept current by a watch, instead of one
 //     list per run.
 //   - The cluster's capabilities are discovered once and kept until this
-//     releaser writes or Options.CapabilitiesTTL passes; helm's actions get
-//     the same capabilities, so an upgrade renders what was checksummed.
+//     releaser writes or removes a release that names a
+//     CustomResourceDefinition or an APIService (the only kinds that change
+//     what the cluster serves), fails a write, or Options.CapabilitiesTTL
+//     passes; helm's actions get the same capabilities, so an upgrade
+//     renders what was checksummed.
 package chartrun

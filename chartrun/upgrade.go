@@ -165,7 +165,12 @@ func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Req
 		done = append(done, *a)
 	}
 	r.opts.Log.Info("helm release", "release", req.Release, "plan", p.String(), "reason", reason)
-	defer r.forgetCapabilities()
+	keepCaps := false
+	defer func() {
+		if !keepCaps {
+			r.forgetCapabilities()
+		}
+	}()
 	p, cleared, err := r.clear(ctx, cfg, p, req.Release, history)
 	if cleared != nil {
 		done = append(done, *cleared)
@@ -178,6 +183,7 @@ func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Req
 		return Result{Destructive: done}, err
 	}
 	r.markInterrupted(cfg, req.Release, history, rel.Version)
+	keepCaps = !mayChangeAPIs(append(history, rel)...)
 	act := Upgraded
 	if rel.Version == 1 {
 		act = Installed

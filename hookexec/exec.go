@@ -41,10 +41,11 @@ func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
 	log = log.With(slog.String("hook", hook.Name))
 	errTail := newTail(r.opts.StderrTailLines)
 	budget := outputBudget{maxLines: r.opts.MaxOutputLines, maxBytes: r.opts.MaxOutputBytes}
-	stderr := &lineLogger{log: log, stream: "stderr", maxLine: r.opts.MaxLineBytes, tail: errTail, budget: budget}
+	stderr := &lineLogger{log: log, stream: "stderr", maxLine: r.opts.MaxLineBytes, tail: errTail, budget: budget,
+		readers: &r.lineReaders}
 	loggers := []*lineLogger{stderr}
 	if stdout == nil {
-		out := &lineLogger{log: log, stream: "stdout", maxLine: r.opts.MaxLineBytes, budget: budget}
+		out := &lineLogger{log: log, stream: "stdout", maxLine: r.opts.MaxLineBytes, budget: budget, readers: &r.lineReaders}
 		stdout, loggers = out.consume, append(loggers, out)
 	}
 	path, err := filepath.Abs(hook.Path) // the hook runs in its own directory

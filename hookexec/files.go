@@ -1,7 +1,9 @@
 package hookexec
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -37,6 +39,23 @@ func newRunFiles(tmpDir string) (runFiles, error) {
 		kubernetesPatch:   at("kubernetes_patch.yaml"),
 		enabledResult:     at("enabled_result"),
 	}, nil
+}
+
+// remove removes the run's directory: its known files by name, then the
+// directory, which skips the reading of the directory os.RemoveAll does; a
+// directory that still has entries (the hook left files of its own there)
+// is removed with os.RemoveAll.
+func (f runFiles) remove() error {
+	for _, path := range []string{f.bindingContext, f.values, f.configValues, f.valuesPatch,
+		f.configValuesPatch, f.metrics, f.kubernetesPatch, f.enabledResult} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return os.RemoveAll(f.dir)
+		}
+	}
+	if err := os.Remove(f.dir); err != nil {
+		return os.RemoveAll(f.dir)
+	}
+	return nil
 }
 
 // writeFile writes data, or empty when data is nil, to a new 0600 file. The

@@ -41,7 +41,7 @@ func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 	start := time.Now()
 	_, err := r.Run(context.Background(), Request{
 		Hook: testHook(t, "spawn-and-hang.sh"), Scope: PatchScope{RootKey: "global"},
-		Timeout: 300 * time.Millisecond, // overrides the runner's hour
+		Timeout: 2 * time.Second, // overrides the runner's hour; long enough for the script to start its processes on a loaded machine
 	})
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "spawn-and-hang.sh") {
 		t.Fatalf("err = %v, want ErrTimeout naming the hook", err)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // lineLogger turns a hook's output stream into log records, one per line,
@@ -23,10 +24,15 @@ type lineLogger struct {
 	maxLine int
 	tail    *tail // nil when no tail is kept
 	budget  outputBudget
+	// readers keeps the maxLine buffers between runs (two per hook run of
+	// 64 KiB each, allocated and zeroed per run, were most of a run's
+	// garbage); nil allocates one.
+	readers *sync.Pool
 }
 
 func (l *lineLogger) consume(r io.Reader) {
-	br := bufio.NewReaderSize(r, l.maxLine)
+	br := l.reader(r)
+	defer l.release(br)
 	defer l.reportDropped()
 	for {
 		line, err := br.ReadSlice('\n')
@@ -206,5 +212,26 @@ func (b *limitedBuffer) consume(r io.Reader) {
 		b.overflow = true
 		b.buf.Truncate(b.max)
 		_, _ = io.Copy(io.Discard, r)
+	}
+}
+
+// reader returns a reader of r with a buffer of maxLine bytes, from the
+// pool when it has one of that size.
+func (l *lineLogger) reader(r io.Reader) *bufio.Reader {
+	if l.readers != nil {
+		if br, ok := l.readers.Get().(*bufio.Reader); ok && br.Size() == l.maxLine {
+			br.Reset(r)
+			return br
+		}
+	}
+	return bufio.NewReaderSize(r, l.maxLine)
+}
+
+// release hands br back to the pool; nothing read through it is kept
+// (emit and tail copy what they keep).
+func (l *lineLogger) release(br *bufio.Reader) {
+	if l.readers != nil {
+		br.Reset(nil)
+		l.readers.Put(br)
 	}
 }

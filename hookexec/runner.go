@@ -72,6 +72,8 @@ type Runner struct {
 	// background is the run directories being made ahead or removed.
 	background sync.WaitGroup
 	dirs       *runDirs
+	// lineReaders are the output line buffers of finished runs.
+	lineReaders sync.Pool
 }
 
 // NewRunner returns a Runner with opts, defaults filled in.
@@ -239,7 +241,7 @@ func (r *Runner) cleanup(files runFiles) {
 		return
 	}
 	r.background.Go(func() {
-		if err := os.RemoveAll(files.dir); err != nil {
+		if err := files.remove(); err != nil {
 			r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
 		}
 	})

@@ -192,6 +192,7 @@ func (c *Core) watch(on, sync bool) []Effect {
 // start begins a task: its inputs are pinned now.
 func (c *Core) start(t messages.Task, env Env) []Effect {
 	c.run = &moduleRun{task: t, pinned: env, started: env.Now}
+	c.beginRecord(t, env.Now)
 	c.State.Phase = string(t.Kind)
 	out := []Effect{Publish{}}
 	switch t.Kind {

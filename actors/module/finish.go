@@ -22,6 +22,7 @@ func (c *Core) finish(err error, env Env) []Effect {
 	r := c.run
 	c.run = nil
 	if r != nil {
+		c.endRecord(r.task.Kind, err, env.Now)
 		c.State.LastRun = string(r.task.Kind)
 		if r.task.Kind == messages.TaskModuleRun {
 			out = append(out, Observed{Took: env.Now.Sub(r.started), Err: err})

@@ -14,6 +14,7 @@ import (
 func (c *Core) enter(p Phase, env Env) []Effect {
 	r := c.run
 	r.phase = p
+	c.markPhase(p, env.Now)
 	switch p {
 	case EnsureCRDs:
 		return []Effect{ApplyCRDs{}}
@@ -128,6 +129,7 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 		return append(c.watch(false, false), c.finish(fmt.Errorf("kubernetes bindings: %s", msg.Err), env)...)
 	}
 	c.run.phase, c.run.left = SyncHooks, nil
+	c.markPhase(SyncHooks, env.Now)
 	for _, run := range msg.Runs {
 		if h, ok := c.Hooks.Find(run.Hook); ok {
 			c.run.left = append(c.run.left, step{hook: h, binding: run.Binding, context: run.Context})
@@ -143,6 +145,7 @@ func (c *Core) helm(env Env) []Effect {
 		return c.advance(env)
 	}
 	if c.InMaintenance() {
+		c.recordMaintenanceSkip(env.Now)
 		return append([]Effect{HelmSkipped{State: c.State.Maintenance}}, c.advance(env)...)
 	}
 	if err := c.Scope.ValidateForHelm(); err != nil {
@@ -164,6 +167,7 @@ func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
 	if r.Outcome.Revision > 0 {
 		c.State.Revision = r.Outcome.Revision
 	}
+	c.recordHelm(r.Outcome, env.Now)
 	out = append(out, HelmUpgraded{Outcome: r.Outcome})
 	return append(out, c.advance(env)...)
 }

@@ -92,6 +92,7 @@ func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) 
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
 	b.tellDiscovered(d.enabled)
+	b.publishDecisions(d)
 	b.opts.Board.SetEnabledModules(d.enabled)
 	next := b.moduleTasks(ctx, d, msg)
 	next = append(next,

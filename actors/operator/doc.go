@@ -21,5 +21,7 @@
 // afterAll), purge and the end of a converge, after which the operator is
 // ready. Afterwards it reloads all modules when the global section's values
 // or the enabled flags change; a module's own section goes from the config
-// actor to the module, which queues its own run.
+// actor to the module, which queues its own run. Each discovery publishes
+// how it decided every module (board.EnabledDecision, why.go): each
+// enabled layer's say, the enabled script's answer, and the reason.
 package operator

@@ -21,6 +21,8 @@ type Runner interface {
 type HelmOutcome struct {
 	// Upgraded is false when the release was up to date (skipped).
 	Upgraded bool
+	// Action is chartrun's: "installed", "upgraded" or "skipped".
+	Action   string
 	Revision int
 	Reason   string
 	// Destructive are the adoptions and clears the run did.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,10 +20,11 @@ func main() {
 	restarts := flag.Int("restarts", 1, "how many times to measure the restart with nothing changed (median printed)")
 	logs := flag.String("logs", "", "write each run's operator log into this dir")
 	baseline := flag.String("baseline", "", "an operator binary to measure alternately with this one on every restart")
+	bin := flag.String("bin", "", "measure this operator binary instead of building ./cmd/addon-operator")
 	weights := flag.Int("weights", 0, "weight groups of equal size (module dirs prefixed with that many numbers); 0: one weight per module")
 	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *weights, *parallel}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *parallel}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -37,6 +37,7 @@ type options struct {
 	restarts int
 	logs     string
 	baseline string
+	bin      string
 	weights  int
 	parallel int
 }
@@ -55,9 +56,9 @@ func run(o options) error {
 		return err
 	}
 	defer cluster.Stop(c.Dir)
-	bin := filepath.Join(work, "addon-operator")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/addon-operator").CombinedOutput(); err != nil {
-		return fmt.Errorf("build: %v\n%s", err, out)
+	bin, err := o.binary(work)
+	if err != nil {
+		return err
 	}
 	if err := generate(work, o.modules, o.weights); err != nil {
 		return err
@@ -68,6 +69,7 @@ func run(o options) error {
 	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", o.modules)
 	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
 	var restarts, baseline []time.Duration
+	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
 		r, err := o.measureRun(i, "", bin, work, c.Kubeconfig)
 		if err != nil {
@@ -76,17 +78,19 @@ func run(o options) error {
 		if i == 0 {
 			continue
 		}
-		restarts = append(restarts, r.ready)
+		restarts, restartUse = append(restarts, r.ready), append(restartUse, r.usage)
 		if o.baseline != "" {
 			b, err := o.measureRun(i, "baseline ", o.baseline, work, c.Kubeconfig)
 			if err != nil {
 				return err
 			}
-			baseline = append(baseline, b.ready)
+			baseline, baselineUse = append(baseline, b.ready), append(baselineUse, b.usage)
 		}
 	}
 	printMedian("restart", restarts)
 	printMedian("baseline restart", baseline)
+	usageSummary("restart", restartUse, o.modules)
+	usageSummary("baseline restart", baselineUse, o.modules)
 	return nil
 }
 
@@ -107,8 +111,8 @@ func (o options) measureRun(i int, prefix, bin, work, kubeconfig string) (result
 			return r, err
 		}
 	}
-	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  peak RSS %4d MB  (%s)\n", name+":", r.ready.Seconds(),
-		r.upgrades, r.peakRSS>>20, r.phases)
+	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  %s  (%s)\n", name+":", r.ready.Seconds(),
+		r.upgrades, r.usage.line(o.modules), r.phases)
 	return r, nil
 }
 
@@ -139,4 +143,5 @@ type result struct {
 	peakRSS  int64
 	phases   string
 	log      []byte
+	usage    usage
 }

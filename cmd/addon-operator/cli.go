@@ -30,7 +30,7 @@ type debugCommand struct {
 func debugCLI(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	output := fs.String("o", "text", "output: text, json or yaml")
+	output := fs.String("o", "text", "output: text, json or yaml (module list: also wide)")
 	global := fs.Bool("global", false, "module values: the global values")
 	module := fs.String("module", "", "hook snapshots: the module whose hook it is (global hooks without)")
 	watch := fs.Bool("watch", false, "actors: refresh every 2 seconds")
@@ -44,6 +44,9 @@ func debugCLI(ctx context.Context, args []string, lookup func(string) (string, b
 		return err
 	}
 	c.watch = *watch && cmd == "actors"
+	if *output == "wide" && cmd == "module list" {
+		c.path, c.text, *output = "/why", textModulesWide, "text"
+	}
 	client := debugapi.NewClient(*socket)
 	for {
 		if err := show(ctx, client, c, *output, stdout); err != nil || !c.watch {
@@ -105,6 +108,8 @@ func command(cmd string, args []string, global bool, module string) (debugComman
 		return debugCommand{path: "/global/values", text: textYAML}, nil
 	case cmd == "module values" && name != "":
 		return debugCommand{path: "/modules/" + name + "/values", text: textYAML}, nil
+	case cmd == "module why" && name != "":
+		return debugCommand{path: "/modules/" + url.PathEscape(name) + "/why", text: textWhy}, nil
 	case cmd == "module render" && name != "":
 		return debugCommand{path: "/modules/" + name + "/render", text: textRaw}, nil
 	case cmd == "actors":
@@ -121,7 +126,7 @@ func command(cmd string, args []string, global bool, module string) (debugComman
 	return debugCommand{}, fmt.Errorf("unknown command %q%s", cmd, cliUsage)
 }
 
-const cliUsage = `; debug commands: queue list | module list | module values NAME (or --global) | module render NAME | hook snapshots HOOK [--module NAME] | actors [--watch] | hooks; -o text|json|yaml`
+const cliUsage = `; debug commands: queue list | module list [-o wide] | module why NAME | module values NAME (or --global) | module render NAME | hook snapshots HOOK [--module NAME] | actors [--watch] | hooks; -o text|json|yaml`
 
 func show(ctx context.Context, client *debugapi.Client, c debugCommand, output string, w io.Writer) error {
 	body, err := client.Get(ctx, c.path)

@@ -18,7 +18,8 @@ const usage = `usage: addon-operator <command> [flags]
 commands:
   start                      run the operator (settings from flags or environment; start --help lists them)
   queue list                 the queues of the running operator
-  module list                modules with their state
+  module list                modules with their state (-o wide: and a short WHY)
+  module why NAME            the chain that decided a module's state: enabled layers, last run, helm, retry
   module values NAME         a module's config values and values (--global: the global ones)
   module render NAME         a module's manifests rendered with its current values
   hook snapshots HOOK        a hook's kubernetes snapshots (--module NAME for a module's hook)

@@ -13,7 +13,7 @@ type ChartHelm struct{ R *chartrun.Releaser }
 // Upgrade implements worker.Releaser.
 func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (worker.HelmOutcome, error) {
 	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: module, ChartDir: chartDir, Values: vals})
-	return worker.HelmOutcome{Upgraded: res.Upgraded, Revision: res.Revision, Reason: res.Reason,
+	return worker.HelmOutcome{Upgraded: res.Upgraded, Action: string(res.Action), Revision: res.Revision, Reason: res.Reason,
 		Destructive: destructive(res.Destructive)}, err
 }
 

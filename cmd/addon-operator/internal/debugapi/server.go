@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
@@ -41,6 +42,15 @@ func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Queues()) })
 	mux.HandleFunc("GET /modules", func(w http.ResponseWriter, _ *http.Request) { write(w, modules(o.Board)) })
+	mux.HandleFunc("GET /why", func(w http.ResponseWriter, _ *http.Request) { write(w, whyAll(o.Board, time.Now())) })
+	mux.HandleFunc("GET /modules/{name}/why", func(w http.ResponseWriter, r *http.Request) {
+		why, ok := whyOf(o.Board, r.PathValue("name"), time.Now())
+		if !ok {
+			noModule(w, r.PathValue("name"))
+			return
+		}
+		write(w, why)
+	})
 	mux.HandleFunc("GET /config", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Config()) })
 	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })

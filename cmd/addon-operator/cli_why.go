@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
+)
+
+// clock is how `module why` prints times of day.
+const clock = "15:04:05.000"
+
+// textWhy prints the chain of one module (`module why NAME`).
+func textWhy(w io.Writer, body []byte) error {
+	var why debugapi.Why
+	if err := json.Unmarshal(body, &why); err != nil {
+		return fmt.Errorf("module why: %w", err)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	st := why.State
+	fmt.Fprintf(tw, "MODULE\t%s\n", why.Module)
+	fmt.Fprintf(tw, "STATE\t%s\n", stateText(st, why.Enabled))
+	fmt.Fprintf(tw, "WHY\t%s\n", why.Summary)
+	writeEnabled(tw, why.Enabled)
+	writeRun(tw, st.Run)
+	writeHelm(tw, st.Helm)
+	writeRetry(tw, why.Retry)
+	return tw.Flush()
+}
+
+// stateText is the module's published state; a module enabled by
+// discovery whose run has not completed yet says so.
+func stateText(st board.ModuleState, d *board.EnabledDecision) string {
+	parts := []string{"disabled"}
+	switch {
+	case st.Enabled:
+		parts[0] = "enabled"
+	case d != nil && d.Enabled:
+		parts[0] = "enabled, no run completed since"
+	}
+	parts = append(parts, "phase "+st.Phase)
+	if st.Revision > 0 {
+		parts = append(parts, fmt.Sprintf("revision %d", st.Revision))
+	}
+	if st.Maintenance != "" {
+		parts = append(parts, "maintenance "+st.Maintenance)
+	}
+	if st.DirError != "" {
+		parts = append(parts, "dir error: "+short(st.DirError))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeEnabled(w io.Writer, d *board.EnabledDecision) {
+	if d == nil {
+		fmt.Fprintf(w, "\nENABLED\tnot decided yet (no discovery has ended)\n")
+		return
+	}
+	fmt.Fprintf(w, "\nENABLED\t%t: %s\n", d.Enabled, d.Reason)
+	for _, l := range d.Layers {
+		v := "-"
+		if l.Value != nil {
+			v = fmt.Sprint(*l.Value)
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", l.Layer, l.Key, v)
+	}
+	fmt.Fprintf(w, "  enabled script\t\t%s\n", scriptText(d))
+}
+
+func scriptText(d *board.EnabledDecision) string {
+	switch d.Script {
+	case "":
+		return "not run (the layers disable the module)"
+	case "none":
+		return "none"
+	}
+	return "said " + d.Script
+}
+
+func writeRun(w io.Writer, r *board.RunRecord) {
+	if r == nil {
+		fmt.Fprintf(w, "\nLAST RUN\tnone\n")
+		return
+	}
+	outcome := "ok"
+	switch {
+	case r.Ended.IsZero():
+		outcome = "running"
+	case r.Err != "":
+		outcome = "failed"
+	}
+	fmt.Fprintf(w, "\nLAST RUN\t%s (%s) at %s, %s: %s\n", r.Kind, orDash(r.Reason), r.Started.Format(clock),
+		took(r.Started, r.Ended), outcome)
+	if r.Err != "" {
+		fmt.Fprintf(w, "  error\t%s\n", oneLine(r.Err))
+	}
+	for _, p := range r.Phases {
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", p.Phase, p.Start.Format(clock), took(p.Start, p.End))
+	}
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ") }
+
+func took(start, end time.Time) string {
+	if end.IsZero() {
+		return "running"
+	}
+	return end.Sub(start).Round(time.Millisecond).String()
+}
+
+func writeHelm(w io.Writer, h *board.HelmRecord) {
+	if h == nil {
+		fmt.Fprintf(w, "\nHELM\tno helm step yet\n")
+		return
+	}
+	fmt.Fprintf(w, "\nHELM\t%s at %s: %s (revision %d)\n", h.Action, h.At.Format(clock), h.Reason, h.Revision)
+}
+
+func writeRetry(w io.Writer, r *debugapi.Retry) {
+	if r == nil {
+		fmt.Fprintf(w, "\nRETRY\t-\n")
+		return
+	}
+	task := r.Kind
+	if r.Hook != "" {
+		task += " " + r.Hook
+	}
+	when := "in " + r.In.Round(time.Second).String() + " (at " + r.NextRetry.Format(clock) + ")"
+	if r.Running {
+		when = "running now"
+	}
+	fmt.Fprintf(w, "\nRETRY\t%s in queue %s, %d attempts, next %s\n  last error\t%s\n", task, r.Queue, r.Attempts, when,
+		oneLine(r.LastError))
+}
+
+// textModulesWide is `module list -o wide`: the module list with the
+// short WHY of each module.
+func textModulesWide(w io.Writer, body []byte) error {
+	var all []debugapi.Why
+	if err := json.Unmarshal(body, &all); err != nil {
+		return fmt.Errorf("module list: %w", err)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODULE\tENABLED\tMAINTENANCE\tPHASE\tLAST TASK\tTASKS\tREVISION\tWHY")
+	for _, why := range all {
+		m := why.State
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, orDash(m.Maintenance), m.Phase,
+			orDash(m.LastRun), m.Tasks, m.Revision, short(why.Summary))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,142 @@
+package debugapi
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Why is the chain that decided a module's state, as its owners recorded
+// it (/modules/NAME/why): the operator's enabled decision, the module
+// actor's last run and helm step, the queue's retry of its failing task.
+type Why struct {
+	Module  string                 `json:"module"`
+	Summary string                 `json:"summary"`
+	State   board.ModuleState      `json:"state"`
+	Enabled *board.EnabledDecision `json:"enabled,omitempty"`
+	Retry   *Retry                 `json:"retry,omitempty"`
+	At      time.Time              `json:"at"`
+}
+
+// Retry is a module's task that failed and waits at the head of its queue.
+type Retry struct {
+	Queue     string    `json:"queue"`
+	Kind      string    `json:"kind"`
+	Hook      string    `json:"hook,omitempty"`
+	Attempts  int       `json:"attempts"`
+	LastError string    `json:"lastError"`
+	NextRetry time.Time `json:"nextRetry,omitzero"`
+	// Running: the retry is running now.
+	Running bool `json:"running,omitempty"`
+	// In is the time left until NextRetry when the chain was read.
+	In time.Duration `json:"in"`
+}
+
+// WhyInput is what the chain of one module is assembled from: the board's
+// records, read once.
+type WhyInput struct {
+	State    board.ModuleState
+	Decision *board.EnabledDecision
+	DirError string
+	Queues   messages.QueueSnapshot
+	Now      time.Time
+}
+
+// AssembleWhy joins a module's published records into its chain; it
+// decides nothing the owners did not.
+func AssembleWhy(in WhyInput) Why {
+	st := in.State
+	if in.DirError != "" {
+		st.DirError = in.DirError
+	}
+	w := Why{Module: st.Name, State: st, Enabled: in.Decision, Retry: retryOf(st.Name, in.Queues, in.Now), At: in.Now}
+	w.Summary = summary(w)
+	return w
+}
+
+// retryOf finds the module's failed task waiting for its retry.
+func retryOf(module string, snap messages.QueueSnapshot, now time.Time) *Retry {
+	for _, q := range snap.Queues {
+		for _, t := range q.Tasks {
+			if t.Module != module || t.Attempts == 0 || t.LastError == "" {
+				continue
+			}
+			r := &Retry{Queue: q.Name, Kind: string(t.Kind), Hook: t.Hook, Attempts: t.Attempts,
+				LastError: t.LastError, NextRetry: t.NextRetry, Running: t.Running}
+			if !t.NextRetry.IsZero() && t.NextRetry.After(now) {
+				r.In = t.NextRetry.Sub(now)
+			}
+			return r
+		}
+	}
+	return nil
+}
+
+// summary is the chain in a few words, most pressing first: a dir that
+// cannot be seen, a retry, a run in progress, being disabled, a failed run, maintenance,
+// then what helm last did.
+func summary(w Why) string {
+	st, d := w.State, w.Enabled
+	switch {
+	case st.DirError != "":
+		return "dir cannot be seen: " + oneLine(st.DirError)
+	case w.Retry != nil && w.Retry.Running:
+		return fmt.Sprintf("retry %d running: %s", w.Retry.Attempts+1, oneLine(w.Retry.LastError))
+	case w.Retry != nil:
+		return fmt.Sprintf("retrying in %s: %s", retryIn(w.Retry.In), oneLine(w.Retry.LastError))
+	case st.Run != nil && st.Run.Ended.IsZero():
+		return fmt.Sprintf("running %s since %s", st.Run.Kind, st.Run.Started.Format("15:04:05"))
+	case d != nil && !d.Enabled && d.Script == "false":
+		return "disabled by enabled script"
+	case d != nil && !d.Enabled:
+		return oneLine(d.Reason)
+	case st.Run != nil && st.Run.Err != "":
+		return "last run failed: " + oneLine(st.Run.Err)
+	case st.Maintenance != "":
+		return "maintenance: " + st.Maintenance
+	case st.Helm != nil:
+		return fmt.Sprintf("helm %s: %s", st.Helm.Action, oneLine(st.Helm.Reason))
+	case d != nil:
+		return oneLine(d.Reason)
+	}
+	return "not discovered yet"
+}
+
+func retryIn(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	return d.Round(time.Second).String()
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ") }
+
+// whyOf assembles the chain of one module from the board, false when the
+// operator does not know it.
+func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
+	st, ok := b.Modules()[name]
+	if !ok {
+		return Why{}, false
+	}
+	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Now: now}
+	if d, ok := b.EnabledDecisions()[name]; ok {
+		in.Decision = &d
+	}
+	return AssembleWhy(in), true
+}
+
+// whyAll is the chain of every module, by name.
+func whyAll(b *board.Board, now time.Time) []Why {
+	out := []Why{}
+	for name := range b.Modules() {
+		if w, ok := whyOf(b, name, now); ok {
+			out = append(out, w)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Module < out[j].Module })
+	return out
+}
