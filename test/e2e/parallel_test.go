@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,4 +89,45 @@ func count(lines []string, s string) int {
 		}
 	}
 	return n
+}
+
+// The examples with every module dir of one weight (001-) converge with
+// ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8 as they do one by one: one weight
+// group of four modules, the same objects, the parallel queues in the
+// metrics, and a restart with nothing changed upgrades no release.
+func TestExamplesInOneWeightGroup(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	for _, dir := range []string{"002-greeter", "003-optional", "004-greetings"} {
+		if err := os.Rename(filepath.Join(root, "modules", dir), filepath.Join(root, "modules", "001"+dir[3:])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := applyExampleConfigMap(t, root, ns)
+	op := startOperator(t, root, ns, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8")
+	op.waitReady(t)
+	op.waitIdle(t)
+	rec := op.waitRecord(t, "weight group done", nil)
+	if mods, _ := rec["modules"].([]any); len(mods) != 4 {
+		t.Fatalf("weight group done %v, want the four example modules", rec)
+	}
+	if got := configMap(t, client, ns, "greeter")["message"]; got != "hello from the ConfigMap" {
+		t.Fatalf("greeter message %q", got)
+	}
+	if got := configMap(t, client, ns, "echo-server")["computedBy"]; got != "hooks/compute.sh" {
+		t.Fatalf("echo-server computedBy %q", got)
+	}
+	checkGreeterObjectPatches(t, client, ns)
+	_, metrics := op.get(t, "/metrics")
+	for _, want := range []string{`addon_operator_tasks_queue_length{queue="parallel_queue_0"} 0`,
+		`addon_operator_tasks_queue_length{queue="parallel_queue_7"} 0`, `addon_operator_convergence_seconds_count 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("/metrics lacks %s", want)
+		}
+	}
+	op.stop(t)
+	again := startOperator(t, root, ns, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8")
+	again.waitReady(t)
+	if n := again.count("helm", map[string]any{"upgraded": true}); n != 0 {
+		t.Fatalf("restart with nothing changed upgraded %d releases\n%s", n, again.logText())
+	}
 }
