@@ -1,6 +1,9 @@
 package messages
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // MainQueue is the name of the main queue; hooks may name others.
 const MainQueue = "main"
@@ -39,7 +42,15 @@ const (
 	TaskModulePurge TaskKind = "ModulePurge"
 	// TaskConvergeDone ends a converge (owner: operator).
 	TaskConvergeDone TaskKind = "ConvergeDone"
+	// TaskParallelModuleRun runs the module runs of one weight group
+	// (Modules) in the parallel queues and ends when every one of them has
+	// succeeded (owner: operator; ADDON_OPERATOR_PARALLEL_MODULE_RUNS > 1).
+	TaskParallelModuleRun TaskKind = "ParallelModuleRun"
 )
+
+// ParallelQueue is the name of the K-th parallel queue, as the original
+// names it.
+func ParallelQueue(k int) string { return fmt.Sprintf("parallel_queue_%d", k) }
 
 // Task owners, relative to the operator root.
 const (
@@ -85,6 +96,12 @@ type Task struct {
 	// Event marks the run of a hook event (messages.HookEvent): the queue
 	// holds it back while discovery fails (HoldEvents).
 	Event bool `json:"-"`
+	// Modules are the modules of a ParallelModuleRun, in module order.
+	Modules []string `json:"modules,omitempty"`
+	// Group, on a module run in a parallel queue, is the ID of the
+	// ParallelModuleRun it belongs to: the queue reports its outcome to
+	// the operator (GroupRunReport).
+	Group uint64 `json:"group,omitempty"`
 	// Retry state, kept on the task and shown in /queue.
 	Attempts  int       `json:"attempts,omitempty"`
 	LastError string    `json:"lastError,omitempty"`
@@ -141,3 +158,26 @@ func NewModuleRun(module, reason string) Task {
 func NewReloadAll(reason string) Task {
 	return Task{Kind: TaskReloadAll, Owner: OwnerOperator, MergeKey: string(TaskReloadAll), Reason: reason}
 }
+
+// GroupRunReport is the queue's report to the operator of a module run of
+// a ParallelModuleRun (Task.Group) that ended: succeeded, failed (retried
+// at the head of its queue), re-queued in its queue (afterHelm changed
+// the values) or dropped (its module actor is gone).
+type GroupRunReport struct {
+	Group   uint64
+	Module  string
+	Queue   string
+	Outcome GroupOutcome
+	Err     string
+}
+
+// GroupOutcome is how a module run of a group ended.
+type GroupOutcome string
+
+// Outcomes of a module run of a group.
+const (
+	GroupRunSucceeded GroupOutcome = "succeeded"
+	GroupRunFailed    GroupOutcome = "failed"
+	GroupRunRequeued  GroupOutcome = "requeued"
+	GroupRunDropped   GroupOutcome = "dropped"
+)

@@ -104,7 +104,8 @@ func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) 
 
 func (b *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
 	p := planConverge(convergeInput{modules: b.opts.Modules, discovered: d, config: b.config, wasEnabled: b.enabled,
-		skipped: b.skipped, releases: releases, unloaded: b.unloaded, ignore: b.opts.IgnoreRelease})
+		skipped: b.skipped, releases: releases, unloaded: b.unloaded, ignore: b.opts.IgnoreRelease,
+		parallel: b.opts.ParallelModuleRuns})
 	for _, name := range p.disabled {
 		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}

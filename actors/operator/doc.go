@@ -24,4 +24,11 @@
 // actor to the module, which queues its own run. Each discovery publishes
 // how it decided every module (board.EnabledDecision, why.go): each
 // enabled layer's say, the enabled script's answer, and the reason.
+//
+// With LifecycleOptions.ParallelModuleRuns > 1, discovery puts the runs of
+// the modules of one weight into one ParallelModuleRun (weights.go); the
+// operator runs it with groupRun (group.go, pure): one module run per
+// parallel queue at a time, the next one queued when the queue reports a
+// success (messages.GroupRunReport), and the task ends, unblocking main,
+// once every module of the group has succeeded (parallel.go).
 package operator

@@ -67,6 +67,10 @@ type LifecycleOptions struct {
 	// reloaded (0 or nil: only converges for other reasons read them).
 	ListDirs     DirLister
 	DirsInterval time.Duration
+	// ParallelModuleRuns (ADDON_OPERATOR_PARALLEL_MODULE_RUNS), when > 1,
+	// runs the module runs of one weight in that many parallel queues;
+	// 0 or 1: one by one in main.
+	ParallelModuleRuns int
 }
 
 // Child names the lifecycle expects among the root's children.
@@ -99,6 +103,7 @@ type lifecycle struct {
 	current       hookrun.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
+	group         *groupRun // the ParallelModuleRun in flight
 }
 
 func newLifecycle(opts LifecycleOptions) *lifecycle {
@@ -138,6 +143,8 @@ func (b *lifecycle) receive(ctx actor.Context, children *Family) {
 		b.handleReleasesListed(ctx, msg)
 	case releaseDeleted:
 		b.handleReleaseDeleted(ctx, msg)
+	case messages.GroupRunReport:
+		b.handleGroupReport(ctx, msg)
 	}
 }
 

@@ -18,11 +18,13 @@ type convergeInput struct {
 	releases   releasesListed
 	unloaded   []string // module dirs there but not loadable
 	ignore     string   // HELM_IGNORE_RELEASE
+	parallel   int      // ADDON_OPERATOR_PARALLEL_MODULE_RUNS: > 1 groups runs by weight
 }
 
 // convergePlan is what a converge does after discovery.
 type convergePlan struct {
-	// tasks: a run per enabled module (in discovery order), a delete per
+	// tasks: a run per enabled module (in discovery order; with parallel >
+	// 1 a ParallelModuleRun per weight of two or more), a delete per
 	// disabled module that was enabled or has a release, a purge per owned
 	// release without a module dir.
 	tasks []messages.Task
@@ -42,8 +44,8 @@ func planConverge(in convergeInput) convergePlan {
 	var deletes []messages.Task
 	for _, name := range in.discovered.enabled {
 		p.enabled[name] = true
-		p.tasks = append(p.tasks, messages.NewModuleRun(name, "converge"))
 	}
+	p.tasks = runTasks(in.discovered.enabled, in.modules, in.parallel)
 	modules := map[string]bool{}
 	for _, def := range in.modules {
 		name := def.Names.Name

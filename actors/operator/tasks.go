@@ -26,6 +26,8 @@ func (b *lifecycle) handleRunTask(ctx actor.Context, msg messages.RunTask) {
 	case messages.TaskDiscover:
 		b.markConvergeStart()
 		b.startDiscovery(ctx)
+	case messages.TaskParallelModuleRun:
+		b.startGroup(ctx, t)
 	case messages.TaskModulePurge:
 		ctx.Request(b.releases, deleteRelease{Name: t.Module})
 	case messages.TaskConvergeDone:

@@ -23,6 +23,9 @@ type Options struct {
 	// Dropped is told about every task dropped after a failure
 	// (allowFailure, or an owner that is gone).
 	Dropped func(t messages.Task, err string)
+	// Queues are created empty at the start, so that they show in every
+	// snapshot before their first task (the parallel queues).
+	Queues []string
 }
 
 // Actor is the queue actor.
@@ -45,7 +48,7 @@ func New(opts Options) actor.Producer {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return func() actor.Actor {
-		return &Actor{opts: opts, queues: NewQueues(), owners: map[string][]string{}}
+		return &Actor{opts: opts, queues: NewQueues(opts.Queues...), owners: map[string][]string{}}
 	}
 }
 
@@ -102,16 +105,19 @@ func (a *Actor) handleTaskDone(ctx actor.Context, msg messages.TaskDone) {
 	if msg.Err != "" {
 		a.fail(ctx, running, msg.Err)
 		a.publish()
+		a.reportGroup(ctx, running, messages.GroupRunFailed, msg.Err)
 		return
 	}
 	a.queues.Finish(msg.Queue, msg.ID)
 	now := a.opts.Clock.Now()
 	touched := append(a.queues.InsertNext(msg.Next, now), msg.Queue)
-	for _, t := range msg.Later {
+	later, rerun := keepInGroup(running, msg.Later)
+	for _, t := range later {
 		touched = appendOnce(touched, a.queues.Append(t, now))
 	}
 	a.kick(ctx, touched...)
 	a.publish()
+	a.reportGroup(ctx, running, successOutcome(rerun), "")
 }
 
 // fail drops an allowFailure task, or keeps it at the head and schedules
@@ -149,12 +155,14 @@ func (a *Actor) handleOwnerLost(ctx actor.Context, ownerID, why string, retry bo
 		a.release(ctx, t)
 		if retry {
 			a.fail(ctx, t, why)
+			a.reportGroup(ctx, t, messages.GroupRunFailed, why)
 			continue
 		}
 		a.queues.Finish(name, t.ID)
 		a.opts.Log.Error("task dropped", "task", describe(t), "err", why)
 		a.dropped(t, why)
 		a.kick(ctx, name)
+		a.reportGroup(ctx, t, messages.GroupRunDropped, why)
 	}
 	a.publish()
 }

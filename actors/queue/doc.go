@@ -6,7 +6,11 @@
 // last error and next retry time on the task; an allowFailure task is
 // dropped instead. A task with a MergeKey is queued at most once while it
 // waits. After every change the queues are published as a
-// messages.QueueSnapshot for /queue and metrics.
+// messages.QueueSnapshot for /queue and metrics. Options.Queues are there
+// from the start (the parallel queues). The end of a module run of a
+// weight group (Task.Group) is reported to the operator
+// (messages.GroupRunReport); its afterHelm re-run stays in its queue and
+// group (group.go).
 //
 // The bookkeeping is the pure type Queues; the actor adds messaging, owner
 // resolution and retry timers.

@@ -23,9 +23,13 @@ type line struct {
 	retrying bool
 }
 
-// NewQueues returns empty queues.
-func NewQueues() *Queues {
-	return &Queues{lines: map[string]*line{}}
+// NewQueues returns empty queues, the named ones already there.
+func NewQueues(names ...string) *Queues {
+	q := &Queues{lines: map[string]*line{}}
+	for _, name := range names {
+		q.line(name)
+	}
+	return q
 }
 
 func (q *Queues) line(name string) *line {

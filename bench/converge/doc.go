@@ -8,5 +8,10 @@
 // With -restarts N the restart is measured N times and the median printed
 // too (the machine is shared: single runs are noisy). With -baseline BIN
 // each restart is measured with BIN too, alternately, so that load from
-// other processes hits both alike.
+// other processes hits both alike. -weights K prefixes the module dirs
+// with K numbers (K weight groups of equal size) and -parallel N sets
+// ADDON_OPERATOR_PARALLEL_MODULE_RUNS, so that a weight group's modules
+// run N at a time:
+//
+//	go run ./bench/converge -modules 100 -weights 10 -parallel 8 -restarts 3
 package main

@@ -27,12 +27,13 @@ data:
   fromHook: {{ .Values.%s.fromHook | quote }}
 `
 
-// generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps.
-func generate(work string, n int) error {
+// generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps;
+// NNN is the module's weight (weightOf).
+func generate(work string, n, weights int) error {
 	enabled := ""
 	for i := range n {
 		key := fmt.Sprintf("m%d", i)
-		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", i, i))
+		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", weightOf(i, n, weights), i))
 		files := map[string]string{
 			"Chart.yaml":         fmt.Sprintf("apiVersion: v2\nname: m%d\nversion: 0.1.0\n", i),
 			"values.yaml":        key + ":\n  replicas: 1\n",

@@ -21,8 +21,10 @@ func main() {
 	logs := flag.String("logs", "", "write each run's operator log into this dir")
 	baseline := flag.String("baseline", "", "an operator binary to measure alternately with this one on every restart")
 	bin := flag.String("bin", "", "measure this operator binary instead of building ./cmd/addon-operator")
+	weights := flag.Int("weights", 0, "weight groups of equal size (module dirs prefixed with that many numbers); 0: one weight per module")
+	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *parallel}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -36,6 +38,8 @@ type options struct {
 	logs     string
 	baseline string
 	bin      string
+	weights  int
+	parallel int
 }
 
 func run(o options) error {
@@ -56,13 +60,14 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if err := generate(work, o.modules); err != nil {
+	if err := generate(work, o.modules, o.weights); err != nil {
 		return err
 	}
 	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
 		return err
 	}
 	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", o.modules)
+	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
 	var restarts, baseline []time.Duration
 	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
@@ -120,13 +125,15 @@ func printMedian(name string, ds []time.Duration) {
 		ds[len(ds)/2].Seconds(), ds[0].Seconds(), ds[len(ds)-1].Seconds())
 }
 
-// runEnv asks run i for a CPU profile and a trace when -profile is set.
+// runEnv sets the parallel module runs, and asks run i for a CPU profile
+// and a trace when -profile is set.
 func (o options) runEnv(i int) []string {
+	env := []string{fmt.Sprintf("ADDON_OPERATOR_PARALLEL_MODULE_RUNS=%d", max(o.parallel, 1))}
 	if o.profile == "" {
-		return nil
+		return env
 	}
-	return []string{fmt.Sprintf("ADDON_OPERATOR_CPU_PROFILE=%s/cpu-%d.out", o.profile, i),
-		fmt.Sprintf("ADDON_OPERATOR_TRACE=%s/trace-%d.out", o.profile, i)}
+	return append(env, fmt.Sprintf("ADDON_OPERATOR_CPU_PROFILE=%s/cpu-%d.out", o.profile, i),
+		fmt.Sprintf("ADDON_OPERATOR_TRACE=%s/trace-%d.out", o.profile, i))
 }
 
 // result is one run of the operator.

@@ -60,6 +60,9 @@ type Config struct {
 	// ModulesCheckInterval is how often the modules dirs are looked at for
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration
+	// ParallelModuleRuns > 1 runs the module runs of one weight in that
+	// many parallel queues (ADDON_OPERATOR_PARALLEL_MODULE_RUNS).
+	ParallelModuleRuns int
 	// Hooks bound hook runs: time limit, slow-run warnings, output.
 	Hooks settings.HookLimits
 	// CRDFilterPrefixes and CRDExtraLabels: modules' crds/ (empty: the
@@ -150,7 +153,8 @@ func Start(cfg Config) (*App, error) {
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
+		ParallelModuleRuns: cfg.ParallelModuleRuns,
+		ListDirs:           func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}

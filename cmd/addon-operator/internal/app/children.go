@@ -76,7 +76,7 @@ func (p parts) children() []operator.Child {
 	}
 	return append(out, operator.Child{Name: operator.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
-		Publish: p.publishQueues, Dropped: p.metrics.taskDropped}))})
+		Publish: p.publishQueues, Dropped: p.metrics.taskDropped, Queues: parallelQueues(p.cfg.ParallelModuleRuns)}))})
 }
 
 // moduleProps makes a module actor, at start-up or when its dir appears.
@@ -106,4 +106,18 @@ func schemasOrNil(s *schema.Set) values.Schemas {
 		return nil
 	}
 	return s
+}
+
+// parallelQueues are the queues of ParallelModuleRun's module runs, there
+// from the start so that /queue and the metrics show them (none when
+// module runs go one by one).
+func parallelQueues(n int) []string {
+	if n < 2 {
+		return nil
+	}
+	out := make([]string, n)
+	for k := range n {
+		out[k] = messages.ParallelQueue(k)
+	}
+	return out
 }

@@ -75,11 +75,19 @@ func WriteQueues(w io.Writer, snap messages.QueueSnapshot, now time.Time) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "#\tTASK\tSTATE\tMODULE\tHOOK\tBINDING\tATTEMPTS\tRETRY IN\tLAST ERROR")
 		for n, t := range q.Tasks {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", n+1, t.Kind, state(t), dash(t.Module), dash(t.Hook),
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", n+1, t.Kind, state(t), dash(moduleOf(t)), dash(t.Hook),
 				dash(t.Binding), t.Attempts, retryIn(t, now), dash(oneLine(t.LastError)))
 		}
 		_ = tw.Flush()
 	}
+}
+
+// moduleOf is a task's module, or the modules of a ParallelModuleRun.
+func moduleOf(t messages.Task) string {
+	if t.Module == "" && len(t.Modules) > 0 {
+		return strings.Join(t.Modules, ",")
+	}
+	return t.Module
 }
 
 func state(t messages.Task) string {

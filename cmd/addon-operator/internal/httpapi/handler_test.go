@@ -58,11 +58,13 @@ func TestQueueTextAndJSON(t *testing.T) {
 			{ID: 2, Queue: "main", Kind: messages.TaskGlobalHook, Hook: "h.sh", Binding: "afterAll"},
 		}},
 		{Name: "named", Tasks: nil},
+		{Name: "parallel_queue_0", Tasks: []messages.Task{{ID: 3, Queue: "parallel_queue_0", Kind: messages.TaskParallelModuleRun,
+			Modules: []string{"beta", "gamma"}}}},
 	}}
 	h := handler(true, snap)
 	_, text := get(t, h, "/queue")
 	for _, want := range []string{"Queue 'main': length 2", "ModuleRun", "retrying", "7s", "exit code 1",
-		"GlobalHookRun", "afterAll", "Queue 'named': length 0"} {
+		"GlobalHookRun", "afterAll", "Queue 'named': length 0", "Queue 'parallel_queue_0': length 1", "beta,gamma"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("/queue lacks %q:\n%s", want, text)
 		}
@@ -76,7 +78,7 @@ func TestQueueTextAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Queues) != 2 || got.Queues[0].Tasks[0].Attempts != 2 || got.Queues[0].Tasks[1].Hook != "h.sh" {
+	if len(got.Queues) != 3 || got.Queues[0].Tasks[0].Attempts != 2 || got.Queues[0].Tasks[1].Hook != "h.sh" {
 		t.Fatalf("json %s", body)
 	}
 	if _, empty := get(t, handler(true, messages.QueueSnapshot{}), "/queue"); !strings.Contains(empty, "length 0") {

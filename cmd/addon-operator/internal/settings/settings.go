@@ -47,6 +47,9 @@ type Settings struct {
 	CRDFilterPrefixes string
 	CRDExtraLabels    string
 	ObjectPatcher     ClientLimits
+	// ParallelModuleRuns > 1 runs the module runs of one weight in that
+	// many parallel queues; 1 runs them one by one in main.
+	ParallelModuleRuns int
 }
 
 // ClientLimits are a Kubernetes client's QPS, burst and request timeout
@@ -124,6 +127,7 @@ func table() []setting {
 		{"hook-slow-threshold", "1m", "a hook run still going after this is logged at WARN, again each time its running time doubles (0: never)", []string{"ADDON_OPERATOR_HOOK_SLOW_THRESHOLD"}},
 		{"hook-output-max-lines", "1000", "output lines of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES"}},
 		{"hook-output-max-bytes", "1048576", "output bytes of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES"}},
+		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}
 }
@@ -183,6 +187,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		ObjectPatcher: ClientLimits{QPS: float32(c.float(v, "object-patcher-kube-client-qps")),
 			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
+		ParallelModuleRuns: c.positive(v, "parallel-module-runs"),
 	}
 	if _, err := crds.ParseExtraLabels(st.CRDExtraLabels); err != nil {
 		c.fail("%s: %v", c.from["crd-extra-labels"], err)
@@ -242,6 +247,14 @@ func (c *converter) integer(v map[string]string, key string) int {
 	n, err := strconv.Atoi(v[key])
 	if err != nil || n < 0 {
 		c.bad(v, key, "a non-negative integer")
+	}
+	return n
+}
+
+func (c *converter) positive(v map[string]string, key string) int {
+	n, err := strconv.Atoi(v[key])
+	if err != nil || n < 1 {
+		c.bad(v, key, "a positive integer")
 	}
 	return n
 }

@@ -29,7 +29,7 @@ func TestDefaults(t *testing.T) {
 		s.ConfigMap != "addon-operator" || s.ListenAddress != "0.0.0.0" || s.ListenPort != 9115 ||
 		s.MetricsPrefix != "addon_operator_" || s.HA || s.KubeQPS != 50 || s.KubeBurst != 100 ||
 		s.LogLevel != "info" || s.LogType != "json" || s.DebugSocket != "/var/run/addon-operator/debug.socket" ||
-		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second ||
+		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second || s.ParallelModuleRuns != 1 ||
 		s.Lease != (settings.LeaseTimes{Duration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second}) {
 		t.Fatalf("defaults: %+v", s)
 	}
@@ -67,7 +67,7 @@ func TestEnvNamesOfTheOriginal(t *testing.T) {
 		"ADDON_OPERATOR_POD", "pod-1", "KUBECONFIG", "/kc", "KUBE_CONTEXT", "ctx", "KUBE_CLIENT_QPS", "7.5",
 		"LOG_LEVEL", "DEBUG", "LOG_TYPE", "text", "HELM_IGNORE_RELEASE", "me", "RETRY_POLICY", "fixed",
 		"RETRY_INITIAL_DELAY", "2s", "OBJECT_PATCHER_KUBE_CLIENT_QPS", "20", "OBJECT_PATCHER_KUBE_CLIENT_BURST", "30",
-		"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT", "3s"), io.Discard)
+		"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT", "3s", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "8"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,8 @@ func TestEnvNamesOfTheOriginal(t *testing.T) {
 		s.ListenPort != 8080 || !s.HA || s.Pod != "pod-1" || s.KubeConfig != "/kc" || s.KubeContext != "ctx" ||
 		s.KubeQPS != 7.5 || s.LogLevel != "debug" || s.LogType != "text" || s.HelmIgnore != "me" ||
 		s.Policy != (supervision.Fixed{Wait: 2 * time.Second}) ||
-		s.ObjectPatcher != (settings.ClientLimits{QPS: 20, Burst: 30, Timeout: 3 * time.Second}) {
+		s.ObjectPatcher != (settings.ClientLimits{QPS: 20, Burst: 30, Timeout: 3 * time.Second}) ||
+		s.ParallelModuleRuns != 8 {
 		t.Fatalf("from env: %+v", s)
 	}
 }
@@ -109,6 +110,8 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		"patcher qps":  {env("ADDON_OPERATOR_NAMESPACE", "x", "OBJECT_PATCHER_KUBE_CLIENT_QPS", "0"), nil, "OBJECT_PATCHER_KUBE_CLIENT_QPS"},
 		"grace":        {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_SHUTDOWN_GRACE", "soon"), nil, "ADDON_OPERATOR_SHUTDOWN_GRACE"},
 		"retry":        {env("ADDON_OPERATOR_NAMESPACE", "x", "RETRY_POLICY", "linear"), nil, "RETRY_POLICY"},
+		"parallel 0":   {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "0"), nil, `ADDON_OPERATOR_PARALLEL_MODULE_RUNS="0": want a positive integer`},
+		"parallel":     {env("ADDON_OPERATOR_NAMESPACE", "x"), []string{"--parallel-module-runs", "many"}, `--parallel-module-runs="many"`},
 		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "20s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=20s"},
 	}
 	for name, c := range cases {
