@@ -17,12 +17,13 @@ import (
 // operator is another, which hears the reports of a group's runs.
 type groupEnv struct {
 	*env
-	operator *actortest.Probe
+	operator  *actortest.Probe
+	published chan struct{} // a snapshot was published
 }
 
 func newGroupEnv(t *testing.T) *groupEnv {
 	kit := actortest.New(t)
-	e := &groupEnv{env: &env{kit: kit, owner: kit.NewProbe()}, operator: kit.NewProbe()}
+	e := &groupEnv{env: &env{kit: kit, owner: kit.NewProbe()}, operator: kit.NewProbe(), published: make(chan struct{}, 1)}
 	e.queue = kit.Spawn("queue", queue.New(queue.Options{
 		Clock: kit.Clock, Policy: supervision.Fixed{Wait: time.Second},
 		Queues: []string{messages.ParallelQueue(0), messages.ParallelQueue(1)},
@@ -32,9 +33,29 @@ func newGroupEnv(t *testing.T) *groupEnv {
 			}
 			return e.owner.PID
 		},
-		Publish: func(s messages.QueueSnapshot) { e.mu.Lock(); e.last = s; e.mu.Unlock() },
+		Publish: func(s messages.QueueSnapshot) {
+			e.mu.Lock()
+			e.last = s
+			e.mu.Unlock()
+			select {
+			case e.published <- struct{}{}:
+			default:
+			}
+		},
 	}))
 	return e
+}
+
+// firstSnapshot waits for the actor's first publication (it publishes on
+// start, from its own goroutine).
+func (e *groupEnv) firstSnapshot(t *testing.T) messages.QueueSnapshot {
+	t.Helper()
+	select {
+	case <-e.published:
+	case <-time.After(patience):
+		t.Fatal("no snapshot published after start")
+	}
+	return e.snapshot()
 }
 
 func groupRun(module string, queue int) messages.Task {
@@ -58,7 +79,7 @@ func (e *groupEnv) expectReport(t *testing.T, module string, outcome messages.Gr
 // a success.
 func TestGroupRunsAreReported(t *testing.T) {
 	e := newGroupEnv(t)
-	if got := queueNames(e.snapshot()); len(got) != 2 || got[0] != "parallel_queue_0" || got[1] != "parallel_queue_1" {
+	if got := queueNames(e.firstSnapshot(t)); len(got) != 2 || got[0] != "parallel_queue_0" || got[1] != "parallel_queue_1" {
 		t.Fatalf("queues at start %v, want the two parallel queues", got)
 	}
 	e.enqueue(groupRun("a", 0), groupRun("b", 1))
