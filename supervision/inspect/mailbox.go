@@ -44,11 +44,12 @@ type recordingInvoker struct {
 // has not been taken from since).
 func (i *recordingInvoker) InvokeUserMessage(message interface{}) {
 	i.rec.observeLength(i.rec.length() + 1)
-	i.rec.begin(actor.UnwrapEnvelopeMessage(message), i.reg.elapsed())
+	msg := actor.UnwrapEnvelopeMessage(message)
+	i.rec.begin(msg, i.reg.elapsed())
 	// No defer: after a panic the mailbox calls EscalateFailure, which ends
 	// the message there.
 	i.MessageInvoker.InvokeUserMessage(message)
-	i.rec.end()
+	i.rec.end(msg, i.reg.elapsed())
 }
 
 func (i *recordingInvoker) InvokeSystemMessage(message interface{}) {
@@ -79,7 +80,6 @@ func (i *recordingInvoker) alive() bool {
 }
 
 func (i *recordingInvoker) EscalateFailure(reason interface{}, message interface{}) {
-	i.rec.end()
-	i.rec.panicked(reason)
+	i.rec.failed(actor.UnwrapEnvelopeMessage(message), reason, i.reg.elapsed())
 	i.MessageInvoker.EscalateFailure(reason, message)
 }
