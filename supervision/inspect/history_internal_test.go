@@ -10,8 +10,8 @@ import (
 
 type nopInvoker struct{}
 
-func (nopInvoker) InvokeSystemMessage(interface{})           {}
-func (nopInvoker) InvokeUserMessage(interface{})             {}
+func (nopInvoker) InvokeSystemMessage(interface{})          {}
+func (nopInvoker) InvokeUserMessage(interface{})            {}
 func (nopInvoker) EscalateFailure(interface{}, interface{}) {}
 
 type quiet struct{}
