@@ -60,3 +60,30 @@ func TestActorsHistory(t *testing.T) {
 	}
 	t.Logf("actors --history module/hello:\n%s", text)
 }
+
+// A module whose hook fails: the message that ended each failed run shows
+// in its history with the outcome error and the hook's error.
+func TestActorsHistoryShowsAFailedRun(t *testing.T) {
+	ns := kube.Namespace(t)
+	root := tree(t, map[string]string{
+		"modules/values.yaml":        "brokenEnabled: true\n",
+		"modules/001-broken/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, "echo broken >&2; exit 3"),
+	})
+	op := startSpec(t, root, ns)
+	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
+	var h struct{ Entries []struct{ Type, Outcome, Error string } }
+	if err := json.Unmarshal([]byte(op.cli(t, "actors", "--history", "module/broken", "-o", "json")), &h); err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, e := range h.Entries {
+		if e.Outcome == "error" && e.Type == "worker.HookResult" && strings.Contains(e.Error, "exited with code 3") {
+			failed++
+		}
+	}
+	text := op.cli(t, "actors", "--history", "module/broken")
+	if failed < 2 || !strings.Contains(text, " error ") {
+		t.Fatalf("want the two failed runs with outcome error and the exit code: %+v\n%s", h.Entries, text)
+	}
+	t.Logf("actors --history module/broken:\n%s", text)
+}
