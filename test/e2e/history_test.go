@@ -71,7 +71,9 @@ func TestActorsHistoryShowsAFailedRun(t *testing.T) {
 	})
 	op := startSpec(t, root, ns)
 	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
-	var h struct{ Entries []struct{ Type, Outcome, Error string } }
+	var h struct {
+		Entries []struct{ Type, Outcome, Error string }
+	}
 	if err := json.Unmarshal([]byte(op.cli(t, "actors", "--history", "module/broken", "-o", "json")), &h); err != nil {
 		t.Fatal(err)
 	}
