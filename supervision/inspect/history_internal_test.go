@@ -3,6 +3,7 @@ package inspect
 import (
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/addon-actors/addon-operator/supervision"
@@ -94,6 +95,54 @@ func TestBoundedCutsOnARuneAndALine(t *testing.T) {
 	} {
 		if got := bounded(c.in, summaryMax); got != c.want {
 			t.Errorf("bounded(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// BenchmarkRecordPath is the inspector's whole work for one message on the
+// actor's goroutine (mailbox length, start and end times, flight recorder),
+// around a handler that does nothing.
+func BenchmarkRecordPath(b *testing.B) {
+	for name, msg := range map[string]interface{}{"type-only": quiet{}, "constant-summary": constSummary{}} {
+		b.Run(name, func(b *testing.B) {
+			inv, _ := newInvoker()
+			b.ReportAllocs()
+			for range b.N {
+				inv.InvokeUserMessage(msg)
+			}
+		})
+	}
+}
+
+type constSummary struct{}
+
+func (constSummary) Summary() string { return "a task" }
+
+// advancer is a handler that takes a second of the fake clock.
+type advancer struct {
+	nopInvoker
+	clock *supervision.FakeClock
+}
+
+func (a advancer) InvokeUserMessage(interface{}) { a.clock.Advance(time.Second) }
+
+// A message already waiting when the previous one ended starts then (one
+// clock read per message); one that arrived later starts when taken.
+func TestStartIsTheLastEndOnlyWhenTheMessageWasWaiting(t *testing.T) {
+	clock := supervision.NewFakeClock(time.Unix(0, 0))
+	waiting := 1
+	rec := &record{kind: "test", path: "test/actor", length: func() int { return waiting }, alive: func() bool { return true }}
+	inv := &recordingInvoker{MessageInvoker: advancer{clock: clock}, rec: rec, reg: NewRegistry(clock)}
+	inv.InvokeUserMessage(quiet{}) // 0s-1s, another waiting at its end
+	clock.Advance(5 * time.Second) // a dispatcher's yield: attributed to the next
+	waiting = 0
+	inv.InvokeUserMessage(quiet{}) // 1s-7s, none waiting at its end
+	clock.Advance(5 * time.Second) // idle
+	inv.InvokeUserMessage(quiet{}) // 12s-13s
+	h := rec.history.last(3)
+	for i, want := range []struct{ start, dur time.Duration }{{0, time.Second}, {time.Second, 6 * time.Second}, {12 * time.Second, time.Second}} {
+		if h[i].start != want.start || h[i].dur != want.dur {
+			t.Errorf("message %d: start %s duration %s, want %s %s", i, h[i].start, h[i].dur, want.start, want.dur)
 		}
 	}
 }

@@ -42,14 +42,25 @@ type recordingInvoker struct {
 // between two takes the length only grows, so the largest length seen at a
 // take is the high-water mark (Snapshot adds the length of a mailbox that
 // has not been taken from since).
+//
+// The clock is read once per message, at its end (a read costs 40 ns on a
+// VM's kvm-clock): a message that was already waiting when the previous one
+// ended starts when that one ended; otherwise the clock is read at its start.
 func (i *recordingInvoker) InvokeUserMessage(message interface{}) {
-	i.rec.observeLength(i.rec.length() + 1)
+	waiting := i.rec.length()
+	i.rec.observeLength(waiting + 1)
 	msg := actor.UnwrapEnvelopeMessage(message)
-	i.rec.begin(msg, i.reg.elapsed())
+	start, ok := i.rec.startedWhenLastEnded()
+	if !ok {
+		start = i.reg.elapsed()
+	}
+	i.rec.begin(msg, start)
 	// No defer: after a panic the mailbox calls EscalateFailure, which ends
 	// the message there.
 	i.MessageInvoker.InvokeUserMessage(message)
-	i.rec.end(msg, i.reg.elapsed())
+	end := i.reg.elapsed()
+	i.rec.end(msg, end)
+	i.rec.nextMayStartAt(end, i.rec.length() > 0)
 }
 
 func (i *recordingInvoker) InvokeSystemMessage(message interface{}) {

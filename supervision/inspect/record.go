@@ -34,6 +34,10 @@ type record struct {
 	// started is when the message being handled began (actor's goroutine
 	// only); errReported is an error the handler reported while handling it.
 	started     time.Duration
+	// lastEnd is when the last message ended, usable as the next one's
+	// start while lastEndUsable (the next one was already waiting then).
+	lastEnd       time.Duration
+	lastEndUsable bool
 	errReported atomic.Pointer[string]
 	history     ring
 
@@ -79,6 +83,16 @@ func (r *record) end(msg interface{}, elapsed time.Duration) {
 	r.history.put(s)
 }
 
+func (r *record) startedWhenLastEnded() (time.Duration, bool) {
+	usable := r.lastEndUsable
+	r.lastEndUsable = false
+	return r.lastEnd, usable
+}
+
+func (r *record) nextMayStartAt(end time.Duration, waiting bool) {
+	r.lastEnd, r.lastEndUsable = end, waiting
+}
+
 // failed ends a message whose handler panicked.
 // A system message (Started, Restarting) that panicked was not begun: it
 // is recorded with no duration.
@@ -86,6 +100,7 @@ func (r *record) failed(msg, reason interface{}, elapsed time.Duration) {
 	if !r.busy.Swap(false) {
 		r.started = elapsed
 	}
+	r.lastEndUsable = false
 	r.processed.Add(1)
 	r.errReported.Store(nil)
 	err := fmt.Errorf("panic: %v", reason)
