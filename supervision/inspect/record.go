@@ -33,13 +33,13 @@ type record struct {
 	lastType reflect.Type
 	// started is when the message being handled began (actor's goroutine
 	// only); errReported is an error the handler reported while handling it.
-	started     time.Duration
+	started time.Duration
 	// lastEnd is when the last message ended, usable as the next one's
 	// start while lastEndUsable (the next one was already waiting then).
 	lastEnd       time.Duration
 	lastEndUsable bool
-	errReported atomic.Pointer[string]
-	history     ring
+	errReported   atomic.Pointer[string]
+	history       ring
 
 	mu        sync.Mutex
 	lastError string
