@@ -124,15 +124,15 @@ func summaryOf(msg interface{}) string {
 	return ""
 }
 
-// bounded cuts s to at most limit bytes on a rune boundary, one line.
+// bounded cuts s to at most limit bytes on a rune boundary, its lines
+// joined into one.
 func bounded(s string, limit int) string {
-	if len(s) <= limit && strings.IndexByte(s, '\n') < 0 {
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.Join(strings.Fields(s), " ")
+	} else if len(s) <= limit {
 		return s
 	}
-	if i := strings.IndexByte(s, '\n'); i >= 0 && i < limit {
-		limit = i
-	}
-	if limit >= len(s) {
+	if len(s) <= limit {
 		return s
 	}
 	for limit > 0 && !utf8.RuneStart(s[limit]) {

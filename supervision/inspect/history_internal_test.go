@@ -90,7 +90,7 @@ func TestRecordingAllocatesNothing(t *testing.T) {
 func TestBoundedCutsOnARuneAndALine(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"short", "short"},
-		{"first line\nsecond", "first line"},
+		{"first line\n  second\n", "first line second"},
 		{strings.Repeat("é", 60), strings.Repeat("é", 48)},
 	} {
 		if got := bounded(c.in, summaryMax); got != c.want {

@@ -78,7 +78,7 @@ func TestHistoryRecordsTypeSummaryDurationAndOutcome(t *testing.T) {
 	if h[1].Summary != "task foo" || h[1].Outcome != "ok" || !h[1].At.Equal(actortest.Epoch.Add(3*time.Second)) {
 		t.Errorf("task entry: %+v", h[1])
 	}
-	if h[2].Outcome != "error" || h[2].Error != "hook x failed:" {
+	if h[2].Outcome != "error" || h[2].Error != "hook x failed: exit status 1" {
 		t.Errorf("failing entry: %+v", h[2])
 	}
 	if h[3].Outcome != "ok" || h[3].Error != "" || !strings.HasSuffix(h[3].Type, "inspect_test.ping") {
