@@ -60,7 +60,7 @@ type Entry struct {
 
 // slot is one entry as it is stored: fixed size (72 bytes on 64-bit), no
 // pointer the recorder allocates, so recording allocates nothing for a
-// message without a long summary.
+// message without a long summary once the ring has grown.
 type slot struct {
 	typ     reflect.Type
 	summary string
@@ -72,18 +72,34 @@ type slot struct {
 
 // ring is an actor's flight recorder: written by the actor's goroutine
 // after each message, read by the debug API. The lock is uncontended
-// except while a reader copies it out.
+// except while a reader copies it out. Its slots grow by doubling up to
+// HistorySize (most actors handle a few messages: a full ring for each
+// would add 18 KB of heap per actor), then are reused: a handful of
+// allocations in an actor's life, none per message.
 type ring struct {
 	mu      sync.Mutex
 	written uint64
-	slots   [HistorySize]slot
+	slots   []slot
 }
+
+// firstSlots is the ring's first allocation.
+const firstSlots = 8
 
 func (r *ring) put(s slot) {
 	r.mu.Lock()
+	if r.written == uint64(len(r.slots)) && len(r.slots) < HistorySize {
+		r.grow()
+	}
 	r.slots[r.written%HistorySize] = s
 	r.written++
 	r.mu.Unlock()
+}
+
+// grow doubles the slots; before the ring is full, slot i holds message i.
+func (r *ring) grow() {
+	bigger := make([]slot, max(firstSlots, min(2*len(r.slots), HistorySize)))
+	copy(bigger, r.slots)
+	r.slots = bigger
 }
 
 // last returns up to n of the newest slots, oldest first.

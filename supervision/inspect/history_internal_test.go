@@ -36,7 +36,7 @@ func newInvoker() (*recordingInvoker, *record) {
 func retained(r *ring) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := int(unsafe.Sizeof(*r))
+	n := int(unsafe.Sizeof(*r)) + cap(r.slots)*int(unsafe.Sizeof(slot{}))
 	for _, s := range r.slots {
 		n += len(s.summary) + len(s.err)
 	}
@@ -62,7 +62,7 @@ func TestRingHoldsAtMost256AfterAMillionMessages(t *testing.T) {
 		t.Fatalf("ring keeps %d bytes after a million messages, %d after 256", got, after256)
 	}
 	// The bound the README states: the fixed ring plus bounded strings.
-	if limit := HistorySize*(72+summaryMax+errorMax) + 64; after256 > limit {
+	if limit := HistorySize*(72+summaryMax+errorMax) + 48; after256 > limit {
 		t.Fatalf("ring keeps %d bytes, over the stated bound %d", after256, limit)
 	}
 	if s := unsafe.Sizeof(slot{}); s != 72 {
@@ -76,6 +76,9 @@ func TestRingHoldsAtMost256AfterAMillionMessages(t *testing.T) {
 
 func TestRecordingAllocatesNothing(t *testing.T) {
 	inv, _ := newInvoker()
+	for range HistorySize { // the ring grows to its full size first
+		inv.InvokeUserMessage(quiet{})
+	}
 	for name, msg := range map[string]interface{}{"no summary": quiet{}, "summary": named{name: "a"}} {
 		// named's Summary builds its string: that allocation is the
 		// message's, so the test measures it alone and subtracts it.
@@ -84,6 +87,23 @@ func TestRecordingAllocatesNothing(t *testing.T) {
 		if got-own != 0 {
 			t.Errorf("%s: recording a message allocates %.1f times (the summary itself %.1f)", name, got, own)
 		}
+	}
+}
+
+// The ring grows by doubling while it fills, keeping every entry in order.
+func TestRingGrowsToItsSizeInOrder(t *testing.T) {
+	var r ring
+	sizes := map[int]bool{}
+	for i := range HistorySize + 10 {
+		r.put(slot{start: time.Duration(i)})
+		sizes[cap(r.slots)] = true
+		if got := r.last(HistorySize); len(got) != min(i+1, HistorySize) || got[len(got)-1].start != time.Duration(i) ||
+			got[0].start != time.Duration(max(0, i+1-HistorySize)) {
+			t.Fatalf("after %d puts: %d entries from %v to %v", i+1, len(got), got[0].start, got[len(got)-1].start)
+		}
+	}
+	if len(sizes) != 6 || !sizes[firstSlots] || !sizes[HistorySize] || cap(r.slots) != HistorySize {
+		t.Fatalf("ring sizes %v, want 8 doubling to 256", sizes)
 	}
 }
 
