@@ -7,7 +7,8 @@
 // actor itself publishes with Report. Each record also keeps a flight
 // recorder: the last HistorySize messages the actor handled (type, summary,
 // time, duration, outcome), written after handling on the actor's own
-// goroutine into a preallocated ring, read with History, and added to a
+// goroutine into a ring of fixed-size entries (grown by doubling up to
+// HistorySize, then reused), read with History, and added to a
 // panic's log record through LastHandled. Snapshot feeds the debug endpoint and
 // Collector the actor_* Prometheus metrics on the operator's own registry.
 package inspect
