@@ -21,6 +21,7 @@ import (
 type Guardian struct {
 	log         *slog.Logger
 	clock       Clock
+	history     FlightRecorder
 	maxRestarts int
 	window      time.Duration
 
@@ -33,7 +34,19 @@ type Guardian struct {
 type GuardianOptions struct {
 	MaxRestarts int
 	Window      time.Duration
+	// History, when set, adds the actor's last handled messages to the
+	// panic's log record (the inspector's flight recorder).
+	History FlightRecorder
 }
+
+// FlightRecorder gives an actor's last n handled messages, oldest first,
+// one line each.
+type FlightRecorder interface {
+	LastHandled(actor string, n int) []string
+}
+
+// panicHistory is how many handled messages a panic's log record shows.
+const panicHistory = 16
 
 // NewGuardian returns a restart strategy that logs to log and reads time
 // from clock.
@@ -44,7 +57,7 @@ func NewGuardian(log *slog.Logger, clock Clock, opts GuardianOptions) *Guardian 
 	if opts.Window <= 0 {
 		opts.Window = time.Minute
 	}
-	return &Guardian{log: log, clock: clock, maxRestarts: opts.MaxRestarts,
+	return &Guardian{log: log, clock: clock, history: opts.History, maxRestarts: opts.MaxRestarts,
 		window: opts.Window, failures: map[string][]time.Time{}}
 }
 
@@ -56,15 +69,24 @@ func (g *Guardian) HandleFailure(system *actor.ActorSystem, sup actor.Supervisor
 	why := fmt.Sprint(reason)
 	if n > g.maxRestarts {
 		g.log.Error("actor keeps panicking; stopping it", "actor", child.Id, "panic", why,
-			"message", msgType, "restarts", n-1, "window", g.window)
+			"message", msgType, "restarts", n-1, "window", g.window, g.lastHandled(child.Id))
 		system.EventStream.Publish(ActorGaveUp{Actor: child.Id, Reason: why, Restarts: n - 1})
 		sup.StopChildren(child)
 		return
 	}
 	g.log.Error("actor panicked; restarting it", "actor", child.Id, "panic", why,
-		"message", msgType, "restarts", n)
+		"message", msgType, "restarts", n, g.lastHandled(child.Id))
 	system.EventStream.Publish(ActorRestarted{Actor: child.Id, Reason: why, Message: msgType, Restarts: n})
 	sup.RestartChildren(child)
+}
+
+// lastHandled is the log attribute "history": the actor's last handled
+// messages, the one that panicked last.
+func (g *Guardian) lastHandled(id string) slog.Attr {
+	if g.history == nil {
+		return slog.Attr{}
+	}
+	return slog.Any("history", g.history.LastHandled(id, panicHistory))
 }
 
 // recordFailure returns how many failures the actor had within the window,

@@ -56,6 +56,9 @@ type Options struct {
 // Reporter is the inspector's Report (inspect.Registry implements it).
 type Reporter interface {
 	Report(pid *actor.PID, behaviour, summary string)
+	// ReportError marks the message being handled as failed with err in
+	// the actor's flight recorder and last error (nil clears the latter).
+	ReportError(pid *actor.PID, err error)
 }
 
 // Actor is a module actor.

@@ -1,6 +1,8 @@
 package module
 
 import (
+	"errors"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -52,6 +54,7 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:
+		a.reportDone(e.Done)
 		ctx.Send(e.To, e.Done)
 	case Publish:
 		a.publish()
@@ -133,4 +136,18 @@ func (a *Actor) watch(ctx actor.Context, w Watch) {
 	if a.peers.Kube != nil {
 		ctx.Send(a.peers.Kube, a.core.Hooks.Monitors(messages.WatchKube{Owner: a.owner(), Module: a.name(), SyncTo: syncTo}, w.On))
 	}
+}
+
+// reportDone shows a task's failure as the outcome of the message that
+// ended it (the actor's flight recorder) and as its last error; a task
+// that succeeded clears the last error.
+func (a *Actor) reportDone(done messages.TaskDone) {
+	if a.opts.Inspector == nil || a.self == nil {
+		return
+	}
+	var err error
+	if done.Err != "" {
+		err = errors.New(done.Err)
+	}
+	a.opts.Inspector.ReportError(a.self, err)
 }

@@ -48,6 +48,9 @@ func NewSystem(opts Options) *System {
 	if opts.Inspector == nil {
 		opts.Inspector = inspect.NewRegistry(opts.Clock)
 	}
+	if opts.Guardian.History == nil {
+		opts.Guardian.History = opts.Inspector
+	}
 	protoLog := opts.Log.With("component", "protoactor")
 	sys := actor.NewActorSystemWithConfig(actor.Configure(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return protoLog })))

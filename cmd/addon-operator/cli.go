@@ -34,6 +34,7 @@ func debugCLI(ctx context.Context, args []string, lookup func(string) (string, b
 	global := fs.Bool("global", false, "module values: the global values")
 	module := fs.String("module", "", "hook snapshots: the module whose hook it is (global hooks without)")
 	watch := fs.Bool("watch", false, "actors: refresh every 2 seconds")
+	history := fs.String("history", "", "actors: the last messages ACTOR handled, newest last")
 	socket := fs.String("debug-unix-socket", socketPath(lookup), "the operator's debug socket")
 	cmd, rest, err := parseCLI(fs, args)
 	if err != nil {
@@ -42,6 +43,9 @@ func debugCLI(ctx context.Context, args []string, lookup func(string) (string, b
 	c, err := command(cmd, rest, *global, *module)
 	if err != nil {
 		return err
+	}
+	if *history != "" && cmd == "actors" {
+		c = historyCommand(*history)
 	}
 	c.watch = *watch && cmd == "actors"
 	if *output == "wide" && cmd == "module list" {
@@ -126,7 +130,7 @@ func command(cmd string, args []string, global bool, module string) (debugComman
 	return debugCommand{}, fmt.Errorf("unknown command %q%s", cmd, cliUsage)
 }
 
-const cliUsage = `; debug commands: queue list | module list [-o wide] | module why NAME | module values NAME (or --global) | module render NAME | hook snapshots HOOK [--module NAME] | actors [--watch] | hooks; -o text|json|yaml`
+const cliUsage = `; debug commands: queue list | module list [-o wide] | module why NAME | module values NAME (or --global) | module render NAME | hook snapshots HOOK [--module NAME] | actors [--watch] [--history ACTOR] | hooks; -o text|json|yaml`
 
 func show(ctx context.Context, client *debugapi.Client, c debugCommand, output string, w io.Writer) error {
 	body, err := client.Get(ctx, c.path)

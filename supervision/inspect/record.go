@@ -31,6 +31,15 @@ type record struct {
 	current  atomic.Pointer[reflect.Type]
 	since    atomic.Int64
 	lastType reflect.Type
+	// started is when the message being handled began (actor's goroutine
+	// only); errReported is an error the handler reported while handling it.
+	started time.Duration
+	// lastEnd is when the last message ended, usable as the next one's
+	// start while lastEndUsable (the next one was already waiting then).
+	lastEnd       time.Duration
+	lastEndUsable bool
+	errReported   atomic.Pointer[string]
+	history       ring
 
 	mu        sync.Mutex
 	lastError string
@@ -48,17 +57,56 @@ func (r *record) observeLength(n int) {
 }
 
 func (r *record) begin(msg interface{}, elapsed time.Duration) {
+	r.started = elapsed
 	r.since.Store(int64(elapsed))
 	if t := reflect.TypeOf(msg); t != r.lastType {
 		r.lastType = t
-		r.current.Store(&t)
+		// A fresh pointer only on a change of type: taking t's address
+		// outside this branch would move t to the heap for every message.
+		p := new(reflect.Type)
+		*p = t
+		r.current.Store(p)
 	}
 	r.busy.Store(true)
 }
 
-func (r *record) end() {
+// end records the message just handled in the flight recorder.
+func (r *record) end(msg interface{}, elapsed time.Duration) {
 	r.busy.Store(false)
 	r.processed.Add(1)
+	s := slot{typ: r.lastType, summary: summaryOf(msg), start: r.started, dur: elapsed - r.started}
+	if r.errReported.Load() != nil {
+		if err := r.errReported.Swap(nil); err != nil {
+			s.outcome, s.err = OutcomeError, *err
+		}
+	}
+	r.history.put(s)
+}
+
+func (r *record) startedWhenLastEnded() (time.Duration, bool) {
+	usable := r.lastEndUsable
+	r.lastEndUsable = false
+	return r.lastEnd, usable
+}
+
+func (r *record) nextMayStartAt(end time.Duration, waiting bool) {
+	r.lastEnd, r.lastEndUsable = end, waiting
+}
+
+// failed ends a message whose handler panicked.
+// A system message (Started, Restarting) that panicked was not begun: it
+// is recorded with no duration.
+func (r *record) failed(msg, reason interface{}, elapsed time.Duration) {
+	if !r.busy.Swap(false) {
+		r.started = elapsed
+	}
+	r.lastEndUsable = false
+	r.processed.Add(1)
+	r.errReported.Store(nil)
+	err := fmt.Errorf("panic: %v", reason)
+	r.setError(err)
+	r.history.put(slot{typ: reflect.TypeOf(msg), summary: summaryOf(msg), start: r.started, dur: elapsed - r.started,
+		outcome: OutcomePanic, err: bounded(err.Error(), errorMax)})
 }
 
 // handling returns the message type being handled, if any, and for how long.
@@ -82,8 +130,15 @@ func (r *record) setError(err error) {
 	r.lastError = err.Error()
 }
 
-func (r *record) panicked(reason interface{}) {
-	r.setError(fmt.Errorf("panic: %v", reason))
+// reported marks the message being handled as failed with err (nil: no
+// longer failed).
+func (r *record) reported(err error) {
+	if err == nil {
+		r.errReported.Store(nil)
+		return
+	}
+	msg := bounded(err.Error(), errorMax)
+	r.errReported.Store(&msg)
 }
 
 func (r *record) info(base, now time.Time) ActorInfo {

@@ -63,6 +63,7 @@ func (r *Registry) Report(pid *actor.PID, behaviour, summary string) {
 func (r *Registry) ReportError(pid *actor.PID, err error) {
 	if rec := r.lookup(pid); rec != nil {
 		rec.setError(err)
+		rec.reported(err)
 	}
 }
 

@@ -57,6 +57,7 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
 	mux.HandleFunc("POST /plan", handlePlan(o.Plan))
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
+	mux.HandleFunc("GET /actors/history", actorHistory(o.Inspector))
 	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
 		g := o.Board.Global()
 		write(w, ModuleValues{Config: g.Config, Values: values.WithEnabledModules(g.Values, o.Board.EnabledModules()),
