@@ -23,7 +23,7 @@ func TestPlanWhatIf(t *testing.T) {
 			tasks: []string{"run a", "run b", "run c"}},
 		{name: "disabled by script and by flag", w: WhatIf{Enabled: []string{"a"}, ByScript: map[string]bool{"b": true},
 			Config: config, WasEnabled: set([]string{"a", "b", "c"})},
-			tasks: []string{"run a", "delete b", "delete c"},
+			tasks:   []string{"run a", "delete b", "delete c"},
 			reasons: map[string]string{"b": "disabled by its enabled script", "c": "disabled in ConfigMap key cEnabled"}},
 		{name: "skipped and purged", w: WhatIf{Enabled: []string{"a"}, WasEnabled: set([]string{"b"}),
 			Skipped: func(n string) bool { return n == "b" }, Owned: []string{"gone"}, All: []string{"gone"}},

@@ -49,7 +49,7 @@ func TestCompare(t *testing.T) {
 			want:    []Change{{Object: "Deployment/web", Action: Changed}},
 			diffHas: []string{"-  replicas: 1\n", "+  replicas: 3\n", "--- Deployment/web\n"}},
 		{name: "object added and removed", before: replicas("1"), after: configMap,
-			want: []Change{{Object: "ConfigMap/ns/settings", Action: Added}, {Object: "Deployment/web", Action: Removed}},
+			want:    []Change{{Object: "ConfigMap/ns/settings", Action: Added}, {Object: "Deployment/web", Action: Removed}},
 			diffHas: []string{"+kind: ConfigMap\n", "-kind: Deployment\n"}},
 		{name: "helm hooks left out", before: replicas("2"), after: replicas("2") + hook},
 		{name: "nothing before", before: "", after: configMap,
