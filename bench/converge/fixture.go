@@ -28,8 +28,9 @@ data:
 `
 
 // generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps;
-// NNN is the module's weight (weightOf).
-func generate(work string, n, weights int) error {
+// NNN is the module's weight (weightOf). Without hooks the modules are
+// charts only.
+func generate(work string, n, weights int, hooks bool) error {
 	enabled := ""
 	for i := range n {
 		key := fmt.Sprintf("m%d", i)
@@ -41,7 +42,7 @@ func generate(work string, n, weights int) error {
 			"templates/b.yaml":   fmt.Sprintf(template, 1, key),
 			"hooks/values-patch": fmt.Sprintf(hook, key),
 		}
-		if os.Getenv("BENCH_NO_HOOKS") != "" {
+		if !hooks {
 			delete(files, "hooks/values-patch")
 		}
 		for name, content := range files {

@@ -23,8 +23,9 @@ func main() {
 	bin := flag.String("bin", "", "measure this operator binary instead of building ./cmd/addon-operator")
 	weights := flag.Int("weights", 0, "weight groups of equal size (module dirs prefixed with that many numbers); 0: one weight per module")
 	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
+	hooks := flag.Bool("hooks", true, "give each module its hook (false: charts only, the operator's and helm's own cost)")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *parallel}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *parallel, *hooks}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -40,6 +41,7 @@ type options struct {
 	bin      string
 	weights  int
 	parallel int
+	hooks    bool
 }
 
 func run(o options) error {
@@ -49,6 +51,14 @@ func run(o options) error {
 	}
 	if !o.keep {
 		defer os.RemoveAll(work)
+	}
+	for _, dir := range []string{o.profile, o.logs} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 	}
 	ctx := context.Background()
 	c, err := cluster.Start(ctx, filepath.Join(work, "cluster"), cluster.Options{DieWithParent: true})
@@ -60,18 +70,19 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if err := generate(work, o.modules, o.weights); err != nil {
+	if err := generate(work, o.modules, o.weights, o.hooks); err != nil {
 		return err
 	}
 	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
 		return err
 	}
-	fmt.Printf("fixture: %d modules, each a hook on beforeHelm+afterHelm writing a values patch and a chart of 2 ConfigMaps\n", o.modules)
+	fmt.Printf("fixture: %d modules, each %s a chart of 2 ConfigMaps\n", o.modules,
+		map[bool]string{true: "a hook on beforeHelm+afterHelm writing a values patch and", false: "(no hooks)"}[o.hooks])
 	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
 	var restarts, baseline []time.Duration
 	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
-		r, err := o.measureRun(i, "", bin, work, c.Kubeconfig)
+		r, err := o.measureRun(i, "", bin, work, c)
 		if err != nil {
 			return err
 		}
@@ -80,7 +91,7 @@ func run(o options) error {
 		}
 		restarts, restartUse = append(restarts, r.ready), append(restartUse, r.usage)
 		if o.baseline != "" {
-			b, err := o.measureRun(i, "baseline ", o.baseline, work, c.Kubeconfig)
+			b, err := o.measureRun(i, "baseline ", o.baseline, work, c)
 			if err != nil {
 				return err
 			}
@@ -95,13 +106,13 @@ func run(o options) error {
 }
 
 // measureRun measures run i (0 is the cold converge) of bin and prints it.
-func (o options) measureRun(i int, prefix, bin, work, kubeconfig string) (result, error) {
+func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster) (result, error) {
 	name := "cold converge"
 	if i > 0 {
 		name = "restart, nothing changed"
 	}
 	name = prefix + name
-	r, err := measure(bin, work, kubeconfig, o.runEnv(i)...)
+	r, err := measure(bin, work, c, o.runEnv(i)...)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
@@ -113,6 +124,7 @@ func (o options) measureRun(i int, prefix, bin, work, kubeconfig string) (result
 	}
 	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  %s  (%s)\n", name+":", r.ready.Seconds(),
 		r.upgrades, r.usage.line(o.modules), r.phases)
+	fmt.Printf("%-35s %s\n", "", r.usage.boundLine())
 	return r, nil
 }
 

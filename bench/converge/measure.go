@@ -15,11 +15,13 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // measure starts the operator, polls /readyz every 20 ms, samples the peak
 // RSS (VmHWM), stops it with SIGTERM and counts helm upgrades in its log.
-func measure(bin, work, kubeconfig string, env ...string) (result, error) {
+func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error) {
 	port, err := freePort()
 	if err != nil {
 		return result{}, err
@@ -27,7 +29,7 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 	var logs bytes.Buffer
 	cmd := exec.Command(bin, "start")
 	cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(work, "modules"), "GLOBAL_HOOKS_DIR=",
-		"ADDON_OPERATOR_NAMESPACE=bench", "KUBE_CONFIG="+kubeconfig, "LOG_TYPE=json",
+		"ADDON_OPERATOR_NAMESPACE=bench", "KUBE_CONFIG="+c.Kubeconfig, "LOG_TYPE=json",
 		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(port),
 		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
 	cmd.Env = append(cmd.Env, env...)
@@ -36,7 +38,7 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 	if err := cmd.Start(); err != nil {
 		return result{}, err
 	}
-	samples := startSampler(cmd.Process.Pid, 20*time.Millisecond)
+	samples := startSampler(cmd.Process.Pid, clusterPIDs(c.Dir), 20*time.Millisecond)
 	ready, err := waitReady(port, cmd, 5*time.Minute)
 	u, uerr := samples.finish()
 	r := result{ready: ready, peakRSS: u.peakRSS, usage: u}
@@ -52,6 +54,22 @@ func measure(bin, work, kubeconfig string, env ...string) (result, error) {
 	r.phases = phases(logs.Bytes(), start)
 	r.log = logs.Bytes()
 	return r, nil
+}
+
+// clusterPIDs are the kube-apiserver and etcd of the cluster in dir, from
+// their pid files; one that cannot be read is left out.
+func clusterPIDs(dir string) []int {
+	var pids []int
+	for _, name := range []string{"kube-apiserver.pid", "etcd.pid"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // phases reads from the log when start-up (config read, hooks configured)
