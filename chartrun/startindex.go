@@ -19,20 +19,27 @@ import (
 // checksum and heritage among them, on each Secret), listed with one
 // request when the first Upgrade comes. After a restart every module runs
 // once, each reading its history otherwise: a hundred requests, as many
-// decoded releases, and a round trip in every module run.
+// decoded releases, and a round trip in every module run. On a cold start
+// the list says just as well which releases do not exist yet: their first
+// runs install without a history read (a LIST of Secrets each, which the
+// apiserver answers by reading every Secret of the namespace from etcd).
 //
-// An entry serves one Upgrade of its release, and only to decide a skip: a
-// run that is not skipped reads the history itself. A watch from the list
-// drops the entry of a release whose Secrets change meanwhile, so an entry
-// is never older than the watch's latency; the watch ends after
-// startIndexWatch (the server closes it) or once every entry is used, and
-// then the index serves nothing more.
+// An entry serves one Upgrade of its release, and only to decide a skip or
+// the install of a release the list did not have: any other run reads the
+// history itself. A watch from the list marks every release whose Secrets
+// change meanwhile as seen, and a seen release is never decided from the
+// index, so what the index says is never older than the watch's latency
+// (helm's install refuses a name taken within it, and the run is retried).
+// The watch ends after startIndexWatch (the server closes it) or on an
+// error, and then the index serves nothing more.
 type startIndex struct {
 	mu      sync.Mutex
 	loaded  bool
 	live    bool
 	entries map[string][]*release.Release
-	stop    context.CancelFunc
+	// seen are the releases taken, forgotten or changed since the list.
+	seen map[string]bool
+	stop context.CancelFunc
 	// changed, when set, is told about every change the watch sees (tests).
 	changed func(name string)
 }
@@ -42,8 +49,9 @@ const startIndexWatch int64 = 60
 
 var secretsResource = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
 
-// take returns the revisions of the release as of the list, kept current
-// by the watch, and forgets them; false when the index has none to give.
+// take returns the revisions of the release as of the list (none for a
+// release the list did not have), kept current by the watch, and marks the
+// release seen; false when the index has nothing to say of it.
 func (r *Releaser) take(ctx context.Context, name string) ([]*release.Release, bool) {
 	x := &r.index
 	x.mu.Lock()
@@ -52,15 +60,20 @@ func (r *Releaser) take(ctx context.Context, name string) ([]*release.Release, b
 		x.loaded = true
 		x.load(ctx, r)
 	}
-	history, ok := x.entries[name]
-	if !ok || !x.live {
+	if !x.live || x.seen[name] {
 		return nil, false
 	}
-	delete(x.entries, name)
-	if len(x.entries) == 0 {
-		x.stopLocked()
-	}
+	history := x.entries[name]
+	x.markLocked(name)
 	return history, true
+}
+
+// markLocked marks a release seen: the index says nothing more of it.
+func (x *startIndex) markLocked(name string) {
+	delete(x.entries, name)
+	if x.seen != nil {
+		x.seen[name] = true
+	}
 }
 
 // load lists the helm release Secrets' metadata and starts the watch; on
@@ -83,7 +96,7 @@ func (x *startIndex) load(ctx context.Context, r *Releaser) {
 		entries[rel.Name] = append(entries[rel.Name], rel)
 	}
 	for name := range unreadable {
-		delete(entries, name)
+		delete(entries, name) // its history would be partial: read it
 	}
 	timeout := startIndexWatch
 	opts.ResourceVersion, opts.TimeoutSeconds = list.ResourceVersion, &timeout
@@ -94,12 +107,12 @@ func (x *startIndex) load(ctx context.Context, r *Releaser) {
 		r.opts.Log.Debug("helm release index not watched", "err", err)
 		return
 	}
-	x.entries, x.live, x.stop = entries, true, stop
+	x.entries, x.seen, x.live, x.stop = entries, unreadable, true, stop
 	go x.follow(w, r.opts.Log, time.Now())
 }
 
-// follow drops the entry of every release whose Secrets change, and ends
-// the index when the watch ends.
+// follow marks every release whose Secrets change as seen, and ends the
+// index when the watch ends.
 func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time) {
 	defer w.Stop()
 	for ev := range w.ResultChan() {
@@ -110,8 +123,8 @@ func (x *startIndex) follow(w watch.Interface, log *slog.Logger, since time.Time
 		x.mu.Lock()
 		if name == "" { // an error or an object we cannot name: trust nothing
 			x.stopLocked()
-		} else if delete(x.entries, name); len(x.entries) == 0 {
-			x.stopLocked()
+		} else {
+			x.markLocked(name)
 		}
 		changed := x.changed
 		x.mu.Unlock()
@@ -139,11 +152,11 @@ func early(d time.Duration) bool {
 func (r *Releaser) forget(name string) {
 	r.index.mu.Lock()
 	defer r.index.mu.Unlock()
-	delete(r.index.entries, name)
+	r.index.markLocked(name)
 }
 
 func (x *startIndex) stopLocked() {
-	x.live, x.entries = false, nil
+	x.live, x.entries, x.seen = false, nil, nil
 	if x.stop != nil {
 		x.stop()
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -155,5 +156,60 @@ func TestRestartChecksAbsenceFromOneListPerKind(t *testing.T) {
 		if res, err := restarted.Upgrade(ctx, req(name)); err != nil || res.Action != chartrun.Upgraded || !strings.Contains(res.Reason, object) {
 			t.Fatalf("%s after %s went: %+v, %v; want upgraded for it", name, object, res, err)
 		}
+	}
+}
+
+// On a cold start the index's list says which releases do not exist yet:
+// their first runs install without reading their history (the one read
+// counted is helm's own check that the name is free). A release
+// someone else installs after the list, and one whose Secret the list
+// could not read, are not decided from the index: their history is read.
+func TestColdStartInstallsWithoutHistoryReads(t *testing.T) {
+	f := newFixture(t, 2)
+	var queries historyQueries
+	cfg := kube.Config(t)
+	cfg.Wrap(queries.wrap)
+	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := make(chan string, 16)
+	chartrun.OnIndexChange(r, func(name string) { changed <- name })
+	broken := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "sh.helm.release.v1.broken.v1",
+		Labels: map[string]string{"owner": "helm", "name": "broken", "status": "deployed"}}, // no version
+		Data: map[string][]byte{"release": []byte("not a release")}}
+	if _, err := f.client.CoreV1().Secrets(f.ns).Create(context.Background(), broken, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	upgrade := func(r *chartrun.Releaser, name string) (chartrun.Result, error) {
+		return r.Upgrade(context.Background(), chartrun.Request{Release: name, ChartDir: f.dir,
+			Values: map[string]any{"demo": map[string]any{"value": "a"}}})
+	}
+	for i, name := range []string{"one", "two"} {
+		if res, err := upgrade(r, name); err != nil || res.Action != chartrun.Installed || queries.n.Load() != int32(i+1) {
+			t.Fatalf("first run of %s: %+v, %v with %d history reads in all; want installed with helm's own only (%d)",
+				name, res, err, queries.n.Load(), i+1)
+		}
+	}
+	if _, err := upgrade(f.r, "late"); err != nil { // someone else, after the list
+		t.Fatal(err)
+	}
+	for name := ""; name != "late"; {
+		select {
+		case name = <-changed:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the index's watch did not see the install of late")
+		}
+	}
+	if res, err := upgrade(r, "late"); err != nil || res.Action != chartrun.Skipped || queries.n.Load() != 3 {
+		t.Fatalf("release installed after the list: %+v, %v with %d history reads in all; want skipped after a read (3)", res, err, queries.n.Load())
+	}
+	// broken: its history read (helm skips the undecodable revision), then
+	// helm's own name check, and helm refuses to write over its Secret.
+	if res, err := upgrade(r, "broken"); err == nil || queries.n.Load() != 5 {
+		t.Fatalf("release with an unreadable Secret: %+v, %v with %d history reads in all; want its history read and helm's check (5), and an error", res, err, queries.n.Load())
+	}
+	if res, err := upgrade(r, "one"); err != nil || res.Action != chartrun.Skipped || queries.n.Load() != 6 {
+		t.Fatalf("second run of one: %+v, %v with %d history reads in all; want skipped after a read", res, err, queries.n.Load())
 	}
 }

@@ -105,8 +105,9 @@ type rendered struct {
 // hooks aside, which a release's manifest leaves out), so the outcome is
 // the one a check of its manifest would give.
 //
-// A history from the start's index (indexed) only ever decides a skip: any
-// other outcome is decided again from the history read now.
+// A history from the start's index (indexed) only ever decides a skip, or
+// the install of a release it did not have: any other outcome is decided
+// again from the history read now.
 func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, out rendered,
 	history <-chan historyRead, indexed bool) (Result, error) {
 	var check *absentCheck
@@ -130,7 +131,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	} else {
 		check.cancel()
 	}
-	if indexed {
+	if indexed && len(read.history) > 0 { // an empty one is an install
 		if p, _ := decide(read.history, out.sum, absent); p != planSkip {
 			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
 		}

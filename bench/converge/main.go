@@ -125,6 +125,7 @@ func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster)
 	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  %s  (%s)\n", name+":", r.ready.Seconds(),
 		r.upgrades, r.usage.line(o.modules), r.phases)
 	fmt.Printf("%-35s %s\n", "", r.usage.boundLine())
+	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
 	return r, nil
 }
 
@@ -156,4 +157,5 @@ type result struct {
 	phases   string
 	log      []byte
 	usage    usage
+	requests requestCounts // made to the apiserver up to /readyz 200, by anyone
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -34,6 +36,10 @@ func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error
 		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = &logs
+	before, err := apiRequests(context.Background(), c.Kubeconfig)
+	if err != nil {
+		return result{}, err
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return result{}, err
@@ -41,9 +47,10 @@ func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error
 	samples := startSampler(cmd.Process.Pid, clusterPIDs(c.Dir), 20*time.Millisecond)
 	ready, err := waitReady(port, cmd, 5*time.Minute)
 	u, uerr := samples.finish()
-	r := result{ready: ready, peakRSS: u.peakRSS, usage: u}
+	after, rerr := apiRequests(context.Background(), c.Kubeconfig)
+	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before)}
 	if err == nil {
-		err = uerr
+		err = errors.Join(uerr, rerr)
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	_ = cmd.Wait()
