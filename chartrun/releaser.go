@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
@@ -67,6 +66,7 @@ type Releaser struct {
 	index     startIndex
 	objects   objectIndex
 	adopted   adoptions
+	factory   helmFactory
 }
 
 // NewReleaser returns a releaser for the releases in namespace.
@@ -95,17 +95,6 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 	}
 	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, namespace: namespace, opts: opts,
 		objects: objectIndex{log: opts.Log}}, nil
-}
-
-// config builds a fresh helm configuration: helm's actions write to it, so
-// concurrent runs for different modules must not share one.
-func (r *Releaser) config() (*action.Configuration, error) {
-	cfg := &action.Configuration{}
-	logf := func(format string, v ...any) { r.opts.Log.Debug(fmt.Sprintf(format, v...)) }
-	if err := cfg.Init(r.getter, r.namespace, "secret", logf); err != nil {
-		return nil, fmt.Errorf("helm configuration: %w", err)
-	}
-	return cfg, nil
 }
 
 // checkName refuses an empty or invalid release name and the ignored one.
