@@ -1,5 +1,12 @@
 package chartrun
 
+import (
+	"time"
+
+	"helm.sh/helm/v3/pkg/storage/driver"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+)
+
 // OnIndexChange tells f the release of every change that the watch of the
 // start's index sees.
 func OnIndexChange(r *Releaser, f func(release string)) {
@@ -14,4 +21,10 @@ func OnObjectChange(r *Releaser, f func(object string)) {
 	r.objects.mu.Lock()
 	defer r.objects.mu.Unlock()
 	r.objects.changed = f
+}
+
+// ReleaseStore is the storage driver the releaser's helm actions write
+// releases with.
+func ReleaseStore(r *Releaser, secrets corev1client.SecretInterface, now func() time.Time) driver.Driver {
+	return newReleaseSecrets(secrets, &r.gzips, now)
 }

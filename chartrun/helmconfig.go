@@ -8,7 +8,6 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/storage"
-	"helm.sh/helm/v3/pkg/storage/driver"
 	"k8s.io/client-go/kubernetes"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
@@ -54,7 +53,7 @@ func (r *Releaser) config() (*action.Configuration, error) {
 		return nil, fmt.Errorf("helm configuration: clientset: %w", err)
 	}
 	logf := func(format string, v ...any) { r.opts.Log.Debug(fmt.Sprintf(format, v...)) }
-	secrets := driver.NewSecrets(clientset.CoreV1().Secrets(r.namespace))
+	secrets := newReleaseSecrets(clientset.CoreV1().Secrets(r.namespace), &r.gzips, r.opts.Clock.Now)
 	secrets.Log = logf
 	return &action.Configuration{
 		RESTClientGetter: r.getter,

@@ -67,6 +67,7 @@ type Releaser struct {
 	objects   objectIndex
 	adopted   adoptions
 	factory   helmFactory
+	gzips     gzipWriters
 }
 
 // NewReleaser returns a releaser for the releases in namespace.
