@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // runFiles are the files of one run in its private directory (0700; files
@@ -56,6 +57,42 @@ func (f runFiles) remove() error {
 		return os.RemoveAll(f.dir)
 	}
 	return nil
+}
+
+// reset makes a finished hook run's directory as makeHookDir made it, for
+// the next run: true when it holds exactly the run's files, each a regular
+// file (not a symlink the hook put in its place), and its output files are
+// emptied (the enabled script's result, which only enabled runs have, is
+// not a hook run's: such a directory is not reset). Anything else is
+// false, and the directory is for removing.
+func (f runFiles) reset() bool {
+	entries, err := os.ReadDir(f.dir)
+	paths := f.hookRunFiles()
+	if err != nil || len(entries) != len(paths) {
+		return false
+	}
+	for _, e := range entries {
+		if !slices.Contains(paths, filepath.Join(f.dir, e.Name())) || !e.Type().IsRegular() {
+			return false
+		}
+	}
+	for _, path := range []string{f.valuesPatch, f.configValuesPatch, f.metrics, f.kubernetesPatch} {
+		info, err := os.Lstat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			return false
+		}
+		if info.Size() > 0 && os.Truncate(path, 0) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// hookRunFiles are the files of a hook run's directory (an enabled
+// script's has others).
+func (f runFiles) hookRunFiles() []string {
+	return []string{f.bindingContext, f.values, f.configValues, f.valuesPatch, f.configValuesPatch, f.metrics,
+		f.kubernetesPatch}
 }
 
 // writeFile writes data, or empty when data is nil, to a new 0600 file. The

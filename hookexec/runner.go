@@ -232,16 +232,17 @@ func readPatch(env, path string, scope PatchScope) (jsonpatch.Patch, error) {
 	return patch, nil
 }
 
-// cleanup removes a finished run's directory in the background: on a disk
-// file system, unlinking files that held data costs more than the rest of a
-// run's overhead together, and nothing waits for it.
+// cleanup hands a finished run's directory back for reuse, or removes it,
+// in the background: on a disk file system, unlinking files that held data
+// costs more than the rest of a run's overhead together, and nothing waits
+// for it.
 func (r *Runner) cleanup(files runFiles) {
 	if r.opts.KeepFiles {
 		r.opts.Logger.Debug("kept hook run files", slog.String("dir", files.dir))
 		return
 	}
 	r.background.Go(func() {
-		if err := files.remove(); err != nil {
+		if err := r.dirs.recycle(files); err != nil {
 			r.opts.Logger.Warn("remove hook run files", slog.String("dir", files.dir), slog.Any("error", err))
 		}
 	})

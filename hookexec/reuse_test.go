@@ -1,0 +1,81 @@
+package hookexec
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A finished run's directory that holds only the run's files is used
+// again: the next run finds its inputs and nothing else (values and a
+// binding context shorter than what the last run left there) and its
+// output files empty, as in a new directory. Close leaves the temp dir
+// empty.
+func TestRunDirsAreReusedAsNew(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	const runs = 6
+	for i := range runs {
+		values := fmt.Sprintf(`{"run":%d,"pad":%q}`, i, strings.Repeat("x", 10*(runs-i)))
+		req := Request{Hook: testHook(t, "reuse-dir.sh"), Values: []byte(values),
+			BindingContext: []byte(fmt.Sprintf(`[{"binding":"b%d"}]`, i)), Scope: PatchScope{RootKey: "someModule"}}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		r.background.Wait() // the directory is back for the next run
+	}
+	records, err := filepath.Glob(filepath.Join(out, "run-*"))
+	if err != nil || len(records) != runs {
+		t.Fatalf("records = %v (%v), want %d", records, err, runs)
+	}
+	dirs, values := map[string]bool{}, map[string]bool{}
+	const files = "binding_context.json config_values.json config_values_json_patch.json kubernetes_patch.yaml metrics.json values.json values_json_patch.json"
+	for _, path := range records {
+		lines := strings.Split(readFile(t, path), "\n")
+		if len(lines) != 4 {
+			t.Fatalf("%s: want dir, files, values, binding context; got %q", path, lines)
+		}
+		dirs[lines[0]] = true
+		wantEq(t, "files in the run dir", strings.TrimSpace(lines[1]), files)
+		values[lines[2]] = true
+		var run int
+		if _, err := fmt.Sscanf(lines[2], `{"run":%d,`, &run); err != nil || lines[3] != fmt.Sprintf(`[{"binding":"b%d"}]`, run) {
+			t.Errorf("%s: values %q with binding context %q, want the run's own", path, lines[2], lines[3])
+		}
+	}
+	if len(values) != runs {
+		t.Errorf("%d runs saw %d distinct values, want %d", runs, len(values), runs)
+	}
+	if len(dirs) != 1 {
+		t.Errorf("%d runs one after another used %d directories, want one reused: %v", runs, len(dirs), dirs)
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
+}
+
+// A directory where the hook put a symlink in the place of a run's file is
+// not used again: the next run writes no input through it.
+func TestRunDirWithASymlinkIsNotReused(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	target := filepath.Join(out, "target")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	for i := range 3 {
+		req := Request{Hook: testHook(t, "symlink-output.sh"), Values: []byte(fmt.Sprintf(`{"run":%d}`, i)),
+			Scope: PatchScope{RootKey: "someModule"}}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		r.background.Wait()
+	}
+	if got := readFile(t, target); got != "" {
+		t.Errorf("the symlinks' target holds %q, want it untouched", got)
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
+}
