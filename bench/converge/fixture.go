@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -76,4 +78,26 @@ func createNamespace(ctx context.Context, kubeconfig, name string) error {
 		return nil
 	}
 	return err
+}
+
+// hookCost runs the first module's hook n times with --config, as
+// discovery does, and returns its mean CPU time (user+sys of the hook's
+// process) and wall time per run: what the machine charges for a hook
+// before the operator does anything.
+func hookCost(work string, n int) (cpu, wall time.Duration, err error) {
+	dir := filepath.Join(work, "modules")
+	hooks, err := filepath.Glob(filepath.Join(dir, "*", "hooks", "values-patch"))
+	if err != nil || len(hooks) == 0 {
+		return 0, 0, err
+	}
+	for range n {
+		cmd := exec.Command(hooks[0], "--config")
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, 0, fmt.Errorf("%s --config: %w", hooks[0], err)
+		}
+		wall += time.Since(start)
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return cpu / time.Duration(n), wall / time.Duration(n), nil
 }

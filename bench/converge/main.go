@@ -79,6 +79,14 @@ func run(o options) error {
 	fmt.Printf("fixture: %d modules, each %s a chart of 2 ConfigMaps\n", o.modules,
 		map[bool]string{true: "a hook on beforeHelm+afterHelm writing a values patch and", false: "(no hooks)"}[o.hooks])
 	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
+	if o.hooks {
+		cpu, wall, err := hookCost(work, 20)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("the hook alone (--config, 20 runs): %.1f ms CPU, %.1f ms wall per run; a restart runs it 3 times per module: %.2f s of CPU\n",
+			ms(cpu), ms(wall), (3 * time.Duration(o.modules) * cpu).Seconds())
+	}
 	var restarts, baseline []time.Duration
 	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
@@ -128,6 +136,8 @@ func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster)
 	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
 	return r, nil
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func printMedian(name string, ds []time.Duration) {
 	if len(ds) < 2 {
