@@ -52,13 +52,8 @@ func run(o options) error {
 	if !o.keep {
 		defer os.RemoveAll(work)
 	}
-	for _, dir := range []string{o.profile, o.logs} {
-		if dir == "" {
-			continue
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	if err := makeDirs(o.profile, o.logs); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	c, err := cluster.Start(ctx, filepath.Join(work, "cluster"), cluster.Options{DieWithParent: true})
@@ -76,17 +71,45 @@ func run(o options) error {
 	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
 		return err
 	}
+	if err := o.printFixture(work); err != nil {
+		return err
+	}
+	return o.measureAll(bin, work, c)
+}
+
+// makeDirs makes each dir that is set.
+func makeDirs(dirs ...string) error {
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printFixture says what is measured, and what the hook alone costs.
+func (o options) printFixture(work string) error {
 	fmt.Printf("fixture: %d modules, each %s a chart of 2 ConfigMaps\n", o.modules,
 		map[bool]string{true: "a hook on beforeHelm+afterHelm writing a values patch and", false: "(no hooks)"}[o.hooks])
 	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
-	if o.hooks {
-		cpu, wall, err := hookCost(work, 20)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("the hook alone (--config, 20 runs): %.1f ms CPU, %.1f ms wall per run; a restart runs it 3 times per module: %.2f s of CPU\n",
-			ms(cpu), ms(wall), (3 * time.Duration(o.modules) * cpu).Seconds())
+	if !o.hooks {
+		return nil
 	}
+	cpu, wall, err := hookCost(work, 20)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("the hook alone (--config, 20 runs): %.1f ms CPU, %.1f ms wall per run; a restart runs it 3 times per module: %.2f s of CPU\n",
+		ms(cpu), ms(wall), (3 * time.Duration(o.modules) * cpu).Seconds())
+	return nil
+}
+
+// measureAll measures the cold converge and the restarts (each followed by
+// the baseline's when there is one) and prints the medians.
+func (o options) measureAll(bin, work string, c *cluster.Cluster) error {
 	var restarts, baseline []time.Duration
 	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
