@@ -28,3 +28,7 @@ func OnObjectChange(r *Releaser, f func(object string)) {
 func ReleaseStore(r *Releaser, secrets corev1client.SecretInterface, now func() time.Time) driver.Driver {
 	return newReleaseSecrets(secrets, &r.gzips, now)
 }
+
+// ExpectAbsent tells a store from ReleaseStore that release has no Secret
+// (see releaseSecrets.expectAbsent).
+func ExpectAbsent(store driver.Driver, release string) { store.(*releaseSecrets).expectAbsent(release) }

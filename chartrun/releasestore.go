@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"helm.sh/helm/v3/pkg/release"
@@ -25,12 +26,35 @@ import (
 // original operator and this one read each other's releases. helm makes a
 // new gzip writer for every write (its compressor's tables are most of an
 // install's allocations: two writes per install); these are reused. Reads
-// and deletes are helm's own.
+// and deletes are helm's own, but for the one a run knows the answer to
+// (see expectAbsent).
 type releaseSecrets struct {
 	*driver.Secrets
 	impl    corev1client.SecretInterface
 	writers *gzipWriters
 	now     func() time.Time
+	// absent is a release known to have no Secret, for one Query.
+	absent atomic.Pointer[string]
+}
+
+// expectAbsent tells the driver that release has no Secret: the releaser's
+// start index says so, kept current by its watch. helm's install asks for
+// the release's history first, to refuse a name in use; the first such
+// query is answered here, sparing a LIST of Secrets that the apiserver
+// serves by reading every Secret of the namespace from etcd (in a cold
+// converge, n of them for each of n installs). Should someone have made the
+// release within the watch's latency, helm's create of its first revision
+// fails (ErrReleaseExists) before any object is touched, and the run is
+// retried with the history read.
+func (s *releaseSecrets) expectAbsent(release string) { s.absent.Store(&release) }
+
+// Query lists the release revisions matching labels; the release expected
+// absent is not found, once, without a request.
+func (s *releaseSecrets) Query(labels map[string]string) ([]*release.Release, error) {
+	if name := s.absent.Swap(nil); name != nil && len(labels) == 2 && labels["name"] == *name && labels["owner"] == "helm" {
+		return nil, driver.ErrReleaseNotFound
+	}
+	return s.Secrets.Query(labels)
 }
 
 func newReleaseSecrets(impl corev1client.SecretInterface, writers *gzipWriters, now func() time.Time) *releaseSecrets {

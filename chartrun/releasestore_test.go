@@ -90,4 +90,18 @@ func TestReleaseSecretsAreHelms(t *testing.T) {
 	if err := ours.Create("sh.helm.release.v1.ours-first.v3", rel("ours-first", "first")); err != driver.ErrReleaseExists {
 		t.Fatalf("create over an existing revision: %v, want ErrReleaseExists", err)
 	}
+	// A release said to be absent is not found by the next query for it
+	// (and that query only): the one helm's install makes first.
+	history := map[string]string{"name": "ours-first", "owner": "helm"}
+	chartrun.ExpectAbsent(ours, "ours-first")
+	if got, err := ours.Query(map[string]string{"name": "ours-second", "owner": "helm"}); err != nil || len(got) != 1 {
+		t.Fatalf("query of another release: %d revisions, %v; want its one", len(got), err)
+	}
+	chartrun.ExpectAbsent(ours, "ours-first")
+	if got, err := ours.Query(history); err != driver.ErrReleaseNotFound {
+		t.Fatalf("query of the release expected absent: %d revisions, %v; want ErrReleaseNotFound", len(got), err)
+	}
+	if got, err := ours.Query(history); err != nil || len(got) != 1 {
+		t.Fatalf("second query: %d revisions, %v; want the one in the cluster", len(got), err)
+	}
 }

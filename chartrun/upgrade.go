@@ -131,7 +131,12 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	} else {
 		check.cancel()
 	}
-	if indexed && len(read.history) > 0 { // an empty one is an install
+	switch {
+	case indexed && len(read.history) == 0: // an install
+		if store, ok := cfg.Releases.Driver.(*releaseSecrets); ok {
+			store.expectAbsent(req.Release)
+		}
+	case indexed:
 		if p, _ := decide(read.history, out.sum, absent); p != planSkip {
 			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
 		}
