@@ -52,8 +52,9 @@ func (r *Runner) exec(ctx context.Context, run execSpec) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("run hook %s: %w", hook.Path, err)
 	}
+	file, argv := command(path, run.args, run.env, hook.Dir())
 	stats, err := runProcess(runCtx, procSpec{
-		path: path, args: run.args, dir: hook.Dir(), env: run.env,
+		path: file, argv0: argv[0], args: argv[1:], dir: hook.Dir(), env: run.env,
 		stdout: stdout, stderr: stderr.consume, now: r.opts.Now,
 	})
 	res := Result{

@@ -16,7 +16,8 @@ import (
 // output goes.
 type procSpec struct {
 	path   string
-	args   []string
+	argv0  string   // argv[0]; empty: path
+	args   []string // argv[1:]
 	dir    string
 	env    []string
 	stdout func(io.Reader)
@@ -56,6 +57,9 @@ func runProcess(ctx context.Context, spec procSpec) (procStats, error) {
 	}
 	defer errR.Close()
 	cmd := exec.CommandContext(ctx, spec.path, spec.args...)
+	if spec.argv0 != "" {
+		cmd.Args[0] = spec.argv0
+	}
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = spec.dir, spec.env, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
