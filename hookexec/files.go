@@ -61,11 +61,15 @@ func (f runFiles) remove() error {
 
 // reset makes a finished hook run's directory as makeHookDir made it, for
 // the next run: true when it holds exactly the run's files, each a regular
-// file (not a symlink the hook put in its place), and its output files are
-// emptied (the enabled script's result, which only enabled runs have, is
-// not a hook run's: such a directory is not reset). Anything else is
-// false, and the directory is for removing.
+// file with the modes it was made with (not a symlink the hook put in its
+// place, nothing it opened to others), and its output files are emptied
+// (the enabled script's result, which only enabled runs have, is not a
+// hook run's: such a directory is not reset). Anything else is false, and
+// the directory is for removing.
 func (f runFiles) reset() bool {
+	if info, err := os.Lstat(f.dir); err != nil || !info.IsDir() || info.Mode().Perm() != 0o700 {
+		return false
+	}
 	entries, err := os.ReadDir(f.dir)
 	paths := f.hookRunFiles()
 	if err != nil || len(entries) != len(paths) {
@@ -76,16 +80,21 @@ func (f runFiles) reset() bool {
 			return false
 		}
 	}
-	for _, path := range []string{f.valuesPatch, f.configValuesPatch, f.metrics, f.kubernetesPatch} {
+	for _, path := range paths {
 		info, err := os.Lstat(path)
-		if err != nil || !info.Mode().IsRegular() {
+		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
 			return false
 		}
-		if info.Size() > 0 && os.Truncate(path, 0) != nil {
+		if isOutput(f, path) && info.Size() > 0 && os.Truncate(path, 0) != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// isOutput tells the files a hook writes from those it reads.
+func isOutput(f runFiles, path string) bool {
+	return path == f.valuesPatch || path == f.configValuesPatch || path == f.metrics || path == f.kubernetesPatch
 }
 
 // hookRunFiles are the files of a hook run's directory (an enabled

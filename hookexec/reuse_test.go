@@ -79,3 +79,22 @@ func TestRunDirWithASymlinkIsNotReused(t *testing.T) {
 	r.Close()
 	assertNoEntries(t, tmp)
 }
+
+// A directory where the hook changed a file's mode is not used again.
+func TestRunDirWithAChangedModeIsNotReused(t *testing.T) {
+	out, tmp := t.TempDir(), t.TempDir()
+	r := newRunner(t, Options{TmpDir: tmp, Environ: baseEnv("OUT_DIR=" + out)})
+	for i := range 3 {
+		req := Request{Hook: testHook(t, "chmod-file.sh"), Scope: PatchScope{RootKey: "someModule"}}
+		if _, err := r.Run(context.Background(), req); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		r.background.Wait()
+	}
+	dirs := strings.Fields(readFile(t, filepath.Join(out, "dirs")))
+	if len(dirs) != 3 || dirs[0] == dirs[1] || dirs[1] == dirs[2] || dirs[0] == dirs[2] {
+		t.Errorf("runs used the directories %q, want three different ones", dirs)
+	}
+	r.Close()
+	assertNoEntries(t, tmp)
+}
