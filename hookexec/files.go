@@ -75,14 +75,10 @@ func (f runFiles) reset() bool {
 	if err != nil || len(entries) != len(paths) {
 		return false
 	}
-	for _, e := range entries {
-		if !slices.Contains(paths, filepath.Join(f.dir, e.Name())) || !e.Type().IsRegular() {
-			return false
-		}
-	}
-	for _, path := range paths {
-		info, err := os.Lstat(path)
-		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
+	for _, e := range entries { // names are unique: every run file is looked at
+		path := filepath.Join(f.dir, e.Name())
+		info, err := e.Info() // lstat: a symlink is not regular
+		if err != nil || !slices.Contains(paths, path) || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
 			return false
 		}
 		if isOutput(f, path) && info.Size() > 0 && os.Truncate(path, 0) != nil {

@@ -49,11 +49,11 @@ type runDirs struct {
 // taken is unusable: someone cleaned the temp dir meanwhile). Taking one
 // made ahead starts making a replacement under bg.
 func (d *runDirs) prepare(bg *sync.WaitGroup, inputs func(runFiles) []fileContent) (runFiles, error) {
-	files, reused, ok := d.take()
-	if !ok {
+	files, reused := d.take()
+	if !reused {
 		d.refill(bg)
 	}
-	if ok || len(files.dir) > 0 {
+	if files.dir != "" {
 		if err := writeInputs(reused, inputs(files)...); err == nil {
 			return files, nil
 		}
@@ -70,19 +70,19 @@ func (d *runDirs) prepare(bg *sync.WaitGroup, inputs func(runFiles) []fileConten
 	return files, nil
 }
 
-// take pops a directory: a reused one (reused, ok), else one made ahead
-// (files.dir set, !ok), else none.
-func (d *runDirs) take() (files runFiles, reused, ok bool) {
+// take pops a directory: one a finished run left (reused), else one made
+// ahead, else none (files.dir empty).
+func (d *runDirs) take() (files runFiles, reused bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if n := len(d.free); n > 0 {
 		files, d.free = d.free[n-1], d.free[:n-1]
-		return files, true, true
+		return files, true
 	}
 	if n := len(d.ready); n > 0 {
 		files, d.ready = d.ready[n-1], d.ready[:n-1]
 	}
-	return files, false, false
+	return files, false
 }
 
 // recycle keeps a finished run's directory for the next run when reset
