@@ -102,6 +102,14 @@ type Task struct {
 	// ParallelModuleRun it belongs to: the queue reports its outcome to
 	// the operator (GroupRunReport).
 	Group uint64 `json:"group,omitempty"`
+	// Converge marks a task a discovery queued for its converge (module
+	// runs, deletes, purges, afterAll, its end): a reload that supersedes
+	// a failing converge drops them, as its own discovery decides again.
+	Converge bool `json:"converge,omitempty"`
+	// Supersedes, set by the queue, says what this task replaced or
+	// dropped when it was queued (a failing run's retry, a failing
+	// converge), and why.
+	Supersedes string `json:"supersedes,omitempty"`
 	// Retry state, kept on the task and shown in /queue.
 	Attempts  int       `json:"attempts,omitempty"`
 	LastError string    `json:"lastError,omitempty"`
@@ -157,6 +165,17 @@ func NewModuleRun(module, reason string) Task {
 // NewReloadAll is the "reload all modules" task; waiting ones merge.
 func NewReloadAll(reason string) Task {
 	return Task{Kind: TaskReloadAll, Owner: OwnerOperator, MergeKey: string(TaskReloadAll), Reason: reason}
+}
+
+// ConvergeSuperseded tells the operator that a reload (By) queued in main
+// dropped a failing converge: the tasks dropped, and the converge graph's
+// task among them (Group, 0 when none). The operator forgets the graph
+// and takes back the deletes that were dropped, so that its next
+// discovery decides them again.
+type ConvergeSuperseded struct {
+	By      Task
+	Dropped []Task
+	Group   uint64
 }
 
 // GroupRunReport is the queue's report to the operator of a module run of

@@ -115,6 +115,8 @@ func (a *Actor) handleTaskDone(ctx actor.Context, msg messages.TaskDone) {
 	for _, t := range later {
 		touched = appendOnce(touched, a.queues.Append(t, now))
 	}
+	a.logReplaced()
+	a.supersede(ctx)
 	a.kick(ctx, touched...)
 	a.publish()
 	a.reportGroup(ctx, running, successOutcome(rerun), "")
@@ -130,12 +132,23 @@ func (a *Actor) fail(ctx actor.Context, t messages.Task, err string) {
 		a.kick(ctx, t.Queue)
 		return
 	}
+	if a.queues.GroupSuperseded(t.Group) {
+		a.queues.Finish(t.Queue, t.ID)
+		a.opts.Log.Warn("task failed; dropped as the converge it belongs to was superseded", "task", describe(t), "err", err)
+		a.dropped(t, err)
+		a.kick(ctx, t.Queue)
+		return
+	}
 	retry := a.retrier.Plan(t.Attempts + 1)
 	a.queues.Fail(t.Queue, t.ID, err, retry.At)
 	a.publish() // before the log, so that a reader of the log finds /queue updated
 	a.opts.Log.Error("task failed; retrying", "task", describe(t), "attempt", retry.Attempt,
 		"retryIn", retry.Delay, "err", err)
 	a.retrier.Arm(retry, ctx.Self(), retryDue{Queue: t.Queue, ID: t.ID})
+	if t.Group != 0 {
+		a.kick(ctx, t.Queue) // the failed run stepped aside
+	}
+	a.supersede(ctx)
 }
 
 func (a *Actor) handleRetryDue(ctx actor.Context, msg retryDue) {

@@ -59,6 +59,8 @@ func (a *Actor) append(ctx actor.Context, tasks []messages.Task) {
 		}
 		touched = appendOnce(touched, a.queues.Append(t, now))
 	}
+	a.logReplaced()
+	a.supersede(ctx)
 	a.kick(ctx, touched...)
 	a.publish()
 }

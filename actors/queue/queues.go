@@ -13,14 +13,21 @@ import (
 type Queues struct {
 	lines  map[string]*line
 	nextID uint64
+	// replaced are the tasks that replaced a retry since TakeReplaced.
+	replaced []messages.Task
+	// superseded are the converge graphs a reload dropped, by task ID.
+	superseded map[uint64]bool
 }
 
 // line is one queue. Its head is running when running is set, and waits
-// for a retry when retrying is set.
+// for a retry when retrying is set. A failed run of a converge's graph
+// (Task.Group) steps aside instead: it keeps its place, waits for its
+// retry in backoff, and the tasks behind it run meanwhile.
 type line struct {
 	tasks    []messages.Task
 	running  bool
 	retrying bool
+	backoff  map[uint64]bool
 }
 
 // NewQueues returns empty queues, the named ones already there.
@@ -57,8 +64,12 @@ func (q *Queues) prepare(t messages.Task, now time.Time) messages.Task {
 }
 
 // Append adds t at the end of its queue, unless a waiting task with the
-// same MergeKey is already there. It returns the queue's name.
+// same MergeKey is already there. A module run replaces a run of its
+// module that waits for a retry (Replace). It returns the queue's name.
 func (q *Queues) Append(t messages.Task, now time.Time) string {
+	if name, ok := q.Replace(t, now); ok {
+		return name
+	}
 	t = q.prepare(t, now)
 	l := q.line(t.Queue)
 	l.tasks = append(l.tasks, t)
@@ -98,13 +109,27 @@ func (l *line) firstWaiting() int {
 	return 0
 }
 
+// runnable is the index of the first task that may run: the head, or for
+// a line whose head steps aside, the first task not in backoff.
+func (l *line) runnable() (int, bool) {
+	if l.running || l.retrying {
+		return 0, false
+	}
+	for i, t := range l.tasks {
+		if !l.backoff[t.ID] {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // dedupe keeps the first waiting task of each MergeKey; a compacting
 // task's binding contexts are appended to the one it merges into.
 func (l *line) dedupe() {
 	seen := map[string]int{}
 	out := l.tasks[:0]
 	for i, t := range l.tasks {
-		busy := i == 0 && (l.running || l.retrying)
+		busy := i == 0 && (l.running || l.retrying) || l.backoff[t.ID]
 		if t.MergeKey != "" && !busy {
 			if at, ok := seen[t.MergeKey]; ok {
 				if t.Compact {
@@ -128,11 +153,20 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-// Next returns the head of an idle queue and marks it running.
+// Next returns the head of an idle queue and marks it running; tasks in
+// backoff are passed over (the task that runs becomes the head).
 func (q *Queues) Next(name string) (messages.Task, bool) {
 	l := q.lines[name]
-	if l == nil || l.running || l.retrying || len(l.tasks) == 0 {
+	if l == nil {
 		return messages.Task{}, false
+	}
+	i, ok := l.runnable()
+	if !ok {
+		return messages.Task{}, false
+	}
+	if i > 0 {
+		t := l.tasks[i]
+		l.tasks = slices.Insert(slices.Delete(l.tasks, i, i+1), 0, t)
 	}
 	l.running = true
 	l.tasks[0].Running = true
@@ -160,7 +194,9 @@ func (q *Queues) Finish(name string, id uint64) (messages.Task, bool) {
 	return t, true
 }
 
-// Fail keeps the running head for a retry at next and returns it updated.
+// Fail keeps the running head for a retry at next and returns it updated:
+// at the head, holding its queue, or in backoff when it is a run of a
+// converge's graph (Task.Group), which lets the tasks behind it run.
 func (q *Queues) Fail(name string, id uint64, err string, next time.Time) (messages.Task, bool) {
 	l := q.lines[name]
 	if l == nil || !l.running || l.tasks[0].ID != id {
@@ -169,14 +205,28 @@ func (q *Queues) Fail(name string, id uint64, err string, next time.Time) (messa
 	h := &l.tasks[0]
 	h.Attempts++
 	h.LastError, h.NextRetry, h.Running = err, next, false
-	l.running, l.retrying = false, true
+	l.running = false
+	if h.Group != 0 {
+		if l.backoff == nil {
+			l.backoff = map[uint64]bool{}
+		}
+		l.backoff[id] = true
+	} else {
+		l.retrying = true
+	}
 	return *h, true
 }
 
-// RetryDue ends the wait of a queue's head with the given ID.
+// RetryDue ends the wait of a queue's task with the given ID.
 func (q *Queues) RetryDue(name string, id uint64) bool {
 	l := q.lines[name]
-	if l == nil || !l.retrying || l.tasks[0].ID != id {
+	switch {
+	case l == nil:
+		return false
+	case l.backoff[id]:
+		delete(l.backoff, id)
+		return true
+	case !l.retrying || l.tasks[0].ID != id:
 		return false
 	}
 	l.retrying = false
