@@ -32,6 +32,20 @@ type Definition struct {
 	// CRDFiles are the module's crds/**.yaml files to apply (CRDFiles),
 	// listed when the module is loaded.
 	CRDFiles []string
+	// Requirements are the requirements of the module's module.yaml (none
+	// without one).
+	Requirements Requirements
+	// Version is the `version` of the module's Chart.yaml, "" when absent:
+	// what other modules' requirements check.
+	Version string
+	// ModuleYAMLIgnored are the keys of module.yaml that were accepted but
+	// change nothing here, dotted ("weight", "requirements.deckhouse"),
+	// sorted: for a debug log.
+	ModuleYAMLIgnored []string
+	// Warnings are what was dropped or could not be read without leaving
+	// the module out (a self-requirement, an unreadable Chart.yaml
+	// version), each naming its file: for a warning log.
+	Warnings []string
 }
 
 // StaticEnabled is the module's say on enabled from its values files.
@@ -221,7 +235,27 @@ func load(dir string, common values.Sections, crdSkip []string) (Definition, err
 	if def.CRDFiles, err = CRDFiles(abs, crdSkip); err != nil {
 		return Definition{}, &LoadError{Module: names.Name, Err: fmt.Errorf("module %s: %w", names.Name, err)}
 	}
+	if err := readDefinitionFiles(&def); err != nil {
+		return Definition{}, &LoadError{Module: names.Name, Err: err}
+	}
 	return def, nil
+}
+
+// readDefinitionFiles fills def's requirements from module.yaml and its
+// version from Chart.yaml.
+func readDefinitionFiles(def *Definition) error {
+	file, err := ReadModuleYAML(def.Dir, def.Names.Name)
+	if err != nil {
+		return err
+	}
+	def.Requirements, def.ModuleYAMLIgnored, def.Warnings = file.Requirements, file.Ignored, file.Warnings
+	// A Chart.yaml that cannot be read only costs the version: the module
+	// loads as it did before versions were read, and helm reports the file
+	// on the module's run. Modules requiring it see "unparsable version".
+	if def.Version, err = ReadChartVersion(def.Dir); err != nil {
+		def.Warnings = append(def.Warnings, fmt.Sprintf("%v; the module has no version for requirements", err))
+	}
+	return nil
 }
 
 // readOwnValues reads the module's values.yaml, which may only hold its own
