@@ -28,6 +28,8 @@ type Board struct {
 
 	// enabledDecisions: how the last discovery decided (why.go).
 	enabledDecisions atomic.Pointer[map[string]EnabledDecision]
+	// converge: what the converge in flight waits for (converge.go).
+	converge atomic.Pointer[ConvergeState]
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every publication

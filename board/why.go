@@ -22,6 +22,10 @@ type EnabledDecision struct {
 	// module has no script) or "" (not asked: the layers disabled it).
 	Script  string `json:"script,omitempty"`
 	Enabled bool   `json:"enabled"`
+	// Requires are the module's requirements (module.yaml), and Unmet
+	// those that disabled it (the final say).
+	Requires []string `json:"requires,omitempty"`
+	Unmet    []string `json:"unmet,omitempty"`
 	// Reason says in a sentence what decided it.
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`

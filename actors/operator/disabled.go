@@ -2,6 +2,7 @@ package operator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
@@ -17,7 +18,13 @@ const (
 	CauseEnabledScript = "enabled-script" // the module's enabled script said false
 	CauseNotEnabled    = "not-enabled"    // no layer enables it any more
 	CauseModuleDirGone = "module-dir-gone"
+	CauseRequirements  = "requirements" // module.yaml's requirements are not met
 )
+
+// unmetText is the reason of a module its unmet requirements disabled.
+func unmetText(unmet []string) string {
+	return "turned off because of unmet requirements: " + strings.Join(unmet, "; ")
+}
 
 // disabledBy says why a module is disabled, as a bounded cause and as a
 // sentence naming the key: the highest enabled layer with a say (they are

@@ -2,10 +2,12 @@ package operator
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -18,14 +20,19 @@ type discovery struct {
 	enabled    []string
 	dynamic    map[string]bool // the global hooks' flags it read
 	byScript   map[string]bool // candidates their enabled script disabled
+	// unmet are the candidates their unmet requirements disabled (the
+	// final say, before their enabled script is asked), with the reasons.
+	unmet map[string][]string
+	defs  map[string]layout.Definition
 }
 
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
 func (b *lifecycle) discover(ctx actor.Context) {
 	dynamic := b.opts.Board.DynamicEnabled()
-	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}}
-	for _, def := range b.opts.Modules {
+	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
+		defs: definitions(b.opts.Modules)}
+	for _, def := range b.runOrder() {
 		if b.skipped(def.Names.Name) {
 			continue
 		}
@@ -45,6 +52,13 @@ func (b *lifecycle) askNext(ctx actor.Context) {
 		return
 	}
 	name := d.candidates[d.next]
+	if unmet := b.unmetRequirements(d, name); len(unmet) > 0 {
+		d.unmet[name] = unmet
+		b.opts.Log.Info("module disabled: unmet requirements", "module", name, "unmet", unmet)
+		d.next++
+		b.askNext(ctx)
+		return
+	}
 	ctx.Request(b.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
 }
 
@@ -74,6 +88,33 @@ func (b *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.Enabled
 	b.askNext(ctx)
 }
 
+// unmetRequirements checks a candidate's requirements against the
+// modules this discovery has enabled so far (those it requires come
+// first: runOrder).
+func (b *lifecycle) unmetRequirements(d *discovery, name string) []string {
+	req := d.defs[name].Requirements
+	if req.Kubernetes == "" && len(req.Modules) == 0 {
+		return nil
+	}
+	enabled := make(map[string]string, len(d.enabled))
+	for _, m := range d.enabled {
+		enabled[m] = d.defs[m].Version
+	}
+	known := func(m string) bool { _, ok := d.defs[m]; return ok }
+	return req.Unmet(enabled, known, b.opts.KubeVersion)
+}
+
+// runOrder is the modules in the order discovery decides them and their
+// runs go one by one: every module after those it requires, the others by
+// weight. The set has no cycle (refused at start-up and by every scan).
+func (b *lifecycle) runOrder() []layout.Definition {
+	ordered, err := layout.RequirementOrder(b.opts.Modules)
+	if err != nil {
+		return b.opts.Modules
+	}
+	return ordered
+}
+
 // handleReleasesListed ends discovery: module runs for the enabled modules,
 // deletes for the disabled ones that were enabled or have a release, purges
 // for owned releases without a module dir, then afterAll.
@@ -91,13 +132,16 @@ func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) 
 	b.holdEvents(ctx, false)
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
-	b.tellDiscovered(d.enabled)
+	b.tellDiscovered(d.enabled, d.unmet)
 	b.publishDecisions(d)
 	b.opts.Board.SetEnabledModules(d.enabled)
 	next := b.moduleTasks(ctx, d, msg)
 	next = append(next,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
 		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
+	for i := range next {
+		next[i].Converge = true // a reload that supersedes this converge decides them again
+	}
 	b.opts.Log.Info("modules discovered", "enabled", d.enabled)
 	b.done(ctx, messages.TaskDone{Next: next})
 }
@@ -129,7 +173,10 @@ func (b *lifecycle) holdEvents(ctx actor.Context, hold bool) {
 
 // tellDiscovered hands the modules and the enabled ones to
 // LifecycleOptions.Discovered.
-func (b *lifecycle) tellDiscovered(enabled []string) {
+func (b *lifecycle) tellDiscovered(enabled []string, unmet map[string][]string) {
+	if b.opts.Unmet != nil {
+		b.opts.Unmet(maps.Clone(unmet))
+	}
 	if b.opts.Discovered == nil {
 		return
 	}

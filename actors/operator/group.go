@@ -1,76 +1,130 @@
 package operator
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// groupRun is a weight group in flight: the module runs of one
-// ParallelModuleRun, at most one per parallel queue at a time. It is pure:
-// the operator enqueues the tasks it returns and replies TaskDone to main
-// when it reports the group finished.
-type groupRun struct {
-	id      uint64   // the ParallelModuleRun's task ID, stamped on its runs
-	reason  string   // the converge's reason, given to its runs
-	waiting []string // modules not queued yet, in module order
-	// running maps a queued module to its parallel queue; it stays there
+// runGraph is a converge's module runs in flight as a graph: a module's
+// run is queued once every module it waits for (runDeps) has succeeded in
+// this converge, into a parallel queue that has no other run of the graph
+// going. A run that fails steps aside in its queue while it waits for its
+// retry (the queue's backoff), so it holds only the modules that wait for
+// it. It is pure: the operator enqueues the tasks it returns and replies
+// TaskDone to main when it reports the graph finished.
+type runGraph struct {
+	id     uint64 // the ParallelModuleRun's task ID, stamped on its runs
+	reason string // the converge's reason, given to its runs
+	order  []string
+	deps   map[string][]string
+	queues []string
+	// queueOf maps a queued module to its parallel queue; it stays there
 	// through failures and re-runs until its run has succeeded.
-	running  map[string]string
-	free     []string // parallel queues without a module of the group
-	done     []string // modules whose run has succeeded, in that order
-	failures map[string]int
-	lastErr  map[string]string
+	queueOf map[string]string
+	// going are the queued modules whose run has not failed since: each
+	// holds its queue for the graph.
+	going   map[string]bool
+	failing map[string]string // module -> its run's last error
+	done    []string          // modules whose run has succeeded, in that order
+	isDone  map[string]bool
 }
 
-// newGroupRun takes the group's modules and the parallel queues' count.
-func newGroupRun(id uint64, reason string, modules []string, queues int) *groupRun {
-	g := &groupRun{id: id, reason: reason, waiting: append([]string(nil), modules...),
-		running: map[string]string{}, failures: map[string]int{}, lastErr: map[string]string{}}
+// newRunGraph takes the graph's modules in run order, what each waits
+// for, and the parallel queues' count.
+func newRunGraph(id uint64, reason string, modules []string, deps map[string][]string, queues int) *runGraph {
+	g := &runGraph{id: id, reason: reason, order: slices.Clone(modules), deps: deps,
+		queueOf: map[string]string{}, going: map[string]bool{}, failing: map[string]string{}, isDone: map[string]bool{}}
 	for k := range max(queues, 1) {
-		g.free = append(g.free, messages.ParallelQueue(k))
+		g.queues = append(g.queues, messages.ParallelQueue(k))
 	}
 	return g
 }
 
-// start returns the first module runs: one per parallel queue.
-func (g *groupRun) start() []messages.Task {
+// start returns the first module runs.
+func (g *runGraph) start() []messages.Task {
 	return g.fill()
 }
 
-// fill queues waiting modules into the free parallel queues.
-func (g *groupRun) fill() []messages.Task {
+// fill queues the modules that wait for nothing more, in run order, into
+// the queues no run of the graph is going in.
+func (g *runGraph) fill() []messages.Task {
+	busy := map[string]bool{}
+	for m := range g.going {
+		busy[g.queueOf[m]] = true
+	}
 	var out []messages.Task
-	for len(g.waiting) > 0 && len(g.free) > 0 {
-		module, queue := g.waiting[0], g.free[0]
-		g.waiting, g.free = g.waiting[1:], g.free[1:]
-		g.running[module] = queue
-		t := messages.NewModuleRun(module, g.reason)
-		t.Queue, t.Group = queue, g.id
+	for _, m := range g.order {
+		if _, queued := g.queueOf[m]; queued || !g.ready(m) {
+			continue
+		}
+		i := slices.IndexFunc(g.queues, func(q string) bool { return !busy[q] })
+		if i < 0 {
+			break
+		}
+		q := g.queues[i]
+		busy[q], g.queueOf[m], g.going[m] = true, q, true
+		t := messages.NewModuleRun(m, g.reason)
+		t.Queue, t.Group = q, g.id
 		out = append(out, t)
 	}
 	return out
 }
 
-// report takes the queue's report of one of the group's runs: the runs to
-// queue next, and whether the whole group has finished.
-func (g *groupRun) report(r messages.GroupRunReport) (next []messages.Task, finished bool) {
-	if r.Group != g.id || g.running[r.Module] != r.Queue {
+func (g *runGraph) ready(m string) bool {
+	for _, d := range g.deps[m] {
+		if !g.isDone[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// report takes the queue's report of one of the graph's runs: the runs to
+// queue next, and whether the whole graph has finished.
+func (g *runGraph) report(r messages.GroupRunReport) (next []messages.Task, finished bool) {
+	if r.Group != g.id || g.queueOf[r.Module] != r.Queue || g.isDone[r.Module] {
 		return nil, false
 	}
 	switch r.Outcome {
 	case messages.GroupRunFailed:
-		g.failures[r.Module]++
-		g.lastErr[r.Module] = r.Err
+		g.failing[r.Module] = r.Err
+		delete(g.going, r.Module)
+	case messages.GroupRunRequeued:
+		delete(g.failing, r.Module)
+		g.going[r.Module] = true
+		return nil, false
 	case messages.GroupRunSucceeded, messages.GroupRunDropped:
-		delete(g.running, r.Module)
-		g.free = append(g.free, r.Queue)
+		delete(g.failing, r.Module)
+		delete(g.going, r.Module)
+		g.isDone[r.Module] = true
 		g.done = append(g.done, r.Module)
-		next = g.fill()
 	}
-	return next, g.finished()
+	return g.fill(), g.finished()
 }
 
-// finished reports whether every module of the group has succeeded (or
+// finished reports whether every module of the graph has succeeded (or
 // was dropped because its actor is gone).
-func (g *groupRun) finished() bool {
-	return len(g.waiting) == 0 && len(g.running) == 0
+func (g *runGraph) finished() bool {
+	return len(g.done) == len(g.order)
 }
+
+// waits maps each module not queued yet to the modules it still waits for.
+func (g *runGraph) waits() map[string][]string {
+	out := map[string][]string{}
+	for _, m := range g.order {
+		if _, queued := g.queueOf[m]; queued {
+			continue
+		}
+		for _, d := range g.deps[m] {
+			if !g.isDone[d] {
+				out[m] = append(out[m], d)
+			}
+		}
+	}
+	return out
+}
+
+// failures are the modules whose run failed and has not succeeded since.
+func (g *runGraph) failures() map[string]string { return maps.Clone(g.failing) }

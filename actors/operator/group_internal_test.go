@@ -9,32 +9,72 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// runTasks groups the runs of one weight (dir prefix; unnumbered modules
-// share one weight after the numbered ones) into a ParallelModuleRun when
-// parallel > 1; a weight of one module, and parallel 1, keep plain runs.
-func TestRunTasksGroupsByWeight(t *testing.T) {
+// runTasks keeps plain runs in main one by one (parallel 1, no module
+// that declares requirements); otherwise one ParallelModuleRun runs all
+// the enabled modules as a graph.
+func TestRunTasks(t *testing.T) {
 	defs := []layout.Definition{def(t, "010-a", ""), def(t, "010-b", ""), def(t, "020-c", ""),
-		def(t, "030-d", ""), def(t, "30-e", ""), def(t, "f", ""), def(t, "g", "")}
-	all := []string{"a", "b", "c", "d", "e", "f", "g"}
+		requires(def(t, "030-d", ""), "a"), def(t, "f", "")}
+	all := []string{"a", "b", "c", "d", "f"}
 	cases := []struct {
 		name     string
 		enabled  []string
 		parallel int
 		want     []string
 	}{
-		{name: "parallel 1: one by one", enabled: all, parallel: 1,
-			want: []string{"run a", "run b", "run c", "run d", "run e", "run f", "run g"}},
-		{name: "parallel 0 is 1", enabled: all,
-			want: []string{"run a", "run b", "run c", "run d", "run e", "run f", "run g"}},
-		{name: "parallel 8: groups, a single module in main", enabled: all, parallel: 8,
-			want: []string{"group a,b", "run c", "group d,e", "group f,g"}},
-		{name: "a disabled module leaves a group of one", enabled: []string{"a", "c", "d", "e", "g"}, parallel: 2,
-			want: []string{"run a", "run c", "group d,e", "run g"}},
+		{name: "parallel 1, no requirements: one by one in main", enabled: []string{"a", "b", "c", "f"}, parallel: 1,
+			want: []string{"run a", "run b", "run c", "run f"}},
+		{name: "parallel 0 is 1", enabled: []string{"a", "c"}, want: []string{"run a", "run c"}},
+		{name: "parallel 8: one graph", enabled: []string{"a", "b", "c", "f"}, parallel: 8,
+			want: []string{"group a,b,c,f"}},
+		{name: "parallel 1 with requirements: one graph", enabled: all, parallel: 1,
+			want: []string{"group a,b,c,d,f"}},
+		{name: "requirements of a disabled module change nothing", enabled: []string{"a", "b"}, parallel: 1,
+			want: []string{"run a", "run b"}},
+		{name: "nothing enabled", parallel: 8},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := grouped(runTasks(tc.enabled, defs, tc.parallel)); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("tasks %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// requires makes def declare requirements on modules.
+func requires(def layout.Definition, modules ...string) layout.Definition {
+	for _, m := range modules {
+		def.Requirements.Modules = append(def.Requirements.Modules, layout.ModuleRequirement{Module: m, Constraint: ">= 0.0.0"})
+	}
+	return def
+}
+
+// runDeps: a module without requirements waits for the nearest lower
+// weight's modules without requirements; one with requirements waits for
+// the required modules of this converge only (its weight does not count).
+func TestRunDeps(t *testing.T) {
+	defs := definitions([]layout.Definition{def(t, "010-a", ""), def(t, "010-b", ""), def(t, "020-c", ""),
+		requires(def(t, "005-d", ""), "c", "gone"), requires(def(t, "030-e", ""), "d", "x"), def(t, "040-f", ""), def(t, "g", "")})
+	cases := []struct {
+		name    string
+		modules []string
+		want    map[string][]string
+	}{
+		{name: "weights and requirements", modules: []string{"a", "b", "c", "d", "e", "f", "g"},
+			want: map[string][]string{"a": nil, "b": nil, "c": {"a", "b"}, "d": {"c"}, "e": {"d"}, "f": {"c"}, "g": {"f"}}},
+		{name: "a weight with no enabled module is passed over", modules: []string{"a", "f", "g"},
+			want: map[string][]string{"a": nil, "f": {"a"}, "g": {"f"}}},
+		{name: "a required module that does not run is not waited for", modules: []string{"a", "d", "e"},
+			want: map[string][]string{"a": nil, "e": {"d"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runDeps(tc.modules, defs)
+			for m, want := range tc.want {
+				if !reflect.DeepEqual(got[m], want) {
+					t.Errorf("%s waits for %v, want %v", m, got[m], want)
+				}
 			}
 		})
 	}
@@ -63,16 +103,19 @@ func report(module string, queue int, outcome messages.GroupOutcome) messages.Gr
 	return messages.GroupRunReport{Group: 7, Module: module, Queue: messages.ParallelQueue(queue), Outcome: outcome}
 }
 
-// A group in flight: at most one run per parallel queue; a freed queue
-// takes the next module; a failed or re-queued run keeps its queue; the
-// group finishes once every module has succeeded; reports of another
-// group, or of a queue the module is not in, change nothing.
-func TestGroupRun(t *testing.T) {
+// A graph in flight: at most one going run per parallel queue; a freed
+// queue takes the next module that waits for nothing more; a failed run
+// keeps its place but frees its queue for the graph (it steps aside while
+// it waits for its retry), and holds only the modules that wait for it;
+// the graph finishes once every module has succeeded; reports of another
+// graph, or of a queue the module is not in, change nothing.
+func TestRunGraph(t *testing.T) {
 	ok, failed, requeued, dropped := messages.GroupRunSucceeded, messages.GroupRunFailed,
 		messages.GroupRunRequeued, messages.GroupRunDropped
 	cases := []struct {
 		name    string
 		modules []string
+		deps    map[string][]string
 		queues  int
 		start   []string
 		steps   []groupStep
@@ -87,8 +130,18 @@ func TestGroupRun(t *testing.T) {
 		{name: "more modules than queues: a freed queue takes the next", modules: []string{"a", "b", "c", "d"}, queues: 2,
 			start: []string{"a@parallel_queue_0", "b@parallel_queue_1"},
 			steps: []groupStep{{report: report("b", 1, ok), queued: []string{"c@parallel_queue_1"}},
-				{report: report("a", 0, failed)}, {report: report("c", 1, ok), queued: []string{"d@parallel_queue_1"}},
-				{report: report("d", 1, ok)}, {report: report("a", 0, ok), finished: true}}},
+				{report: report("a", 0, failed), queued: []string{"d@parallel_queue_0"}}, {report: report("c", 1, ok)},
+				{report: report("d", 0, ok)}, {report: report("a", 0, ok), finished: true}}},
+		{name: "one queue: a failing module holds only what waits for it", modules: []string{"a", "b", "c", "d"},
+			deps: map[string][]string{"b": {"a"}, "d": {"c"}}, queues: 1, start: []string{"a@parallel_queue_0"},
+			steps: []groupStep{{report: report("a", 0, failed), queued: []string{"c@parallel_queue_0"}},
+				{report: report("c", 0, ok), queued: []string{"d@parallel_queue_0"}}, {report: report("a", 0, failed)},
+				{report: report("d", 0, ok)}, {report: report("a", 0, ok), queued: []string{"b@parallel_queue_0"}},
+				{report: report("b", 0, ok), finished: true}}},
+		{name: "a module waits for all it requires", modules: []string{"a", "b", "c"},
+			deps: map[string][]string{"c": {"a", "b"}}, queues: 8, start: []string{"a@parallel_queue_0", "b@parallel_queue_1"},
+			steps: []groupStep{{report: report("b", 1, ok)}, {report: report("a", 0, ok), queued: []string{"c@parallel_queue_0"}},
+				{report: report("c", 0, ok), finished: true}}},
 		{name: "a re-run by afterHelm keeps the group open", modules: []string{"a", "b"}, queues: 4,
 			start: []string{"a@parallel_queue_0", "b@parallel_queue_1"},
 			steps: []groupStep{{report: report("a", 0, requeued)}, {report: report("b", 1, ok)},
@@ -104,7 +157,7 @@ func TestGroupRun(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newGroupRun(7, "converge", tc.modules, tc.queues)
+			g := newRunGraph(7, "converge", tc.modules, tc.deps, tc.queues)
 			if got := placed(t, g.start()); !reflect.DeepEqual(got, tc.start) {
 				t.Fatalf("start %v, want %v", got, tc.start)
 			}

@@ -71,6 +71,12 @@ type LifecycleOptions struct {
 	// runs the module runs of one weight in that many parallel queues;
 	// 0 or 1: one by one in main.
 	ParallelModuleRuns int
+	// KubeVersion is the apiserver's version (its gitVersion), checked
+	// against module.yaml's requirements.kubernetes.
+	KubeVersion string
+	// Unmet, when set, is told after every successful discovery the
+	// modules that unmet requirements disabled, with the reasons.
+	Unmet func(byModule map[string][]string)
 }
 
 // Child names the lifecycle expects among the root's children.
@@ -103,7 +109,11 @@ type lifecycle struct {
 	current       hookrun.Assigned
 	releases      *actor.PID
 	convergeStart time.Time
-	group         *groupRun // the ParallelModuleRun in flight
+	group         *runGraph // the ParallelModuleRun in flight
+	// superseded notes, by module, what last dropped or replaced its run;
+	// modulesError why the modules dirs were refused (a requirements cycle).
+	superseded   map[string]board.Superseded
+	modulesError string
 }
 
 func newLifecycle(opts LifecycleOptions) *lifecycle {
@@ -145,6 +155,8 @@ func (b *lifecycle) receive(ctx actor.Context, children *Family) {
 		b.handleReleaseDeleted(ctx, msg)
 	case messages.GroupRunReport:
 		b.handleGroupReport(ctx, msg)
+	case messages.ConvergeSuperseded:
+		b.handleConvergeSuperseded(msg)
 	}
 }
 

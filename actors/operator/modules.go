@@ -56,6 +56,9 @@ func diffModules(known []layout.Definition, scan modulesScanned) moduleChanges {
 	for _, d := range scan.Defs {
 		seen[d.Names.Name] = true
 		if old, ok := byName[d.Names.Name]; ok {
+			// module.yaml and Chart.yaml's version are read again: the
+			// operator decides from them, not the module's actor.
+			old.Requirements, old.Version = d.Requirements, d.Version
 			c.next = append(c.next, old)
 			continue
 		}
@@ -101,6 +104,10 @@ func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) 
 	b.setUnseen(msg.Unseen)
 	b.unloaded = layout.Unloaded(msg.Errs)
 	c := diffModules(b.opts.Modules, msg)
+	if !b.acceptModules(c.next) {
+		b.discover(ctx)
+		return
+	}
 	for _, name := range c.removed {
 		b.removeModule(ctx, name)
 	}
@@ -112,6 +119,28 @@ func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) 
 		b.tellReaders(ctx)
 	}
 	b.discover(ctx)
+}
+
+// acceptModules refuses a modules set whose requirements form a cycle:
+// the last good set stays in force, the error is logged, counted and
+// shown in `module list` until a scan finds the cycle gone.
+func (b *lifecycle) acceptModules(next []layout.Definition) bool {
+	_, err := layout.RequirementOrder(next)
+	if err == nil {
+		if b.modulesError != "" {
+			b.opts.Log.Info("module requirements no longer form a cycle; the modules dirs are taken as they are")
+			b.modulesError = ""
+			b.publishConverge()
+		}
+		return true
+	}
+	if b.opts.DiscoverErrors != nil {
+		b.opts.DiscoverErrors.Inc()
+	}
+	b.modulesError = err.Error()
+	b.publishConverge() // before the log: a reader of the log finds module list saying so
+	b.opts.Log.Error("modules dirs refused; the last good set of modules stays in force", "err", err)
+	return false
 }
 
 // removeModule stops the actor of a module whose dir is gone; its release

@@ -55,6 +55,9 @@ func planConverge(in convergeInput) convergePlan {
 		}
 		if in.wasEnabled[name] || slices.Contains(in.releases.All, name) {
 			cause, reason := disabledBy(def, in.config, in.discovered.dynamic, in.discovered.byScript[name])
+			if unmet := in.discovered.unmet[name]; len(unmet) > 0 {
+				cause, reason = CauseRequirements, unmetText(unmet)
+			}
 			deletes = append(deletes, messages.Task{Kind: messages.TaskModuleDelete,
 				Owner: messages.ModuleOwner(name), Module: name, Reason: reason, Cause: cause})
 		}

@@ -25,9 +25,10 @@ type whyInput struct {
 	def      layout.Definition
 	config   values.Sections
 	dynamic  map[string]bool
-	enabled  bool   // discovery enabled it
-	byScript bool   // its enabled script said false
-	leftOut  string // why discovery left it out ("" when it did not)
+	enabled  bool     // discovery enabled it
+	byScript bool     // its enabled script said false
+	unmet    []string // its unmet requirements, which disabled it
+	leftOut  string   // why discovery left it out ("" when it did not)
 	at       time.Time
 }
 
@@ -36,7 +37,8 @@ type whyInput struct {
 // decided.
 func enabledDecision(in whyInput) board.EnabledDecision {
 	names := in.def.Names
-	d := board.EnabledDecision{Module: names.Name, Layers: enabledLayers(in), Enabled: in.enabled, At: in.at}
+	d := board.EnabledDecision{Module: names.Name, Layers: enabledLayers(in), Enabled: in.enabled, At: in.at,
+		Requires: requiresText(in.def.Requirements), Unmet: in.unmet}
 	layers := append(in.def.StaticEnabled(), in.config.Enabled, in.dynamic)
 	d.ByLayers = values.EnabledByLayers(names.ValuesKey, layers...)
 	switch {
@@ -44,6 +46,8 @@ func enabledDecision(in whyInput) board.EnabledDecision {
 		d.Reason = in.leftOut
 	case !d.ByLayers:
 		_, d.Reason = disabledBy(in.def, in.config, in.dynamic, false)
+	case len(in.unmet) > 0:
+		d.Reason = unmetText(in.unmet)
 	case in.byScript:
 		d.Script, d.Reason = "false", "disabled by its enabled script"
 	case !in.def.HasEnabledScript:
@@ -101,7 +105,7 @@ func (b *lifecycle) publishDecisions(d *discovery) {
 	for _, def := range b.opts.Modules {
 		name := def.Names.Name
 		out[name] = enabledDecision(whyInput{def: def, config: b.config, dynamic: d.dynamic,
-			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], leftOut: b.leftOutReason(name), at: now})
+			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: b.leftOutReason(name), at: now})
 	}
 	b.opts.Board.SetEnabledDecisions(out)
 }
@@ -116,4 +120,20 @@ func (b *lifecycle) leftOutReason(name string) string {
 		return "left out of discovery: the module failed to start (its hooks could not be configured)"
 	}
 	return ""
+}
+
+// requiresText lists a module's requirements as module.yaml states them.
+func requiresText(r layout.Requirements) []string {
+	var out []string
+	if r.Kubernetes != "" {
+		out = append(out, "kubernetes "+r.Kubernetes)
+	}
+	for _, m := range r.Modules {
+		s := m.Module + " " + m.Constraint
+		if m.Optional {
+			s += " (optional)"
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -153,7 +153,7 @@ func Start(cfg Config) (*App, error) {
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ParallelModuleRuns: cfg.ParallelModuleRuns,
+		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: kubeVersion(cfg.Log, client), Unmet: m.unmet.set,
 		ListDirs:           func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
@@ -264,12 +264,33 @@ func readDirs(cfg Config) (dirsRead, error) {
 			return dirsRead{}, fmt.Errorf("global schemas: %w", err)
 		}
 	}
+	if _, err := layout.RequirementOrder(defs); err != nil {
+		return dirsRead{}, fmt.Errorf("MODULES_DIR: %w", err)
+	}
 	names := make([]string, 0, len(defs))
 	for _, d := range defs {
 		names = append(names, d.Names.Name)
+		for _, key := range d.ModuleYAMLIgnored {
+			cfg.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+		}
+		for _, w := range d.Warnings {
+			cfg.Log.Warn("module definition", "module", d.Names.Name, "warning", w)
+		}
 	}
 	cfg.Log.Info("modules found", "modules", names)
 	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), globalSchemas: globalSchemas}, nil
+}
+
+// kubeVersion is the apiserver's version, which module.yaml's
+// requirements.kubernetes is checked against; "" when it cannot be read
+// (such requirements are then unmet, saying so).
+func kubeVersion(log *slog.Logger, client kubernetes.Interface) string {
+	v, err := client.Discovery().ServerVersion()
+	if err != nil {
+		log.Warn("apiserver version not read; modules that require a kubernetes version stay disabled", "err", err)
+		return ""
+	}
+	return v.GitVersion
 }
 
 // dirsRead is what start-up read of the modules and global hooks dirs;

@@ -52,3 +52,23 @@ func (mi *moduleInfo) set(all, enabled []string) {
 	}
 	mi.series = next
 }
+
+const unmetHelp = "1 for every module that unmet requirements (module.yaml) disabled at the last discovery."
+
+// unmetInfo is module_requirements_unmet{module}: 1 for each module its
+// unmet requirements disabled, rebuilt after each discovery.
+type unmetInfo struct {
+	vec *prometheus.GaugeVec
+}
+
+func newUnmetInfo(prefix string) *unmetInfo {
+	return &unmetInfo{vec: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_requirements_unmet",
+		Help: unmetHelp}, []string{"module"})}
+}
+
+func (u *unmetInfo) set(byModule map[string][]string) {
+	u.vec.Reset()
+	for name := range byModule {
+		u.vec.WithLabelValues(name).Set(1)
+	}
+}

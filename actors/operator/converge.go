@@ -1,0 +1,58 @@
+package operator
+
+import (
+	"maps"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// handleConvergeSuperseded takes the queue's word that a reload dropped a
+// failing converge: the graph in flight is forgotten, a dropped delete is
+// taken back (the module counts as enabled again, so that the reload's
+// discovery deletes it again if it is still disabled), and each dropped
+// module run is noted for `module why`.
+func (b *lifecycle) handleConvergeSuperseded(msg messages.ConvergeSuperseded) {
+	if b.group != nil && b.group.id == msg.Group {
+		b.group = nil
+	}
+	if b.superseded == nil {
+		b.superseded = map[string]board.Superseded{}
+	}
+	now := b.opts.Clock.Now()
+	for _, t := range msg.Dropped {
+		switch t.Kind {
+		case messages.TaskModuleDelete:
+			b.enabled[t.Module] = true
+		case messages.TaskModuleRun:
+			b.superseded[t.Module] = board.Superseded{Task: describeTask(t), By: msg.By.Reason, At: now}
+		}
+	}
+	b.publishConverge()
+}
+
+// describeTask names a task for a note: queue, kind, and the attempts of
+// a failing one.
+func describeTask(t messages.Task) string {
+	s := t.Queue + ":" + string(t.Kind)
+	if t.Module != "" {
+		s += ":" + t.Module
+	}
+	if t.Attempts > 0 {
+		s += " failing (" + t.LastError + ")"
+	}
+	return s
+}
+
+// publishConverge publishes what the converge waits for, what reloads
+// dropped and a refused modules set.
+func (b *lifecycle) publishConverge() {
+	if b.opts.Board == nil {
+		return
+	}
+	s := board.ConvergeState{Superseded: maps.Clone(b.superseded), ModulesError: b.modulesError}
+	if b.group != nil {
+		s.Waits = b.group.waits()
+	}
+	b.opts.Board.SetConverge(s)
+}
