@@ -47,6 +47,9 @@ type SyncRun struct {
 	// Group is the binding's group: one run stands for the whole group.
 	Group   string
 	Context []byte
+	// AllowFailure is the binding's allowFailure: a failed run is logged,
+	// counted apart and dropped, and the owner goes on.
+	AllowFailure bool
 }
 
 // KubeSyncRuns hands an owner its Synchronization runs, in hook order, once

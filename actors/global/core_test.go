@@ -147,7 +147,8 @@ func TestBindingTasksAndReloads(t *testing.T) {
 }
 
 // TestFailedHooks: a failure answers the error; with allowFailure the
-// Synchronization wait hears of it first (it counts as finished).
+// Synchronization wait hears of it first (it counts as finished), and the
+// queue drops the task.
 func TestFailedHooks(t *testing.T) {
 	c := newCore(t, globalHooks())
 	failed := HookFinished{Result: worker.HookResult{Queue: "main", Err: errors.New("exit status 1")}}
@@ -157,6 +158,12 @@ func TestFailedHooks(t *testing.T) {
 	allowed.AllowFailure = true
 	step(t, c, assign(2, allowed), "main: RunHook event.sh")
 	step(t, c, failed, "main: Ran", "TaskEnded event.sh", "Reply 2 err=hook event.sh: exit status 1")
+	// A named queue's Synchronization run (a HookEvent's task) likewise.
+	sync := hookTask("event.sh", "tick", "q")
+	sync.Sync, sync.AllowFailure = true, true
+	step(t, c, assign(3, sync), "q: RunHook event.sh")
+	step(t, c, HookFinished{Result: worker.HookResult{Queue: "q", Err: errors.New("exit status 1")}},
+		"q: Ran", "TaskEnded event.sh", "Reply 3 err=hook event.sh: exit status 1")
 }
 
 // TestGlobalConfigEcho: the echo of our own config write (a section equal

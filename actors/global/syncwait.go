@@ -48,7 +48,8 @@ func (s *SyncWait) Listed(msg messages.KubeSyncRuns) SyncStep {
 	}
 	for _, r := range msg.Runs {
 		s.next = append(s.next, messages.Task{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal,
-			Hook: r.Hook, Binding: r.Binding, Context: r.Context, Contexts: 1, Sync: true, Reason: "Synchronization"})
+			Hook: r.Hook, Binding: r.Binding, Context: r.Context, Contexts: 1, Sync: true, Reason: "Synchronization",
+			AllowFailure: r.AllowFailure})
 	}
 	for _, ref := range msg.Waited {
 		if !s.finished[ref] {

@@ -11,6 +11,11 @@ func syncRun(hook string) messages.Task {
 	return messages.Task{Kind: messages.TaskGlobalHook, Hook: hook, Binding: "b", Sync: true}
 }
 
+func allowing(t messages.Task) messages.Task {
+	t.AllowFailure = true
+	return t
+}
+
 // TestSyncWait: the GlobalSynchronization task ends once it has the list
 // and the named queues' runs it waits for have finished (in any order,
 // even before the list); the schedules start once main's runs have too.
@@ -39,6 +44,11 @@ func TestSyncWait(t *testing.T) {
 			{list: &list, want: SyncStep{EndTask: true, Next: nextMain}},
 			{list: &list}, // a second list is ignored
 			{task: syncRun("main.sh"), want: SyncStep{Done: true, StartSchedules: true}},
+		}},
+		{"main's runs carry allowFailure; a dropped failure counts as finished", []event{
+			{list: &messages.KubeSyncRuns{Runs: []messages.SyncRun{{Hook: "main.sh", Binding: "b", AllowFailure: true}}},
+				want: SyncStep{EndTask: true, Next: []messages.Task{allowing(nextMain[0])}}},
+			{task: allowing(syncRun("main.sh")), want: SyncStep{Done: true, StartSchedules: true}},
 		}},
 		{"nothing to wait for", []event{
 			{list: &messages.KubeSyncRuns{}, want: SyncStep{EndTask: true, Done: true, StartSchedules: true}},

@@ -107,7 +107,8 @@ func (a *Actor) queueSync(ctx actor.Context, m *monitor) {
 		a.enqueue(ctx, m, a.syncContext(m), true)
 		return
 	}
-	m.syncRun = &messages.SyncRun{Hook: m.hook.Hook, Binding: b.Name, Group: b.Group, Context: a.syncContext(m)}
+	m.syncRun = &messages.SyncRun{Hook: m.hook.Hook, Binding: b.Name, Group: b.Group, Context: a.syncContext(m),
+		AllowFailure: b.AllowFailure}
 }
 
 // groupSyncQueued tells whether another binding of m's group in the same

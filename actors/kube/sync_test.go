@@ -39,14 +39,15 @@ func monitorsOf(tb testing.TB, ns, hook string, bindingsJSON ...string) []messag
 // group; a named queue's binding is queued in its queue as one task (it
 // merges with nothing), and listed in Waited when the owner waits for
 // named queues (WaitNamed) and the binding waits (waitForSynchronization);
-// with waitForSynchronization: false nothing waits for it.
+// with waitForSynchronization: false nothing waits for it. Each run and
+// task carries its binding's allowFailure.
 func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	ns := testKube.Namespace(t)
 	kit := actortest.New(t)
 	queue, owner := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: actortest.Owners(queue.PID), Report: kit.NewProbe().PID})))
-	monitors := append(monitorsOf(t, ns, "b", `"name":"b1"`, `"name":"b-waits","queue":"q"`,
-		`"name":"b-free","queue":"q","waitForSynchronization":false`),
+	monitors := append(monitorsOf(t, ns, "b", `"name":"b1","allowFailure":true`, `"name":"b-waits","queue":"q"`,
+		`"name":"b-free","queue":"q","waitForSynchronization":false,"allowFailure":true`),
 		monitorsOf(t, ns, "a", `"name":"a2","group":"g"`, `"name":"a1","group":"g"`, `"name":"a0"`)...)
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: monitors, SyncTo: owner.PID, WaitNamed: true})
 
@@ -54,6 +55,9 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	var got []string
 	for _, r := range runs.Runs {
 		got = append(got, r.Hook+"/"+r.Binding)
+		if r.AllowFailure != (r.Binding == "b1") {
+			t.Fatalf("run %s/%s AllowFailure %t, want the binding's", r.Hook, r.Binding, r.AllowFailure)
+		}
 	}
 	if fmt.Sprint(got) != "[a/a2 a/a0 b/b1]" {
 		t.Fatalf("Synchronization runs %v, want [a/a2 a/a0 b/b1] (one for group g)", got)
@@ -67,7 +71,8 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 		queued[task.Binding] = task
 	}
 	for _, name := range []string{"b-waits", "b-free"} {
-		if task := queued[name]; task.Queue != "q" || !task.Sync || task.MergeKey != "" || task.Compact {
+		task := queued[name]
+		if task.Queue != "q" || !task.Sync || task.MergeKey != "" || task.Compact || task.AllowFailure != (name == "b-free") {
 			t.Fatalf("%s queued as %+v", name, task)
 		}
 	}

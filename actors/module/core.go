@@ -80,12 +80,15 @@ type moduleRun struct {
 }
 
 // step is one hook to run in a phase; reacts: a values change by it queues
-// another module run.
+// another module run; allowFailure (a Synchronization run of a binding
+// with allowFailure): its failure is logged and counted apart, and the
+// run goes on with the next step.
 type step struct {
-	hook    hookrun.Hook
-	binding string
-	context []byte
-	reacts  bool
+	hook         hookrun.Hook
+	binding      string
+	context      []byte
+	reacts       bool
+	allowFailure bool
 }
 
 // Busy tells whether a task is running.

@@ -112,8 +112,19 @@ type (
 		Removal worker.Removal
 		Reason  string
 	}
-	// TaskFailed is logged by the actor.
-	TaskFailed struct{ Err error }
+	// TaskFailed is logged by the actor (at WARN when the task allows
+	// failure: the queue drops it).
+	TaskFailed struct {
+		Err     error
+		Allowed bool
+	}
+	// HookFailureAllowed: a step of the run failed, and its binding allows
+	// failure (a Synchronization run): the actor logs it at WARN, and the
+	// run goes on.
+	HookFailureAllowed struct {
+		Hook, Binding string
+		Err           error
+	}
 	// ArmCheck arms the periodic absent-resources check.
 	ArmCheck struct{}
 	// Enqueue queues tasks.

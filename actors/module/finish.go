@@ -38,7 +38,7 @@ func (c *Core) finish(err error, env Env) []Effect {
 	if err != nil {
 		done.Err = err.Error()
 		c.State.LastError = done.Err
-		out = append(out, TaskFailed{Err: err})
+		out = append(out, TaskFailed{Err: err, Allowed: r != nil && r.task.AllowFailure})
 	}
 	c.State.Tasks++
 	out = append(out, Publish{})

@@ -77,7 +77,7 @@ func (c *Core) nextHook(env Env) []Effect {
 		return c.finish(err, env)
 	}
 	s := r.left[0]
-	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure)
+	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure)
 	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info, Now: env.Now}, env)
 }
 
@@ -108,16 +108,26 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 				c.run.valuesChanged = true
 			}
 		case hookrun.Finished:
-			if e.Err != nil {
-				return append(out, c.finish(e.Err, env)...)
-			}
-			c.run.left = c.run.left[1:]
-			return append(out, c.nextHook(env)...)
+			return append(out, c.hookEnded(e.Err, env)...)
 		default:
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// hookEnded moves on to the next step, or fails the task; a failed step
+// that allows failure is reported and passed.
+func (c *Core) hookEnded(err error, env Env) []Effect {
+	var out []Effect
+	if s := c.run.left[0]; err != nil {
+		if !s.allowFailure {
+			return c.finish(err, env)
+		}
+		out = append(out, HookFailureAllowed{Hook: s.hook.Name, Binding: s.binding, Err: err})
+	}
+	c.run.left = c.run.left[1:]
+	return append(out, c.nextHook(env)...)
 }
 
 // kubeSynced inserts the Synchronization runs before beforeHelm.
@@ -132,7 +142,8 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 	c.markPhase(SyncHooks, env.Now)
 	for _, run := range msg.Runs {
 		if h, ok := c.Hooks.Find(run.Hook); ok {
-			c.run.left = append(c.run.left, step{hook: h, binding: run.Binding, context: run.Context})
+			c.run.left = append(c.run.left, step{hook: h, binding: run.Binding, context: run.Context,
+				allowFailure: run.AllowFailure})
 		}
 	}
 	return c.nextHook(env)

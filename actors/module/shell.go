@@ -87,7 +87,14 @@ func (a *Actor) observe(ctx actor.Context, e Effect) {
 		a.log.Warn(UninstalledMessage, "release", a.name(), "revision", e.Removal.Revision,
 			"status", e.Removal.Status, "reason", e.Reason)
 	case TaskFailed:
+		if e.Allowed {
+			a.log.Warn("task failed; its binding allows failure", "err", e.Err)
+			return
+		}
 		a.log.Error("task failed", "err", e.Err)
+	case HookFailureAllowed:
+		a.log.Warn("hook failed; its binding allows failure, the run goes on", "hook", e.Hook,
+			"binding", e.Binding, "err", e.Err)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
 	case MaintenanceSet, HelmSkipped:
