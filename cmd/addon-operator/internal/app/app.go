@@ -154,7 +154,7 @@ func Start(cfg Config) (*App, error) {
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
 		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: kubeVersion(cfg.Log, client), Unmet: m.unmet.set,
-		ListDirs:           func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
+		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
