@@ -153,3 +153,19 @@ func (e *CycleError) Error() string {
 	}
 	return msg
 }
+
+// UnmetAmong checks the requirements of module name (one of defs) against
+// the modules enabled so far among defs: what discovery and `plan` ask of
+// each candidate, in RequirementOrder.
+func UnmetAmong(defs map[string]Definition, name string, enabledSoFar []string, kubeVersion string) []string {
+	req := defs[name].Requirements
+	if req.Kubernetes == "" && len(req.Modules) == 0 {
+		return nil
+	}
+	enabled := make(map[string]string, len(enabledSoFar))
+	for _, m := range enabledSoFar {
+		enabled[m] = defs[m].Version
+	}
+	known := func(m string) bool { _, ok := defs[m]; return ok }
+	return req.Unmet(enabled, known, kubeVersion)
+}

@@ -92,25 +92,22 @@ func (b *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.Enabled
 // modules this discovery has enabled so far (those it requires come
 // first: runOrder).
 func (b *lifecycle) unmetRequirements(d *discovery, name string) []string {
-	req := d.defs[name].Requirements
-	if req.Kubernetes == "" && len(req.Modules) == 0 {
-		return nil
-	}
-	enabled := make(map[string]string, len(d.enabled))
-	for _, m := range d.enabled {
-		enabled[m] = d.defs[m].Version
-	}
-	known := func(m string) bool { _, ok := d.defs[m]; return ok }
-	return req.Unmet(enabled, known, b.opts.KubeVersion)
+	return layout.UnmetAmong(d.defs, name, d.enabled, b.opts.KubeVersion)
 }
 
 // runOrder is the modules in the order discovery decides them and their
 // runs go one by one: every module after those it requires, the others by
 // weight. The set has no cycle (refused at start-up and by every scan).
 func (b *lifecycle) runOrder() []layout.Definition {
-	ordered, err := layout.RequirementOrder(b.opts.Modules)
+	return RunOrder(b.opts.Modules)
+}
+
+// RunOrder is defs (in module order) in requirement order; defs with a
+// cycle (refused before they get here) stay in module order.
+func RunOrder(defs []layout.Definition) []layout.Definition {
+	ordered, err := layout.RequirementOrder(defs)
 	if err != nil {
-		return b.opts.Modules
+		return defs
 	}
 	return ordered
 }

@@ -11,10 +11,11 @@ import (
 )
 
 // With ADDON_OPERATOR_PARALLEL_MODULE_RUNS=2, discovery queues one
-// ParallelModuleRun per weight of several modules; the operator runs it by
-// queueing the group's module runs into the parallel queues, one per
-// queue, the next one when the queue reports a success, and ends it (main
-// goes on) once every module has succeeded.
+// ParallelModuleRun of every enabled module; the operator runs it as a
+// graph by weight: the runs of a weight go into the parallel queues, one
+// going per queue, a failed run frees its queue while it waits for its
+// retry, the next weight starts when every module of the one before has
+// succeeded, and the task ends (main goes on) once every module has.
 func TestParallelModuleRunQueuesTheGroup(t *testing.T) {
 	defs := []layout.Definition{definition(t, "010-a", true, false), definition(t, "010-b", true, false),
 		definition(t, "010-c", true, false), definition(t, "020-d", true, false)}
@@ -24,10 +25,10 @@ func TestParallelModuleRunQueuesTheGroup(t *testing.T) {
 		answer{"a", true, nil}, answer{"b", true, []string{"a"}}, answer{"c", true, []string{"a", "b"}},
 		answer{"d", true, []string{"a", "b", "c"}})
 	group := done.Next[0]
-	if group.Kind != messages.TaskParallelModuleRun || !reflect.DeepEqual(group.Modules, []string{"a", "b", "c"}) {
-		t.Fatalf("first step %+v, want a ParallelModuleRun of a, b, c", group)
+	if group.Kind != messages.TaskParallelModuleRun || !reflect.DeepEqual(group.Modules, []string{"a", "b", "c", "d"}) {
+		t.Fatalf("first step %+v, want a ParallelModuleRun of a, b, c, d", group)
 	}
-	if got := kinds(done.Next[1:]); !reflect.DeepEqual(got, []string{"ModuleRun d", "GlobalBindingRun  afterAll", "ConvergeDone"}) {
+	if got := kinds(done.Next[1:]); !reflect.DeepEqual(got, []string{"GlobalBindingRun  afterAll", "ConvergeDone"}) {
 		t.Fatalf("then %v", got)
 	}
 	group.ID, group.Queue = 42, messages.MainQueue
@@ -40,13 +41,17 @@ func TestParallelModuleRunQueuesTheGroup(t *testing.T) {
 		e.kit.Send(e.root, messages.GroupRunReport{Group: 42, Module: module, Queue: messages.ParallelQueue(queue), Outcome: outcome})
 	}
 	report("a", 0, messages.GroupRunFailed)
-	report("b", 1, messages.GroupRunSucceeded)
-	// The Enqueue comes first: the group did not end on a's failure.
-	if got := queued(t, expectEnqueue(t, e)); !reflect.DeepEqual(got, []string{"c@parallel_queue_1"}) {
-		t.Fatalf("queued %v after b succeeded", got)
+	if got := queued(t, expectEnqueue(t, e)); !reflect.DeepEqual(got, []string{"c@parallel_queue_0"}) {
+		t.Fatalf("queued %v after a failed", got)
 	}
-	report("c", 1, messages.GroupRunSucceeded)
+	report("b", 1, messages.GroupRunSucceeded)
+	report("c", 0, messages.GroupRunSucceeded)
 	report("a", 0, messages.GroupRunSucceeded)
+	// The Enqueue comes first: the graph did not end before d ran.
+	if got := queued(t, expectEnqueue(t, e)); !reflect.DeepEqual(got, []string{"d@parallel_queue_0"}) {
+		t.Fatalf("queued %v after the first weight succeeded", got)
+	}
+	report("d", 0, messages.GroupRunSucceeded)
 	end := actortest.Expect[messages.TaskDone](e.probe, patience)
 	if end.ID != 42 || end.Queue != messages.MainQueue || end.Err != "" {
 		t.Fatalf("TaskDone %+v, want the ParallelModuleRun's success", end)

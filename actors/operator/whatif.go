@@ -14,6 +14,8 @@ type WhatIf struct {
 	// ByScript those whose enabled script said false.
 	Enabled  []string
 	ByScript map[string]bool
+	// Unmet are the modules unmet requirements disabled, with the reasons.
+	Unmet map[string][]string
 	// Dynamic are the global hooks' enabled flags.
 	Dynamic    map[string]bool
 	Config     values.Sections
@@ -33,11 +35,21 @@ func PlanWhatIf(w WhatIf) []messages.Task {
 	if skipped == nil {
 		skipped = func(string) bool { return false }
 	}
-	d := &discovery{enabled: w.Enabled, byScript: w.ByScript, dynamic: w.Dynamic}
+	d := &discovery{enabled: w.Enabled, byScript: w.ByScript, dynamic: w.Dynamic, unmet: w.Unmet}
 	if d.byScript == nil {
 		d.byScript = map[string]bool{}
 	}
 	p := planConverge(convergeInput{modules: w.Modules, discovered: d, config: w.Config, wasEnabled: w.WasEnabled,
 		skipped: skipped, releases: releasesListed{Owned: w.Owned, All: w.All}, unloaded: w.Unloaded, ignore: w.Ignore})
-	return p.tasks
+	var out []messages.Task
+	for _, t := range p.tasks {
+		if t.Kind != messages.TaskParallelModuleRun {
+			out = append(out, t)
+			continue
+		}
+		for _, m := range t.Modules { // a graph's runs, in run order
+			out = append(out, messages.NewModuleRun(m, t.Reason))
+		}
+	}
+	return out
 }

@@ -56,8 +56,28 @@ func configNote(ctx context.Context, client *debugapi.Client, w io.Writer) error
 		return fmt.Errorf("/config: %w", err)
 	}
 	if st.Missing {
-		_, err = fmt.Fprintf(w, "\nCONFIG: ConfigMap %s is missing since %s; the last good configuration stays in force until it exists again\n",
-			st.ConfigMap, st.Since)
+		if _, err = fmt.Fprintf(w, "\nCONFIG: ConfigMap %s is missing since %s; the last good configuration stays in force until it exists again\n",
+			st.ConfigMap, st.Since); err != nil {
+			return err
+		}
+	}
+	return modulesNote(ctx, client, w)
+}
+
+// modulesNote says, under the module list, when the modules dirs as they
+// are now were refused (a cycle of requirements) and the last good set of
+// modules stays in force.
+func modulesNote(ctx context.Context, client *debugapi.Client, w io.Writer) error {
+	body, err := client.Get(ctx, "/converge")
+	if err != nil {
+		return err
+	}
+	var st board.ConvergeState
+	if err := json.Unmarshal(body, &st); err != nil {
+		return fmt.Errorf("/converge: %w", err)
+	}
+	if st.ModulesError != "" {
+		_, err = fmt.Fprintf(w, "\nMODULES: %s; the last good set of modules stays in force\n", st.ModulesError)
 	}
 	return err
 }

@@ -27,10 +27,26 @@ func textWhy(w io.Writer, body []byte) error {
 	fmt.Fprintf(tw, "STATE\t%s\n", stateText(st, why.Enabled))
 	fmt.Fprintf(tw, "WHY\t%s\n", why.Summary)
 	writeEnabled(tw, why.Enabled)
+	writeWaits(tw, why)
 	writeRun(tw, st.Run)
 	writeHelm(tw, st.Helm)
 	writeRetry(tw, why.Retry)
 	return tw.Flush()
+}
+
+// writeWaits prints what the module's run waits for in the converge in
+// flight, and what last dropped or replaced a failing run of it.
+func writeWaits(w io.Writer, why debugapi.Why) {
+	for _, wait := range why.WaitingFor {
+		err := "not run yet in this converge"
+		if wait.Err != "" {
+			err = "failing: " + oneLine(wait.Err)
+		}
+		fmt.Fprintf(w, "\nWAITING FOR\t%s: %s\n", wait.Module, err)
+	}
+	if s := why.Superseded; s != nil {
+		fmt.Fprintf(w, "\nSUPERSEDED\t%s at %s: %s\n", s.Task, s.At.Format(clock), s.By)
+	}
 }
 
 // stateText is the module's published state; a module enabled by
@@ -70,6 +86,12 @@ func writeEnabled(w io.Writer, d *board.EnabledDecision) {
 		fmt.Fprintf(w, "  %s\t%s\t%s\n", l.Layer, l.Key, v)
 	}
 	fmt.Fprintf(w, "  enabled script\t\t%s\n", scriptText(d))
+	for _, r := range d.Requires {
+		fmt.Fprintf(w, "  requires\t%s\n", r)
+	}
+	for _, u := range d.Unmet {
+		fmt.Fprintf(w, "  unmet\t%s\n", u)
+	}
 }
 
 func scriptText(d *board.EnabledDecision) string {

@@ -101,6 +101,8 @@ type App struct {
 	helm       Helm
 	scan       operator.Scanner
 	planner    *whatif.Planner
+	// kubeVersion is the apiserver's version read at start-up.
+	kubeVersion string
 }
 
 // Start reads the directories and starts the actor tree.
@@ -137,6 +139,7 @@ func Start(cfg Config) (*App, error) {
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
 		ProbeTimeout: cfg.Hooks.ProbeTimeout})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
+	a.kubeVersion = kubeVersion(cfg.Log, client)
 	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)
 	if err != nil {
 		return nil, err
@@ -153,7 +156,7 @@ func Start(cfg Config) (*App, error) {
 		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: kubeVersion(cfg.Log, client), Unmet: m.unmet.set,
+		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: a.kubeVersion, Unmet: m.unmet.set,
 		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err

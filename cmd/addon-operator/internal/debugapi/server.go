@@ -54,6 +54,7 @@ func NewHandler(o Options) http.Handler {
 		write(w, why)
 	})
 	mux.HandleFunc("GET /config", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Config()) })
+	mux.HandleFunc("GET /converge", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Converge()) })
 	mux.HandleFunc("GET /hooks", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Hooks()) })
 	mux.HandleFunc("POST /plan", handlePlan(o.Plan))
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })

@@ -19,7 +19,21 @@ type Why struct {
 	State   board.ModuleState      `json:"state"`
 	Enabled *board.EnabledDecision `json:"enabled,omitempty"`
 	Retry   *Retry                 `json:"retry,omitempty"`
-	At      time.Time              `json:"at"`
+	// WaitingFor are the modules this module's run waits for in the
+	// converge in flight (its requirements, or the lower weight), with
+	// their failing runs' errors.
+	WaitingFor []Wait `json:"waitingFor,omitempty"`
+	// Superseded is what last dropped or replaced a failing run of the
+	// module, and why.
+	Superseded *board.Superseded `json:"superseded,omitempty"`
+	At         time.Time         `json:"at"`
+}
+
+// Wait is a module another one waits for, and its run's error while it
+// is failing.
+type Wait struct {
+	Module string `json:"module"`
+	Err    string `json:"err,omitempty"`
 }
 
 // Retry is a module's task that failed and waits at the head of its queue.
@@ -43,6 +57,7 @@ type WhyInput struct {
 	Decision *board.EnabledDecision
 	DirError string
 	Queues   messages.QueueSnapshot
+	Converge board.ConvergeState
 	Now      time.Time
 }
 
@@ -54,6 +69,16 @@ func AssembleWhy(in WhyInput) Why {
 		st.DirError = in.DirError
 	}
 	w := Why{Module: st.Name, State: st, Enabled: in.Decision, Retry: retryOf(st.Name, in.Queues, in.Now), At: in.Now}
+	for _, m := range in.Converge.Waits[st.Name] {
+		wait := Wait{Module: m}
+		if r := retryOf(m, in.Queues, in.Now); r != nil {
+			wait.Err = r.LastError
+		}
+		w.WaitingFor = append(w.WaitingFor, wait)
+	}
+	if s, ok := in.Converge.Superseded[st.Name]; ok {
+		w.Superseded = &s
+	}
 	w.Summary = summary(w)
 	return w
 }
@@ -88,6 +113,8 @@ func summary(w Why) string {
 		return fmt.Sprintf("retry %d running: %s", w.Retry.Attempts+1, oneLine(w.Retry.LastError))
 	case w.Retry != nil:
 		return fmt.Sprintf("retrying in %s: %s", retryIn(w.Retry.In), oneLine(w.Retry.LastError))
+	case len(w.WaitingFor) > 0:
+		return waitingText(w.WaitingFor)
 	case st.Run != nil && st.Run.Ended.IsZero():
 		return fmt.Sprintf("running %s since %s", st.Run.Kind, st.Run.Started.Format("15:04:05"))
 	case d != nil && !d.Enabled && d.Script == "false":
@@ -106,6 +133,20 @@ func summary(w Why) string {
 	return "not discovered yet"
 }
 
+// waitingText says what a module's run waits for: "waiting for x: its
+// error" for a failing one, "waiting for y" for one still to run.
+func waitingText(waits []Wait) string {
+	parts := make([]string, 0, len(waits))
+	for _, w := range waits {
+		if w.Err != "" {
+			parts = append(parts, fmt.Sprintf("waiting for %s: %s", w.Module, oneLine(w.Err)))
+			continue
+		}
+		parts = append(parts, "waiting for "+w.Module)
+	}
+	return strings.Join(parts, "; ")
+}
+
 func retryIn(d time.Duration) string {
 	if d <= 0 {
 		return "0s"
@@ -122,7 +163,7 @@ func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
 	if !ok {
 		return Why{}, false
 	}
-	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Now: now}
+	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Converge: b.Converge(), Now: now}
 	if d, ok := b.EnabledDecisions()[name]; ok {
 		in.Decision = &d
 	}

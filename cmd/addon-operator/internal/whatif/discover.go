@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
@@ -19,15 +20,22 @@ func (c *candidate) discover(ctx context.Context, defs []layout.Definition) erro
 	o := c.planner.opts
 	dynamic := o.Board.DynamicEnabled()
 	c.modules, c.byScript, c.defs = map[string]values.Snapshot{}, map[string]bool{}, map[string]layout.Definition{}
+	c.unmet = map[string][]string{}
 	for _, def := range defs {
+		c.defs[def.Names.Name] = def
+	}
+	for _, def := range operator.RunOrder(defs) {
 		name := def.Names.Name
-		c.defs[name] = def
 		if c.skipped(name) {
 			continue
 		}
 		c.modules[name] = c.module(def)
 		layers := append(def.StaticEnabled(), c.sections.Enabled, dynamic)
 		if !values.EnabledByLayers(def.Names.ValuesKey, layers...) {
+			continue
+		}
+		if unmet := layout.UnmetAmong(c.defs, name, c.plan.Enabled, o.KubeVersion); len(unmet) > 0 {
+			c.unmet[name] = unmet
 			continue
 		}
 		enabled, err := c.script(ctx, def)

@@ -39,7 +39,10 @@ type Options struct {
 	// LiveData reads the ConfigMap's data now (nil data: it is missing).
 	LiveData      func(ctx context.Context) (map[string]string, error)
 	IgnoreRelease string
-	Log           *slog.Logger
+	// KubeVersion is the apiserver's version, for module.yaml's
+	// requirements.kubernetes.
+	KubeVersion string
+	Log         *slog.Logger
 }
 
 // Planner computes plans; it is safe for concurrent use.
@@ -92,6 +95,7 @@ type candidate struct {
 	globalV  values.Snapshot
 	modules  map[string]values.Snapshot // candidate values of each module
 	byScript map[string]bool
+	unmet    map[string][]string
 	defs     map[string]layout.Definition
 }
 
@@ -112,7 +116,7 @@ func (c *candidate) converge(ctx context.Context, defs []layout.Definition, unlo
 	for _, m := range b.EnabledModules() {
 		was[m] = true
 	}
-	tasks := operator.PlanWhatIf(operator.WhatIf{Modules: defs, Enabled: c.plan.Enabled, ByScript: c.byScript,
+	tasks := operator.PlanWhatIf(operator.WhatIf{Modules: defs, Enabled: c.plan.Enabled, ByScript: c.byScript, Unmet: c.unmet,
 		Dynamic: b.DynamicEnabled(), Config: c.sections, WasEnabled: was, Skipped: c.skipped,
 		Owned: names.Owned, All: names.All, Unloaded: unloaded, Ignore: c.planner.opts.IgnoreRelease})
 	c.toggles(was)
