@@ -15,6 +15,16 @@
 //
 //	go run ./bench/converge -modules 100 -weights 10 -parallel 8 -restarts 3
 //
+// -requires N makes the first N modules roots (no module.yaml) and gives
+// every other module a module.yaml requiring one root, round-robin, with
+// the constraint ">= 0.0.0" (any version: it orders, never disables). The
+// operator then orders those modules by their requirement, not their
+// weight: the roots run in weight order (one by one without -weights), and
+// a root's modules may start once it is done (-parallel N: N runs at a
+// time):
+//
+//	go run ./bench/converge -modules 100 -requires 10 -parallel 8 -restarts 3
+//
 // Each run prints, besides its time, where the CPU went: the operator's
 // own, its hooks' (children it waited for), kube-apiserver's and etcd's,
 // and the wall time that sum takes on this machine's cores (a converge

@@ -31,30 +31,40 @@ data:
 
 // generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps;
 // NNN is the module's weight (weightOf). Without hooks the modules are
-// charts only.
-func generate(work string, n, weights int, hooks bool) error {
+// charts only; with roots > 0 the modules after the first roots have a
+// module.yaml requiring one of them (requiredRoot).
+func generate(work string, n, weights, roots int, hooks bool) error {
 	enabled := ""
 	for i := range n {
-		key := fmt.Sprintf("m%d", i)
 		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", weightOf(i, n, weights), i))
-		files := map[string]string{
-			"Chart.yaml":         fmt.Sprintf("apiVersion: v2\nname: m%d\nversion: 0.1.0\n", i),
-			"values.yaml":        key + ":\n  replicas: 1\n",
-			"templates/a.yaml":   fmt.Sprintf(template, 0, key),
-			"templates/b.yaml":   fmt.Sprintf(template, 1, key),
-			"hooks/values-patch": fmt.Sprintf(hook, key),
-		}
-		if !hooks {
-			delete(files, "hooks/values-patch")
-		}
-		for name, content := range files {
+		for name, content := range moduleFiles(i, requiredRoot(i, roots), hooks) {
 			if err := write(filepath.Join(dir, name), content); err != nil {
 				return err
 			}
 		}
-		enabled += key + "Enabled: true\n"
+		enabled += fmt.Sprintf("m%dEnabled: true\n", i)
 	}
 	return write(filepath.Join(work, "modules", "values.yaml"), enabled)
+}
+
+// moduleFiles are the files of module m<i> by path in its dir; root is
+// the module it requires (-1: none, no module.yaml).
+func moduleFiles(i, root int, hooks bool) map[string]string {
+	key := fmt.Sprintf("m%d", i)
+	files := map[string]string{
+		"Chart.yaml":         fmt.Sprintf("apiVersion: v2\nname: %s\nversion: 0.1.0\n", key),
+		"values.yaml":        key + ":\n  replicas: 1\n",
+		"templates/a.yaml":   fmt.Sprintf(template, 0, key),
+		"templates/b.yaml":   fmt.Sprintf(template, 1, key),
+		"hooks/values-patch": fmt.Sprintf(hook, key),
+	}
+	if !hooks {
+		delete(files, "hooks/values-patch")
+	}
+	if root >= 0 {
+		files["module.yaml"] = moduleYAML(root)
+	}
+	return files
 }
 
 func write(path, content string) error {

@@ -22,10 +22,11 @@ func main() {
 	baseline := flag.String("baseline", "", "an operator binary to measure alternately with this one on every restart")
 	bin := flag.String("bin", "", "measure this operator binary instead of building ./cmd/addon-operator")
 	weights := flag.Int("weights", 0, "weight groups of equal size (module dirs prefixed with that many numbers); 0: one weight per module")
+	requires := flag.Int("requires", 0, "root modules (the first N, no module.yaml); every other module gets a module.yaml requiring one of them, round-robin; 0: no module.yaml")
 	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
 	hooks := flag.Bool("hooks", true, "give each module its hook (false: charts only, the operator's and helm's own cost)")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *parallel, *hooks}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *requires, *parallel, *hooks}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -40,6 +41,7 @@ type options struct {
 	baseline string
 	bin      string
 	weights  int
+	requires int
 	parallel int
 	hooks    bool
 }
@@ -65,7 +67,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if err := generate(work, o.modules, o.weights, o.hooks); err != nil {
+	if err := generate(work, o.modules, o.weights, o.requires, o.hooks); err != nil {
 		return err
 	}
 	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
@@ -95,6 +97,7 @@ func (o options) printFixture(work string) error {
 	fmt.Printf("fixture: %d modules, each %s a chart of 2 ConfigMaps\n", o.modules,
 		map[bool]string{true: "a hook on beforeHelm+afterHelm writing a values patch and", false: "(no hooks)"}[o.hooks])
 	fmt.Printf("weights: %s, parallel module runs: %d\n", weightsText(o.modules, o.weights), o.parallel)
+	fmt.Printf("requires: %s\n", requiresText(o.modules, o.requires))
 	if !o.hooks {
 		return nil
 	}
