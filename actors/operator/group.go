@@ -1,7 +1,6 @@
 package operator
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/addon-actors/addon-operator/messages"
@@ -25,17 +24,16 @@ type runGraph struct {
 	queueOf map[string]string
 	// going are the queued modules whose run has not failed since: each
 	// holds its queue for the graph.
-	going   map[string]bool
-	failing map[string]string // module -> its run's last error
-	done    []string          // modules whose run has succeeded, in that order
-	isDone  map[string]bool
+	going  map[string]bool
+	done   []string // modules whose run has succeeded, in that order
+	isDone map[string]bool
 }
 
 // newRunGraph takes the graph's modules in run order, what each waits
 // for, and the parallel queues' count.
 func newRunGraph(id uint64, reason string, modules []string, deps map[string][]string, queues int) *runGraph {
 	g := &runGraph{id: id, reason: reason, order: slices.Clone(modules), deps: deps,
-		queueOf: map[string]string{}, going: map[string]bool{}, failing: map[string]string{}, isDone: map[string]bool{}}
+		queueOf: map[string]string{}, going: map[string]bool{}, isDone: map[string]bool{}}
 	for k := range max(queues, 1) {
 		g.queues = append(g.queues, messages.ParallelQueue(k))
 	}
@@ -89,14 +87,11 @@ func (g *runGraph) report(r messages.GroupRunReport) (next []messages.Task, fini
 	}
 	switch r.Outcome {
 	case messages.GroupRunFailed:
-		g.failing[r.Module] = r.Err
 		delete(g.going, r.Module)
 	case messages.GroupRunRequeued:
-		delete(g.failing, r.Module)
 		g.going[r.Module] = true
 		return nil, false
 	case messages.GroupRunSucceeded, messages.GroupRunDropped:
-		delete(g.failing, r.Module)
 		delete(g.going, r.Module)
 		g.isDone[r.Module] = true
 		g.done = append(g.done, r.Module)
@@ -125,6 +120,3 @@ func (g *runGraph) waits() map[string][]string {
 	}
 	return out
 }
-
-// failures are the modules whose run failed and has not succeeded since.
-func (g *runGraph) failures() map[string]string { return maps.Clone(g.failing) }

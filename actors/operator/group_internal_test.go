@@ -184,3 +184,19 @@ func placed(t *testing.T, tasks []messages.Task) []string {
 	}
 	return out
 }
+
+// waits names, for each module not queued yet, the modules it still
+// waits for: what `module why` says of a waiting module.
+func TestRunGraphWaits(t *testing.T) {
+	g := newRunGraph(7, "converge", []string{"a", "b", "c", "d"},
+		map[string][]string{"c": {"a", "b"}, "d": {"c"}}, 2)
+	g.start() // a and b
+	if got := g.waits(); !reflect.DeepEqual(got, map[string][]string{"c": {"a", "b"}, "d": {"c"}}) {
+		t.Fatalf("waits at start %v", got)
+	}
+	g.report(report("a", 0, messages.GroupRunSucceeded))
+	g.report(report("b", 1, messages.GroupRunFailed))
+	if got := g.waits(); !reflect.DeepEqual(got, map[string][]string{"c": {"b"}, "d": {"c"}}) {
+		t.Fatalf("waits after a succeeded and b failed %v", got)
+	}
+}

@@ -24,9 +24,11 @@ func TestPlanConverge(t *testing.T) {
 		all, owned []string
 		unloaded   []string
 		ignore     string
+		unmet      map[string][]string
 		tasks      []string
 		disabled   []string
 		kept       []string
+		reasons    map[string]string // delete of a module -> "cause: reason"
 	}{
 		{name: "first converge, all enabled", enabled: []string{"a", "b", "c", "d"},
 			tasks: []string{"run a", "run b", "run c", "run d"}},
@@ -43,13 +45,17 @@ func TestPlanConverge(t *testing.T) {
 		{name: "ignored and unloadable releases stay", enabled: []string{"a", "b", "c", "d"},
 			owned: []string{"ignored", "broken"}, ignore: "ignored", unloaded: []string{"broken"},
 			tasks: []string{"run a", "run b", "run c", "run d"}, kept: []string{"broken"}},
+		{name: "disabled by unmet requirements after being enabled: deleted with its reason", enabled: []string{"a"},
+			wasEnabled: []string{"a", "b"}, unmet: map[string][]string{"b": {"dependency 'c' is disabled"}},
+			tasks: []string{"run a", "delete b"}, disabled: []string{"b", "c", "d"},
+			reasons: map[string]string{"b": "requirements: turned off because of unmet requirements: dependency 'c' is disabled"}},
 		{name: "a foreign release without a module dir is not ours to purge", enabled: []string{"a", "b", "c", "d"},
 			all: []string{"foreign"}, tasks: []string{"run a", "run b", "run c", "run d"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := planConverge(convergeInput{modules: defs,
-				discovered: &discovery{enabled: tc.enabled, byScript: map[string]bool{}},
+				discovered: &discovery{enabled: tc.enabled, byScript: map[string]bool{}, unmet: tc.unmet},
 				wasEnabled: set(tc.wasEnabled), skipped: func(n string) bool { return set(tc.skipped)[n] },
 				releases: releasesListed{All: tc.all, Owned: tc.owned}, unloaded: tc.unloaded, ignore: tc.ignore})
 			if got := planned(p.tasks); !reflect.DeepEqual(got, tc.tasks) {
@@ -57,6 +63,11 @@ func TestPlanConverge(t *testing.T) {
 			}
 			if !reflect.DeepEqual(p.disabled, tc.disabled) || !reflect.DeepEqual(p.kept, tc.kept) {
 				t.Errorf("disabled %v kept %v, want %v %v", p.disabled, p.kept, tc.disabled, tc.kept)
+			}
+			for _, task := range p.tasks {
+				if want, ok := tc.reasons[task.Module]; ok && task.Cause+": "+task.Reason != want {
+					t.Errorf("delete of %s: %s: %s, want %s", task.Module, task.Cause, task.Reason, want)
+				}
 			}
 			if !reflect.DeepEqual(p.enabled, set(tc.enabled)) {
 				t.Errorf("enabled %v, want %v", p.enabled, tc.enabled)

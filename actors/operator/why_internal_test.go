@@ -42,6 +42,7 @@ func TestEnabledDecision(t *testing.T) {
 		script, enabled  bool // has a script; discovery enabled it
 		byScript         bool
 		leftOut          string
+		unmet            []string
 		wantEnabled      bool
 		wantScript, want string
 		wantLayers       string
@@ -61,13 +62,16 @@ func TestEnabledDecision(t *testing.T) {
 		{name: "enabled by a global hook", dynamic: on, enabled: true, wantEnabled: true, wantScript: "none",
 			want: "enabled by global hook key fooBarEnabled; no enabled script"},
 		{name: "left out", common: on, leftOut: "left out of discovery: x", want: "left out of discovery: x"},
+		{name: "unmet requirements: the final say, script not asked", common: on, script: true,
+			unmet: []string{"dependency 'a' is disabled"},
+			want:  "turned off because of unmet requirements: dependency 'a' is disabled"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			def := layout.Definition{Names: names, HasEnabledScript: tc.script,
 				Common: values.Sections{Enabled: tc.common}, Own: values.Sections{Enabled: tc.own}}
 			d := enabledDecision(whyInput{def: def, config: tc.config, dynamic: tc.dynamic, enabled: tc.enabled,
-				byScript: tc.byScript, leftOut: tc.leftOut})
+				byScript: tc.byScript, leftOut: tc.leftOut, unmet: tc.unmet})
 			if d.Module != "foo-bar" || d.Enabled != tc.wantEnabled || d.Script != tc.wantScript || d.Reason != tc.want {
 				t.Fatalf("decision %+v; want enabled=%t script=%q reason %q", d, tc.wantEnabled, tc.wantScript, tc.want)
 			}
