@@ -25,10 +25,18 @@
 // how it decided every module (board.EnabledDecision, why.go): each
 // enabled layer's say, the enabled script's answer, and the reason.
 //
-// With LifecycleOptions.ParallelModuleRuns > 1, discovery puts the runs of
-// the modules of one weight into one ParallelModuleRun (weights.go); the
-// operator runs it with groupRun (group.go, pure): one module run per
-// parallel queue at a time, the next one queued when the queue reports a
-// success (messages.GroupRunReport), and the task ends, unblocking main,
-// once every module of the group has succeeded (parallel.go).
+// Discovery decides the modules in requirement order (module.yaml,
+// layout.RequirementOrder); a module whose requirements are not met is
+// disabled before its enabled script is asked (the final say).
+//
+// With LifecycleOptions.ParallelModuleRuns > 1, or when an enabled module
+// declares requirements, discovery puts the runs of every enabled module
+// into one ParallelModuleRun (weights.go: runDeps says what each waits for,
+// its required modules or the lower weight); the operator runs it with
+// runGraph (group.go, pure): a module is queued once what it waits for has
+// succeeded, one going run per parallel queue, and the task ends,
+// unblocking main, once every module has succeeded (parallel.go). A reload
+// that supersedes a failing converge is told to the operator, which takes
+// back what was dropped (converge.go). A scan whose module requirements
+// form a cycle is refused: the last good set of modules stays (modules.go).
 package operator

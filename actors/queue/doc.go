@@ -8,9 +8,16 @@
 // waits. After every change the queues are published as a
 // messages.QueueSnapshot for /queue and metrics. Options.Queues are there
 // from the start (the parallel queues). The end of a module run of a
-// weight group (Task.Group) is reported to the operator
+// converge graph (Task.Group) is reported to the operator
 // (messages.GroupRunReport); its afterHelm re-run stays in its queue and
-// group (group.go).
+// graph (group.go); a failed one steps aside while it waits for its retry
+// (the tasks behind it run meanwhile).
+//
+// A change that concerns a failing module takes effect now (supersede.go):
+// a module run queued while a run of its module waits for a retry replaces
+// that retry and runs at once; a reload queued behind a failing converge
+// drops it and runs at once, and the operator is told
+// (messages.ConvergeSuperseded).
 //
 // The bookkeeping is the pure type Queues; the actor adds messaging, owner
 // resolution and retry timers.

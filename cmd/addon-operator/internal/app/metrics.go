@@ -57,7 +57,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 		queueLength: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_length",
 			Help: "Tasks in each queue, the running one included."}, []string{"queue"}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "tasks_dropped_total",
-			Help: "Tasks dropped after a failure (allowFailure, or an owner that is gone)."}, []string{"queue", "kind"}),
+			Help: "Tasks dropped: after a failure (allowFailure, or an owner that is gone), or superseded by a reload."}, []string{"queue", "kind"}),
 		convergence: prometheus.NewHistogram(prometheus.HistogramOpts{Name: prefix + "convergence_seconds",
 			Help: "Duration of a converge (reload all modules).", Buckets: prometheus.ExponentialBuckets(0.1, 2, 12)}),
 		convergences: prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "convergence_total",
