@@ -33,6 +33,9 @@ func TestTextPlan(t *testing.T) {
 			has: []string{"\033[31m-replicas: 1\033[0m", "\033[32m+replicas: 3\033[0m", "\033[36m@@ -1 +1 @@\033[0m"}},
 		{name: "invalid", plan: invalid, has: []string{"Enabled modules: none\n", "error: key web: replicas: minimum 1\n",
 			"Invalid configuration: nothing would be applied."}},
+		{name: "unmet requirements", plan: whatif.Plan{Valid: true, Enabled: []string{"a"},
+			Unmet: map[string][]string{"c": {"dependency 'x' not found"}, "b": {"dependency 'a' has unparsable version: ", "z"}}},
+			has: []string{"  unmet requirements b: dependency 'a' has unparsable version: ; z\n  unmet requirements c: dependency 'x' not found\n"}},
 		{name: "nothing", plan: whatif.Plan{Valid: true, Enabled: []string{"a"}, Modules: []whatif.ModulePlan{{Name: "a", Action: "run"}}},
 			has: []string{"module a: run: no change\n", "No changes."}},
 	}

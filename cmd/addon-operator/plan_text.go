@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
@@ -33,6 +34,9 @@ func textPlan(w io.Writer, plan whatif.Plan, colour bool) error {
 	}
 	for _, t := range plan.Disable {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("- disable"), t.Module, t.Reason)
+	}
+	for _, m := range sortedKeys(plan.Unmet) {
+		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("unmet requirements"), m, strings.Join(plan.Unmet[m], "; "))
 	}
 	if plan.Global.Diff != "" {
 		fmt.Fprintf(&b, "%s\n", p.bold("Global values change:"))
@@ -122,4 +126,13 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

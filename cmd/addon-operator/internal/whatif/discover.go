@@ -48,6 +48,9 @@ func (c *candidate) discover(ctx context.Context, defs []layout.Definition) erro
 			c.byScript[name] = true
 		}
 	}
+	if len(c.unmet) > 0 {
+		c.plan.Unmet = c.unmet
+	}
 	return nil
 }
 

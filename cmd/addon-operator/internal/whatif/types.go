@@ -23,6 +23,9 @@ type Plan struct {
 	Changed bool `json:"changed"`
 	// Enabled are the modules discovery would enable, in run order.
 	Enabled []string `json:"enabled"`
+	// Unmet are the modules unmet requirements would disable (module.yaml),
+	// with the reasons.
+	Unmet map[string][]string `json:"unmet,omitempty"`
 	// Enable and Disable are the modules whose state would change.
 	Enable  []Toggle `json:"enable,omitempty"`
 	Disable []Toggle `json:"disable,omitempty"`
