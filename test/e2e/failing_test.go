@@ -155,8 +155,8 @@ func (f *failing) expectWarned(t *testing.T, msg string) map[string]any {
 }
 
 // expectSuperseded checks what a reload that superseded bad's failing run
-// left: the WARN record, `module why bad`'s SUPERSEDED line naming the
-// reload's reason, and the dropped run counted.
+// left: the WARN record, `module why bad`'s SUPERSEDED line (one line)
+// naming the failing run and the reload's reason, and the dropped run counted.
 func (f *failing) expectSuperseded(t *testing.T, reason string) {
 	t.Helper()
 	rec := f.expectWarned(t, "reload supersedes a failing converge; its tasks are dropped")
@@ -165,7 +165,7 @@ func (f *failing) expectSuperseded(t *testing.T, reason string) {
 	}
 	why := f.op.cli(t, "module", "why", "bad")
 	t.Logf("module why bad:\n%s", why)
-	if !regexp.MustCompile(`(?s)SUPERSEDED\s+\S+:ModuleRun:bad failing \(.*bad is told to fail.*\) at \S+: ` + regexp.QuoteMeta(reason)).MatchString(why) {
+	if !regexp.MustCompile(`SUPERSEDED +\S+:ModuleRun:bad failing \([^\n]*bad is told to fail\) at \S+: ` + regexp.QuoteMeta(reason)).MatchString(why) {
 		t.Fatalf("module why bad lacks the SUPERSEDED line:\n%s", why)
 	}
 	_, metrics := f.op.get(t, "/metrics")
