@@ -45,7 +45,7 @@ func writeWaits(w io.Writer, why debugapi.Why) {
 		fmt.Fprintf(w, "\nWAITING FOR\t%s: %s\n", wait.Module, err)
 	}
 	if s := why.Superseded; s != nil {
-		fmt.Fprintf(w, "\nSUPERSEDED\t%s at %s: %s\n", s.Task, s.At.Format(clock), s.By)
+		fmt.Fprintf(w, "\nSUPERSEDED\t%s at %s: %s\n", oneLine(s.Task), s.At.Format(clock), oneLine(s.By))
 	}
 }
 
