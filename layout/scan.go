@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -178,6 +179,24 @@ func ListDirs(dirs []string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// DefinitionStampSep separates a module.yaml's path from its stamp in
+// ListDefinitions' entries.
+const DefinitionStampSep = "@"
+
+// ListDefinitions adds to the module dirs listed by ListDirs one entry
+// per module.yaml, its path and a stamp of its size and modification
+// time: the cheap check whether a module's requirements may have changed.
+func ListDefinitions(moduleDirs []string) []string {
+	out := slices.Clone(moduleDirs)
+	for _, dir := range moduleDirs {
+		file := filepath.Join(dir, ModuleYAMLFile)
+		if info, err := os.Stat(file); err == nil {
+			out = append(out, fmt.Sprintf("%s%s%d.%d", file, DefinitionStampSep, info.Size(), info.ModTime().UnixNano()))
+		}
+	}
+	return out
 }
 
 func isModuleDir(dir string, e fs.DirEntry) bool {

@@ -55,4 +55,15 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(listed, []string{filepath.Join(mods, "001-alpha"), filepath.Join(mods, "002-broken")}) {
 		t.Fatalf("ListDirs = %v, %v; want the two dirs that can be seen", listed, err)
 	}
+	if got := layout.ListDefinitions(listed); !reflect.DeepEqual(got, listed) {
+		t.Fatalf("ListDefinitions = %v, want the dirs alone: no module.yaml", got)
+	}
+	yaml := filepath.Join(mods, "001-alpha", "module.yaml")
+	if err := os.WriteFile(yaml, []byte("requirements: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := layout.ListDefinitions(listed)
+	if len(got) != 3 || !strings.HasPrefix(got[2], yaml+layout.DefinitionStampSep+"17.") {
+		t.Fatalf("ListDefinitions = %v, want the dirs and a stamp of %s (size 17)", got, yaml)
+	}
 }

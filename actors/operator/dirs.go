@@ -3,14 +3,17 @@ package operator
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
-// DirLister lists the module dirs by path (layout.ListDirs).
+// DirLister lists the module dirs by path (layout.ListDirs), and may add
+// the stamps of their module.yaml files (layout.ListDefinitions).
 type DirLister func() ([]string, error)
 
 type (
@@ -37,20 +40,21 @@ func (b *lifecycle) handleCheckDirs(ctx actor.Context) {
 }
 
 // handleDirsListed converges again when module dirs were added or
-// removed since the last look (the first look compares with the modules
-// running): that converge reads them (see startDiscovery).
+// removed, or a module.yaml changed, since the last look (the first look
+// compares the dirs with the modules running): that converge reads them
+// (see startDiscovery).
 func (b *lifecycle) handleDirsListed(ctx actor.Context, msg dirsListed) {
 	defer b.armDirsCheck(ctx)
 	if msg.Err != nil {
 		b.opts.Log.Warn("modules dirs not listed", "err", msg.Err)
 		return
 	}
-	last := b.lastDirs
+	last, now := b.lastDirs, msg.Dirs
 	if last == nil {
-		last = b.knownDirs()
+		last, now = b.knownDirs(), dirsOnly(msg.Dirs)
 	}
 	b.lastDirs = msg.Dirs
-	if !slices.Equal(last, msg.Dirs) {
+	if !slices.Equal(last, now) {
 		b.opts.Log.Info("modules dirs changed; converging")
 		b.enqueue(ctx, messages.NewReloadAll("modules dirs changed"))
 	}
@@ -64,4 +68,15 @@ func (b *lifecycle) knownDirs() []string {
 	}
 	slices.Sort(dirs)
 	return dirs
+}
+
+// dirsOnly drops the module.yaml stamps from a listing.
+func dirsOnly(listed []string) []string {
+	out := []string{}
+	for _, entry := range listed {
+		if !strings.Contains(filepath.Base(entry), layout.DefinitionStampSep) {
+			out = append(out, entry)
+		}
+	}
+	return out
 }

@@ -237,8 +237,8 @@ func TestEnabledFlagChangeReloadsAll(t *testing.T) {
 }
 
 // After the first converge the modules dirs are looked at every interval:
-// the same dirs queue nothing; a dir added queues a reload of all modules
-// (whose discovery reads the dirs), once.
+// the same dirs queue nothing; a dir added, or a module.yaml changed,
+// queues a reload of all modules (whose discovery reads the dirs), once.
 func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
 	a := definition(t, "001-a", true, false)
 	a.Dir = "/modules/001-a"
@@ -257,16 +257,24 @@ func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
 		}
 		e.kit.Clock.Advance(time.Minute)
 	}
-	look()
-	e.probe.ExpectNoMessage(50 * time.Millisecond)
+	change := func(entries ...string) {
+		t.Helper()
+		mu.Lock()
+		dirs = entries
+		mu.Unlock()
+		look()
+		q := actortest.Expect[messages.Enqueue](e.probe, patience)
+		if len(q.Tasks) != 1 || q.Tasks[0].Kind != messages.TaskReloadAll || q.Tasks[0].Reason != "modules dirs changed" {
+			t.Fatalf("%v queued %+v", entries, q.Tasks)
+		}
+		look()
+		e.probe.ExpectNoMessage(50 * time.Millisecond)
+	}
 	mu.Lock()
-	dirs = append(dirs, "/modules/002-b")
+	dirs = append(dirs, "/modules/001-a/module.yaml@10.1") // a stamp the first look does not compare
 	mu.Unlock()
 	look()
-	q := actortest.Expect[messages.Enqueue](e.probe, patience)
-	if len(q.Tasks) != 1 || q.Tasks[0].Kind != messages.TaskReloadAll || q.Tasks[0].Reason != "modules dirs changed" {
-		t.Fatalf("a new dir queued %+v", q.Tasks)
-	}
-	look()
 	e.probe.ExpectNoMessage(50 * time.Millisecond)
+	change("/modules/001-a", "/modules/001-a/module.yaml@10.1", "/modules/002-b")
+	change("/modules/001-a", "/modules/001-a/module.yaml@12.2", "/modules/002-b") // a module.yaml changed
 }

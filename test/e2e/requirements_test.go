@@ -168,7 +168,8 @@ func TestRequirementCycleAtStartUpIsFatal(t *testing.T) {
 
 // While running, a new dir x requiring y, with y's module.yaml changed to
 // require x, is refused: logged, counted, noted under `module list`; x is
-// not added and y stays installed and enabled.
+// not added and y stays installed and enabled. Fixing the cycle inside y's
+// dir (its module.yaml removed) is seen at the next look: x is added.
 func TestRequirementCycleWhileRunningIsRefused(t *testing.T) {
 	files := map[string]string{"modules/values.yaml": "xEnabled: true\n"}
 	reqModule(files, "020-y", "0.1.0", "")
@@ -202,6 +203,16 @@ func TestRequirementCycleWhileRunningIsRefused(t *testing.T) {
 	releaseDeployed(t, ns, "y")
 	if !releaseGone(t, ns, "x") || op.count("uninstalled release of disabled module", nil) > 0 {
 		t.Fatalf("x installed or something uninstalled\n%s", op.logText())
+	}
+	// The cycle fixed inside y's dir: the next look sees the module.yaml
+	// change, the set is taken, x is added and installed.
+	if err := os.Remove(filepath.Join(root, "modules/020-y/module.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	op.waitRecord(t, "module requirements no longer form a cycle; the modules dirs are taken as they are", nil)
+	op.waitUntil(t, "x installed", func() bool { return !releaseGone(t, ns, "x") })
+	if list := op.cli(t, "module", "list"); strings.Contains(list, "MODULES:") {
+		t.Fatalf("module list still has the MODULES note:\n%s", list)
 	}
 }
 

@@ -157,7 +157,10 @@ func Start(cfg Config) (*App, error) {
 		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
 		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
 		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: a.kubeVersion, Unmet: m.unmet.set,
-		ListDirs: func() ([]string, error) { return layout.ListDirs(cfg.ModulesDirs) }}
+		ListDirs: func() ([]string, error) {
+			dirs, err := layout.ListDirs(cfg.ModulesDirs)
+			return layout.ListDefinitions(dirs), err
+		}}
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
