@@ -119,7 +119,7 @@ func table() []setting {
 		{"helm-ignore-release", "", "release never purged", []string{"HELM_IGNORE_RELEASE"}},
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
-		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
+		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed and for a changed module.yaml (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
 		{"crd-filter-prefixes", "doc-,_", "base-name prefixes of modules' crds/ files that are not applied, comma-separated (\",\": none)", []string{"ADDON_OPERATOR_CRD_FILTER_PREFIXES"}},
 		{"crd-extra-labels", "heritage=addon-operator", "labels set on the CRDs of modules' crds/ (a=b,c=d; heritage=addon-operator added without a heritage key)", []string{"ADDON_OPERATOR_CRD_EXTRA_LABELS"}},
 		{"shutdown-grace", "30s", "how long a running hook or helm call may finish on SIGTERM", []string{"ADDON_OPERATOR_SHUTDOWN_GRACE"}},
