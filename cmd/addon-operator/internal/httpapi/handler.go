@@ -79,6 +79,11 @@ func WriteQueues(w io.Writer, snap messages.QueueSnapshot, now time.Time) {
 				dash(t.Binding), t.Attempts, retryIn(t, now), dash(oneLine(t.LastError)))
 		}
 		_ = tw.Flush()
+		for n, t := range q.Tasks {
+			if t.Supersedes != "" {
+				fmt.Fprintf(w, "  #%d %s\n", n+1, oneLine(t.Supersedes))
+			}
+		}
 	}
 }
 

@@ -56,6 +56,7 @@ func TestQueueTextAndJSON(t *testing.T) {
 			{ID: 1, Queue: "main", Kind: messages.TaskModuleRun, Module: "alpha", Attempts: 2,
 				LastError: "hook hooks/a: exit code 1", NextRetry: now.Add(7 * time.Second)},
 			{ID: 2, Queue: "main", Kind: messages.TaskGlobalHook, Hook: "h.sh", Binding: "afterAll"},
+			{ID: 4, Queue: "main", Kind: messages.TaskReloadAll, Supersedes: "dropped the failing main:ModuleRun:alpha\nwith 3 tasks"},
 		}},
 		{Name: "named", Tasks: nil},
 		{Name: "parallel_queue_0", Tasks: []messages.Task{{ID: 3, Queue: "parallel_queue_0", Kind: messages.TaskParallelModuleRun,
@@ -63,7 +64,8 @@ func TestQueueTextAndJSON(t *testing.T) {
 	}}
 	h := handler(true, snap)
 	_, text := get(t, h, "/queue")
-	for _, want := range []string{"Queue 'main': length 2", "ModuleRun", "retrying", "7s", "exit code 1",
+	for _, want := range []string{"Queue 'main': length 3", "ModuleRun", "retrying", "7s", "exit code 1",
+		"  #3 dropped the failing main:ModuleRun:alpha with 3 tasks\n",
 		"GlobalHookRun", "afterAll", "Queue 'named': length 0", "Queue 'parallel_queue_0': length 1", "beta,gamma"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("/queue lacks %q:\n%s", want, text)
