@@ -166,6 +166,9 @@ func (b *lifecycle) addModule(ctx actor.Context, d layout.Definition) {
 		return
 	}
 	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
+	for _, key := range d.ModuleYAMLIgnored {
+		b.opts.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+	}
 }
 
 // setUnseen records the modules whose dir cannot be seen now: they keep

@@ -8,8 +8,8 @@ import (
 )
 
 // moduleCritical is mm_module_info's critical label. The original's stock
-// loader makes every module critical (UPSTREAM §5) and we read no module
-// definition file that could say otherwise.
+// loader makes every module critical (UPSTREAM §5); module.yaml's
+// critical changes nothing here yet.
 const moduleCritical = "true"
 
 const moduleInfoHelp = "1 for every module, with whether it is enabled and critical (true/false)."
