@@ -92,8 +92,8 @@ func count(lines []string, s string) int {
 }
 
 // The examples with every module dir of one weight (001-) converge with
-// ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8 as they do one by one: one weight
-// group of four modules, the same objects, the parallel queues in the
+// ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8 as they do one by one: one run
+// graph of four modules, the same objects, the parallel queues in the
 // metrics, and a restart with nothing changed upgrades no release.
 func TestExamplesInOneWeightGroup(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
@@ -106,9 +106,9 @@ func TestExamplesInOneWeightGroup(t *testing.T) {
 	op := startOperator(t, root, ns, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS=8")
 	op.waitReady(t)
 	op.waitIdle(t)
-	rec := op.waitRecord(t, "weight group done", nil)
-	if mods, _ := rec["modules"].([]any); len(mods) != 4 {
-		t.Fatalf("weight group done %v, want the four example modules", rec)
+	rec := op.waitRecord(t, "module run graph done", nil)
+	if mods, _ := rec["modules"].(float64); mods != 4 {
+		t.Fatalf("module run graph done %v, want the four example modules", rec)
 	}
 	if got := configMap(t, client, ns, "greeter")["message"]; got != "hello from the ConfigMap" {
 		t.Fatalf("greeter message %q", got)
