@@ -107,13 +107,44 @@ type LoadError struct {
 func (e *LoadError) Error() string { return e.Err.Error() }
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// UnseenModuleError is a module dir, named validly, that cannot be seen
+// (a dangling symlink, an unreadable target): the module is left out of
+// this look, but its release is kept and it is neither run nor deleted
+// until its dir can be seen again. It wraps ErrUnseen.
+type UnseenModuleError struct {
+	Module string
+	Dir    string
+	Err    error
+}
+
+func (e *UnseenModuleError) Error() string {
+	return fmt.Sprintf("module dir %s: %v (a symlink whose target is unreadable or missing): %v", e.Dir, ErrUnseen, e.Err)
+}
+
+func (e *UnseenModuleError) Unwrap() []error { return []error{ErrUnseen, e.Err} }
+
 // Unloaded names the modules of errs whose dir is there but could not be
-// loaded (LoadError).
+// loaded (LoadError) or seen (UnseenModuleError): their releases are kept.
 func Unloaded(errs []error) []string {
 	var out []string
 	for _, err := range errs {
 		if le := (*LoadError)(nil); errors.As(err, &le) {
 			out = append(out, le.Module)
+		}
+		if ue := (*UnseenModuleError)(nil); errors.As(err, &ue) {
+			out = append(out, ue.Module)
+		}
+	}
+	return out
+}
+
+// UnseenModules maps the modules of errs whose dir cannot be seen
+// (UnseenModuleError) to the reason.
+func UnseenModules(errs []error) map[string]string {
+	out := map[string]string{}
+	for _, err := range errs {
+		if ue := (*UnseenModuleError)(nil); errors.As(err, &ue) {
+			out[ue.Module] = err.Error()
 		}
 	}
 	return out
@@ -214,6 +245,10 @@ func moduleEntry(dir string, e fs.DirEntry) (bool, error) {
 	path := filepath.Join(dir, e.Name())
 	info, err := os.Stat(path)
 	if err != nil && e.Type()&fs.ModeSymlink != 0 {
+		if names, perr := values.ParseModuleDir(e.Name()); perr == nil {
+			abs, _ := filepath.Abs(path)
+			return false, &UnseenModuleError{Module: names.Name, Dir: abs, Err: err}
+		}
 		return false, fmt.Errorf("module dir %s: %w (a symlink whose target is unreadable or missing): %w", path, ErrUnseen, err)
 	}
 	return err == nil && info.IsDir(), nil

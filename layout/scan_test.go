@@ -14,7 +14,9 @@ import (
 
 // A modules dir that does not exist and a module dir that is a dangling
 // symlink cannot be seen: Scan reports each wrapping ErrUnseen and naming
-// it, while a broken module is an ordinary error and the others load.
+// it (the module dir as an UnseenModuleError, whose release is kept like
+// an unloadable module's), while a broken module is an ordinary error and
+// the others load.
 func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	root := t.TempDir()
 	mods, missing := filepath.Join(root, "modules"), filepath.Join(root, "unmounted")
@@ -48,8 +50,11 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 	if len(other) != 1 || !strings.Contains(other[0], "002-broken") {
 		t.Fatalf("other errors %q, want the broken module's", other)
 	}
-	if got := layout.Unloaded(errs); !reflect.DeepEqual(got, []string{"broken"}) {
-		t.Fatalf("Unloaded = %v, want [broken]: its dir is there, its release must not be purged", got)
+	if got := layout.Unloaded(errs); !reflect.DeepEqual(got, []string{"broken", "gamma"}) {
+		t.Fatalf("Unloaded = %v, want [broken gamma]: their dirs are there, their releases must not be purged", got)
+	}
+	if got := layout.UnseenModules(errs); len(got) != 1 || !strings.Contains(got["gamma"], dangling) {
+		t.Fatalf("UnseenModules = %v, want gamma naming %s", got, dangling)
 	}
 	listed, err := layout.ListDirs([]string{mods})
 	if err != nil || !reflect.DeepEqual(listed, []string{filepath.Join(mods, "001-alpha"), filepath.Join(mods, "002-broken")}) {

@@ -24,6 +24,8 @@ type (
 	dirsListed struct {
 		Dirs []string
 		Err  error
+		// GlobalErr says why the global hooks dir cannot be read.
+		GlobalErr error
 	}
 )
 
@@ -45,6 +47,7 @@ func (b *lifecycle) handleCheckDirs(ctx actor.Context) {
 // (see startDiscovery).
 func (b *lifecycle) handleDirsListed(ctx actor.Context, msg dirsListed) {
 	defer b.armDirsCheck(ctx)
+	b.lookedAtGlobalDir(msg.GlobalErr)
 	if msg.Err != nil {
 		b.opts.Log.Warn("modules dirs not listed", "err", msg.Err)
 		return
@@ -79,4 +82,23 @@ func dirsOnly(listed []string) []string {
 		}
 	}
 	return out
+}
+
+// lookedAtGlobalDir logs when the global hooks dir stops or starts being
+// readable. Nothing is decided from its absence: the global hooks keep
+// their values and enabled flags, and their runs fail (and are retried)
+// until the dir is back, so no module is disabled for it.
+func (b *lifecycle) lookedAtGlobalDir(err error) {
+	was := b.globalDirErr
+	b.globalDirErr = ""
+	if err != nil {
+		b.globalDirErr = err.Error()
+	}
+	switch {
+	case err != nil && was == "":
+		b.opts.Log.Error("global hooks dir cannot be read; the global hooks keep their last good state, their runs fail and are retried until it can",
+			"dir", b.opts.GlobalHooksDir, "err", err)
+	case err == nil && was != "":
+		b.opts.Log.Info("global hooks dir can be read again", "dir", b.opts.GlobalHooksDir)
+	}
 }

@@ -34,8 +34,15 @@ type LifecycleOptions struct {
 	// loaded at start-up (layout.Unloaded): left out, their releases are
 	// never purged as releases without a module dir.
 	Unloaded []string
-	Board    *board.Board
-	Releases Releases
+	// Unseen maps the modules whose dir could not be seen at start-up (a
+	// dangling symlink) to the reason: left out, their releases kept; they
+	// are picked up when their dir can be seen.
+	Unseen map[string]string
+	// DirErrors, when set, is told the modules whose dir cannot be seen
+	// whenever that set is published (module_dir_unseen).
+	DirErrors func(byModule map[string]string)
+	Board     *board.Board
+	Releases  Releases
 	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
 	IgnoreRelease string
 	Clock         supervision.Clock
@@ -67,6 +74,10 @@ type LifecycleOptions struct {
 	// reloaded (0 or nil: only converges for other reasons read them).
 	ListDirs     DirLister
 	DirsInterval time.Duration
+	// GlobalHooksDir is looked at with the module dirs: while it cannot be
+	// read, an ERROR names it (the global hooks keep their last good state;
+	// their runs fail and are retried until it is back).
+	GlobalHooksDir string
 	// ParallelModuleRuns (ADDON_OPERATOR_PARALLEL_MODULE_RUNS), when > 1,
 	// runs the module runs of one weight in that many parallel queues;
 	// 0 or 1: one by one in main.
@@ -114,13 +125,15 @@ type lifecycle struct {
 	// modulesError why the modules dirs were refused (a requirements cycle).
 	superseded   map[string]board.Superseded
 	modulesError string
+	globalDirErr string // why the global hooks dir cannot be read, at the last look
 }
 
 func newLifecycle(opts LifecycleOptions) *lifecycle {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &lifecycle{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}, unloaded: opts.Unloaded}
+	return &lifecycle{opts: opts, failed: map[string]bool{}, enabled: map[string]bool{}, unloaded: opts.Unloaded,
+		unseen: opts.Unseen}
 }
 
 // receive handles one message of the root actor.
@@ -161,9 +174,10 @@ func (b *lifecycle) receive(ctx actor.Context, children *Family) {
 }
 
 func (b *lifecycle) handleStarted(ctx actor.Context) {
-	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs)))
+	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs, b.opts.GlobalHooksDir)))
 	b.boot = newBoot(b.started())
 	b.tellReaders(ctx)
+	b.publishUnseen()
 }
 
 func (b *lifecycle) enqueue(ctx actor.Context, tasks ...messages.Task) {

@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"errors"
+	"maps"
 	"sort"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -98,10 +100,18 @@ func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) 
 		return
 	}
 	b.scanning = false
+	unseen := map[string]string{}
+	maps.Copy(unseen, msg.Unseen)
 	for _, err := range msg.Errs {
+		if ue := (*layout.UnseenModuleError)(nil); errors.As(err, &ue) {
+			if _, known := unseen[ue.Module]; !known { // a dir not seen since start-up
+				unseen[ue.Module] = "dir cannot be seen, kept with its release until it can: " + err.Error()
+			}
+			continue
+		}
 		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
 	}
-	b.setUnseen(msg.Unseen)
+	b.setUnseen(unseen)
 	b.unloaded = layout.Unloaded(msg.Errs)
 	c := diffModules(b.opts.Modules, msg)
 	if !b.acceptModules(c.next) {
@@ -179,11 +189,22 @@ func (b *lifecycle) setUnseen(unseen map[string]string) {
 		// Published before the log: a reader of the log finds module list
 		// saying so.
 		b.unseen = unseen
-		b.opts.Board.SetDirErrors(unseen)
+		b.publishUnseen()
 	}
 	for name, reason := range unseen {
-		b.opts.Log.Error("module dir cannot be seen; its actor and release are kept, and it is neither run nor deleted until it can",
+		b.opts.Log.Error("module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
 			"module", name, "err", reason)
+	}
+}
+
+// publishUnseen hands the modules whose dir cannot be seen to the board
+// and the metric.
+func (b *lifecycle) publishUnseen() {
+	if b.opts.Board != nil {
+		b.opts.Board.SetDirErrors(maps.Clone(b.unseen))
+	}
+	if b.opts.DirErrors != nil {
+		b.opts.DirErrors(maps.Clone(b.unseen))
 	}
 }
 

@@ -31,13 +31,14 @@ type (
 // worker does the lifecycle's blocking I/O: helm calls and reading the
 // modules dirs.
 type worker struct {
-	releases Releases
-	scan     Scanner
-	list     DirLister
+	releases  Releases
+	scan      Scanner
+	list      DirLister
+	globalDir string
 }
 
-func newWorker(r Releases, scan Scanner, list DirLister) actor.Producer {
-	return func() actor.Actor { return &worker{releases: r, scan: scan, list: list} }
+func newWorker(r Releases, scan Scanner, list DirLister, globalDir string) actor.Producer {
+	return func() actor.Actor { return &worker{releases: r, scan: scan, list: list, globalDir: globalDir} }
 }
 
 // Receive implements actor.Actor.
@@ -49,7 +50,7 @@ func (w *worker) Receive(ctx actor.Context) {
 		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
 	case listDirs:
 		dirs, err := w.list()
-		ctx.Respond(dirsListed{Dirs: dirs, Err: err})
+		ctx.Respond(dirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(w.globalDir)})
 	case listReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
@@ -60,6 +61,16 @@ func (w *worker) Receive(ctx actor.Context) {
 		defer cancel()
 		ctx.Respond(releaseDeleted{Name: msg.Name, Err: w.releases.Delete(c, msg.Name)})
 	}
+}
+
+// lookGlobalDir tells why the global hooks dir cannot be read (nil when it
+// can, or when there is none).
+func lookGlobalDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	_, err := os.ReadDir(dir)
+	return err
 }
 
 // lookDirs sorts the known modules whose dir cannot be found: gone (the

@@ -45,17 +45,24 @@ func moduleTree(files map[string]string, dirs ...string) map[string]string {
 	return files
 }
 
+// convergeOnce runs the operator on root until its first converge is done
+// and stops it; release is then deployed.
+func convergeOnce(t *testing.T, root, ns, release string) {
+	t.Helper()
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	op.waitIdle(t)
+	op.stop(t)
+	releaseDeployed(t, ns, release)
+}
+
 // A modules dir that is missing at start-up, alone or as one entry of a
 // list, stops the operator with an error naming it; the release it had
 // installed stays.
 func TestMissingModulesDirAtStartUpIsFatal(t *testing.T) {
 	root := tree(t, moduleTree(map[string]string{"modules/values.yaml": "alphaEnabled: true\n"}, "alpha"))
 	ns := kube.Namespace(t)
-	op := startSpec(t, root, ns)
-	op.waitReady(t)
-	op.waitIdle(t)
-	op.stop(t)
-	releaseDeployed(t, ns, "alpha")
+	convergeOnce(t, root, ns, "alpha")
 
 	mods, away := filepath.Join(root, "modules"), filepath.Join(root, "unmounted")
 	for _, tc := range []struct{ name, dirs, missing string }{
@@ -83,22 +90,7 @@ func TestMissingModulesDirAtStartUpIsFatal(t *testing.T) {
 // cannot be seen: its actor and release are kept, the error is logged and
 // shown in module list; when the target is back the module runs again.
 func TestDanglingModuleSymlinkKeepsTheRelease(t *testing.T) {
-	files := moduleTree(map[string]string{"modules/values.yaml": "alphaEnabled: true\nbetaEnabled: true\n"}, "alpha", "beta")
-	root := t.TempDir()
-	vol := map[string]string{}
-	for k, v := range files {
-		if rest, ok := strings.CutPrefix(k, "modules/alpha/"); ok {
-			vol["volume/alpha/"+rest] = v
-			continue
-		}
-		vol[k] = v
-	}
-	writeFiles(t, root, vol)
-	link := filepath.Join(root, "modules", "001-alpha")
-	target := filepath.Join(root, "volume", "alpha")
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
+	root, link, target := danglingTree(t, "beta")
 	ns := kube.Namespace(t)
 	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=300ms")
 	op.waitReady(t)
@@ -108,7 +100,7 @@ func TestDanglingModuleSymlinkKeepsTheRelease(t *testing.T) {
 	if err := os.Rename(target, target+"-unmounted"); err != nil {
 		t.Fatal(err)
 	}
-	rec := op.waitRecord(t, "module dir cannot be seen; its actor and release are kept, and it is neither run nor deleted until it can",
+	rec := op.waitRecord(t, "module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
 		map[string]any{"module": "alpha"})
 	if errText, _ := rec["err"].(string); !strings.Contains(errText, link) {
 		t.Fatalf("the error does not name %s: %v", link, rec)

@@ -55,10 +55,13 @@ func launchOperator(t *testing.T, prefix []string, root, ns string, env ...strin
 	t.Helper()
 	op := &operator{port: freePort(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
-	// A modules dir that cannot be read is fatal; scenarios of global
-	// hooks alone have none of their own.
-	if err := os.MkdirAll(filepath.Join(root, "modules"), 0o755); err != nil {
-		t.Fatal(err)
+	// A modules dir or global hooks dir that cannot be read is fatal;
+	// scenarios of global hooks alone have no modules dir of their own,
+	// and those of modules alone no global hooks dir.
+	for _, dir := range []string{"modules", "global-hooks"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
 	op.cmd = exec.Command(argv[0], argv[1:]...)

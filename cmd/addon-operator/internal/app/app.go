@@ -152,15 +152,7 @@ func Start(cfg Config) (*App, error) {
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner,
 		slots:  make(chan struct{}, runtime.GOMAXPROCS(0))}
-	life := operator.LifecycleOptions{Modules: defs, Unloaded: read.unloaded, Board: a.Board, Releases: cfg.Helm,
-		IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
-		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
-		Discovered: m.moduleInfo.set, Scan: parts.scan, ModuleProps: parts.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
-		ParallelModuleRuns: cfg.ParallelModuleRuns, KubeVersion: a.kubeVersion, Unmet: m.unmet.set,
-		ListDirs: func() ([]string, error) {
-			dirs, err := layout.ListDirs(cfg.ModulesDirs)
-			return layout.ListDefinitions(dirs), err
-		}}
+	life := lifecycleOptions(cfg, a, m, parts, read)
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
@@ -168,6 +160,22 @@ func Start(cfg Config) (*App, error) {
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
 	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
 	return a, nil
+}
+
+// lifecycleOptions wires the lifecycle to the start-up's reading of the
+// dirs, the metrics and the parts.
+func lifecycleOptions(cfg Config, a *App, m *metrics, p parts, read dirsRead) operator.LifecycleOptions {
+	return operator.LifecycleOptions{Modules: read.defs, Unloaded: read.unloaded, Unseen: read.unseen, Board: a.Board,
+		Releases: cfg.Helm, IgnoreRelease: cfg.IgnoreRelease, Clock: cfg.Clock, Log: cfg.Log, Fatal: a.onFatal,
+		ConfigErrors: m.configErrors, DiscoverErrors: m.discoverErrors, Converged: m.converged, Destructive: m.Destructive,
+		Discovered: m.moduleInfo.set, Scan: p.scan, ModuleProps: p.moduleProps, DirsInterval: cfg.ModulesCheckInterval,
+		ParallelModuleRuns: cfg.ParallelModuleRuns, GlobalHooksDir: cfg.GlobalHooksDir, KubeVersion: a.kubeVersion,
+		Unmet:     func(u map[string][]string) { setKeys(m.unmet, u) },
+		DirErrors: func(u map[string]string) { setKeys(m.unseen, u) },
+		ListDirs: func() ([]string, error) {
+			dirs, err := layout.ListDirs(cfg.ModulesDirs)
+			return layout.ListDefinitions(dirs), err
+		}}
 }
 
 // Render renders a module's chart with its current values (the debug
@@ -241,27 +249,23 @@ func (a *App) Stop(grace time.Duration) error {
 }
 
 // readDirs reads $MODULES_DIR and the global schemas. A module that cannot
-// be read is logged and left out; the rest run. A modules dir or module
-// dir that cannot be seen (an unmounted volume, a wrong path, a dangling
-// symlink) stops start-up: converging without it would uninstall its
-// modules' releases.
+// be read is logged and left out; the rest run. A module dir that cannot
+// be seen (a dangling symlink) is left out with its release kept, as it is
+// while running. A modules dir or the global hooks dir that cannot be seen
+// (an unmounted volume, a wrong path) stops start-up: converging without
+// it would uninstall its modules' releases, or those of the modules its
+// global hooks enable.
 func readDirs(cfg Config) (dirsRead, error) {
+	if err := checkGlobalHooksDir(cfg.GlobalHooksDir); err != nil {
+		return dirsRead{}, err
+	}
 	common, err := layout.ReadCommonValues(cfg.ModulesDirs)
 	if err != nil {
 		return dirsRead{}, err
 	}
 	defs, errs := layout.ScanWith(cfg.ModulesDirs, common, cfg.crdSkip())
-	var unseen []string
-	for _, e := range errs {
-		if errors.Is(e, layout.ErrUnseen) {
-			unseen = append(unseen, e.Error())
-			continue
-		}
-		cfg.Log.Error("module left out", "err", e)
-	}
-	if len(unseen) > 0 {
-		return dirsRead{}, fmt.Errorf("MODULES_DIR: %s; nothing is installed or uninstalled until every modules dir can be read",
-			strings.Join(unseen, "; "))
+	if err := fatalUnseen(cfg.Log, errs); err != nil {
+		return dirsRead{}, err
 	}
 	var globalSchemas *schema.Set
 	if cfg.GlobalHooksDir != "" {
@@ -273,18 +277,62 @@ func readDirs(cfg Config) (dirsRead, error) {
 	if _, err := layout.RequirementOrder(defs); err != nil {
 		return dirsRead{}, fmt.Errorf("MODULES_DIR: %w", err)
 	}
+	logModules(cfg.Log, defs)
+	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), unseen: layout.UnseenModules(errs),
+		globalSchemas: globalSchemas}, nil
+}
+
+// checkGlobalHooksDir refuses a GLOBAL_HOOKS_DIR that is not a readable
+// dir: its hooks may enable modules, and without them those modules'
+// releases would be uninstalled.
+func checkGlobalHooksDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return fmt.Errorf("GLOBAL_HOOKS_DIR %s cannot be read: %w; nothing is installed or uninstalled until it can "+
+			"(an empty dir is fine: no global hooks)", dir, err)
+	}
+	return nil
+}
+
+// fatalUnseen logs the module dirs of errs that are left out, and returns
+// the error of the modules dirs that cannot be seen (fatal).
+func fatalUnseen(log *slog.Logger, errs []error) error {
+	var unseen []string
+	for _, e := range errs {
+		ue := (*layout.UnseenModuleError)(nil)
+		switch {
+		case errors.As(e, &ue):
+			log.Error("module dir cannot be seen; its release is kept, and it is neither run nor deleted until it can",
+				"module", ue.Module, "dir", ue.Dir, "err", e)
+		case errors.Is(e, layout.ErrUnseen):
+			unseen = append(unseen, e.Error())
+		default:
+			log.Error("module left out", "err", e)
+		}
+	}
+	if len(unseen) > 0 {
+		return fmt.Errorf("MODULES_DIR: %s; nothing is installed or uninstalled until every modules dir can be read",
+			strings.Join(unseen, "; "))
+	}
+	return nil
+}
+
+// logModules names the modules found, and what of their module.yaml
+// changes nothing.
+func logModules(log *slog.Logger, defs []layout.Definition) {
 	names := make([]string, 0, len(defs))
 	for _, d := range defs {
 		names = append(names, d.Names.Name)
 		for _, key := range d.ModuleYAMLIgnored {
-			cfg.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+			log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
 		}
 		for _, w := range d.Warnings {
-			cfg.Log.Warn("module definition", "module", d.Names.Name, "warning", w)
+			log.Warn("module definition", "module", d.Names.Name, "warning", w)
 		}
 	}
-	cfg.Log.Info("modules found", "modules", names)
-	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), globalSchemas: globalSchemas}, nil
+	log.Info("modules found", "modules", names)
 }
 
 // kubeVersion is the apiserver's version, which module.yaml's
@@ -305,5 +353,6 @@ type dirsRead struct {
 	common        values.Sections
 	defs          []layout.Definition
 	unloaded      []string
+	unseen        map[string]string // module dirs that cannot be seen, with the reason
 	globalSchemas *schema.Set
 }

@@ -58,10 +58,13 @@ func startAppIn(t testing.TB, root, ns string) *started {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A modules dir that cannot be read is fatal; tests of global hooks
-	// alone have none of their own.
-	if err := os.MkdirAll(filepath.Join(root, "modules"), 0o755); err != nil {
-		t.Fatal(err)
+	// A modules dir or global hooks dir that cannot be read is fatal; tests
+	// of global hooks alone have no modules dir of their own, and those of
+	// modules alone no global hooks dir.
+	for _, dir := range []string{"modules", "global-hooks"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w := &testWriter{t: t}
 	t.Cleanup(w.close) // registered first, so it runs after the app's stop

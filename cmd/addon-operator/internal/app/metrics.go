@@ -39,7 +39,7 @@ type metrics struct {
 	heads          map[string]uint64 // queue -> head task id
 	headInfo       *headInfo
 	moduleInfo     *moduleInfo
-	unmet          *unmetInfo
+	unmet, unseen  *moduleSet
 	collectors     []prometheus.Collector
 	dropped        *prometheus.CounterVec
 	convergence    prometheus.Histogram
@@ -70,11 +70,14 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.heads = map[string]uint64{}
 	m.headInfo = newHeadInfo(prefix)
 	m.moduleInfo = newModuleInfo(prefix)
-	m.unmet = newUnmetInfo(prefix)
+	m.unmet = newModuleSet(prefix+"module_requirements_unmet",
+		"1 for every module that unmet requirements (module.yaml) disabled at the last discovery.")
+	m.unseen = newModuleSet(prefix+"module_dir_unseen",
+		"1 for every module whose dir cannot be seen (a dangling symlink): kept with its release, neither run nor deleted.")
 	m.configMapMissing = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "config_map_missing",
 		Help: "1 while the ConfigMap is deleted and the last good configuration stays in force."})
 	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince,
-		m.headInfo.vec, m.moduleInfo.vec, m.unmet.vec)
+		m.headInfo.vec, m.moduleInfo.vec, m.unmet.vec, m.unseen.vec)
 	m.registerModuleMetrics(reg, prefix)
 	m.registerMaintenance(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)

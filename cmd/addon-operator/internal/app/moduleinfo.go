@@ -53,22 +53,22 @@ func (mi *moduleInfo) set(all, enabled []string) {
 	mi.series = next
 }
 
-const unmetHelp = "1 for every module that unmet requirements (module.yaml) disabled at the last discovery."
-
-// unmetInfo is module_requirements_unmet{module}: 1 for each module its
-// unmet requirements disabled, rebuilt after each discovery.
-type unmetInfo struct {
+// moduleSet is a gauge of one series per module in a set, value 1,
+// rebuilt whole each time the set is told: module_requirements_unmet (the
+// modules unmet requirements disabled at the last discovery) and
+// module_dir_unseen (the modules whose dir cannot be seen).
+type moduleSet struct {
 	vec *prometheus.GaugeVec
 }
 
-func newUnmetInfo(prefix string) *unmetInfo {
-	return &unmetInfo{vec: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_requirements_unmet",
-		Help: unmetHelp}, []string{"module"})}
+func newModuleSet(name, help string) *moduleSet {
+	return &moduleSet{vec: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{"module"})}
 }
 
-func (u *unmetInfo) set(byModule map[string][]string) {
-	u.vec.Reset()
+// setKeys makes the series those of the map's modules.
+func setKeys[V any](s *moduleSet, byModule map[string]V) {
+	s.vec.Reset()
 	for name := range byModule {
-		u.vec.WithLabelValues(name).Set(1)
+		s.vec.WithLabelValues(name).Set(1)
 	}
 }

@@ -105,12 +105,21 @@ func noModule(w http.ResponseWriter, name string) {
 	http.Error(w, fmt.Sprintf("no module %q", name), http.StatusNotFound)
 }
 
+// modules lists every module the operator knows, with those whose dir
+// could not be seen since start-up (no actor yet: their state is their dir
+// error alone).
 func modules(b *board.Board) []board.ModuleState {
 	var out []board.ModuleState
 	dirErrors := b.DirErrors()
-	for _, m := range b.Modules() {
+	states := b.Modules()
+	for _, m := range states {
 		m.DirError = dirErrors[m.Name]
 		out = append(out, m)
+	}
+	for name, reason := range dirErrors {
+		if _, ok := states[name]; !ok {
+			out = append(out, unseenState(name, reason))
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -141,4 +150,10 @@ func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) e
 		return fmt.Errorf("debug socket %s: %w", path, err)
 	}
 	return serve.Server{Name: "debug API", Handler: h, Limits: serve.DefaultLimits(), Log: log}.Run(ctx, ln)
+}
+
+// unseenState is the state of a module whose dir has not been seen since
+// start-up.
+func unseenState(name, reason string) board.ModuleState {
+	return board.ModuleState{Name: name, Phase: "unseen", DirError: reason}
 }

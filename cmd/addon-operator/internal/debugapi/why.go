@@ -161,7 +161,11 @@ func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), 
 func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
 	st, ok := b.Modules()[name]
 	if !ok {
-		return Why{}, false
+		reason, unseen := b.DirErrors()[name]
+		if !unseen {
+			return Why{}, false
+		}
+		st = unseenState(name, reason)
 	}
 	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Converge: b.Converge(), Now: now}
 	if d, ok := b.EnabledDecisions()[name]; ok {
@@ -173,8 +177,8 @@ func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
 // whyAll is the chain of every module, by name.
 func whyAll(b *board.Board, now time.Time) []Why {
 	out := []Why{}
-	for name := range b.Modules() {
-		if w, ok := whyOf(b, name, now); ok {
+	for _, m := range modules(b) {
+		if w, ok := whyOf(b, m.Name, now); ok {
 			out = append(out, w)
 		}
 	}

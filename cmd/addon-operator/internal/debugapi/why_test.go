@@ -22,6 +22,8 @@ func TestAssembleWhySummary(t *testing.T) {
 		{Kind: messages.TaskModuleRun, Module: "other", Attempts: 1, LastError: "not this"},
 		{Kind: messages.TaskModuleRun, Module: "m", Attempts: 3, LastError: "hook a.sh: exit status 1", NextRetry: at.Add(4200 * time.Millisecond)},
 	}}}}
+	failingOther := messages.QueueSnapshot{Queues: []messages.QueueState{{Name: "parallel_queue_0", Tasks: []messages.Task{
+		{Kind: messages.TaskModuleRun, Module: "other", Attempts: 1, LastError: "hook b.sh:\nexit status 2"}}}}}
 	running := messages.QueueSnapshot{Queues: []messages.QueueState{{Name: "main", Tasks: []messages.Task{
 		{Kind: messages.TaskModuleRun, Module: "m", Attempts: 2, LastError: "boom", Running: true}}}}}
 	cases := []struct {
@@ -46,6 +48,9 @@ func TestAssembleWhySummary(t *testing.T) {
 			"maintenance: NoResourceReconciliation"},
 		{"enabled, no helm step", debugapi.WhyInput{Decision: enabled}, "enabled by ConfigMap key mEnabled; no enabled script"},
 		{"nothing yet", debugapi.WhyInput{}, "not discovered yet"},
+		{"waiting for what it requires", debugapi.WhyInput{Decision: enabled, Queues: failingOther,
+			Converge: board.ConvergeState{Waits: map[string][]string{"m": {"other", "third"}}}},
+			"waiting for other: hook b.sh: exit status 2; waiting for third"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,9 +77,11 @@ func TestAssembleWhyRetry(t *testing.T) {
 }
 
 // /modules/NAME/why serves the chain from the board; an unknown module is
-// a 404 naming it; /why lists every module's.
+// a 404 naming it; /why lists every module's, a module whose dir has not
+// been seen since start-up (no actor) included.
 func TestWhyEndpoints(t *testing.T) {
 	b := filled()
+	b.SetDirErrors(map[string]string{"b": "dangling symlink", "c": "dir cannot be seen since start-up"})
 	b.SetEnabledDecisions(map[string]board.EnabledDecision{"a": {Module: "a", Enabled: true, Script: "none", Reason: "enabled by x"}})
 	srv := httptest.NewServer(debugapi.NewHandler(debugapi.Options{Board: b}))
 	defer srv.Close()
@@ -85,8 +92,14 @@ func TestWhyEndpoints(t *testing.T) {
 	}
 	var all []debugapi.Why
 	getJSON(t, srv.URL+"/why", &all)
-	if len(all) != 2 || all[0].Module != "a" || all[1].Summary != "dir cannot be seen: dangling symlink" {
+	if len(all) != 3 || all[0].Module != "a" || all[1].Summary != "dir cannot be seen: dangling symlink" ||
+		all[2].Module != "c" || all[2].Summary != "dir cannot be seen: dir cannot be seen since start-up" {
 		t.Fatalf("/why: %+v", all)
+	}
+	var mods []board.ModuleState
+	getJSON(t, srv.URL+"/modules", &mods)
+	if len(mods) != 3 || mods[2].Name != "c" || mods[2].Phase != "unseen" || mods[2].DirError == "" {
+		t.Fatalf("/modules: %+v", mods)
 	}
 	resp, err := http.Get(srv.URL + "/modules/nope/why")
 	if err != nil {
