@@ -159,3 +159,38 @@ func TestScriptsLint(t *testing.T) {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
+
+// The library runs with nothing on PATH but bash and jq: loading, dispatch,
+// every context function and the traceback of a failing handler.
+func TestNeedsOnlyBashAndJq(t *testing.T) {
+	bin := t.TempDir()
+	for _, tool := range []string{"bash", "jq"} {
+		path, err := exec.LookPath(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(path, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := `__on_kubernetes::first() { echo "first $(context::get binding)"; }
+__on_kubernetes::pods::added_or_modified() {
+  echo "$(context::get 'object.metadata.labels."app.kubernetes.io/name"') $(context::get object.spec.list.1.x)"
+  context::has object.spec.obj.k && context::is_true object.spec.enabled && context::is_false object.spec.off &&
+    context::is_null object.spec.nothing && echo "has, is_true, is_false, is_null"
+  context::get --required object.spec.missing
+}
+hook::run "$@"`
+	res := run{text: script(filepath.Join(libDir(t), "shell_lib.sh"), body), contexts: contextFile,
+		env: []string{"PATH=" + bin}}.exec(t)
+	res.expect(t, 1, "first first\nweb 2\nhas, is_true, is_false, is_null\n")
+	for _, want := range []string{"Error: Value object.spec.missing required, but doesn't exist", "Traceback (most recent call last):",
+		"    context::get --required object.spec.missing", "ERROR: handler __on_kubernetes::pods::added_or_modified failed with exit status 1"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Fatalf("stderr has no %q:\n%s", want, res.stderr)
+		}
+	}
+	if strings.Contains(res.stderr, "command not found") {
+		t.Fatalf("a program other than bash and jq:\n%s", res.stderr)
+	}
+}

@@ -32,9 +32,10 @@
 
 # hook::_handlers_program is the jq program that prints, for each binding
 # context, its binding, a tab, and its handler names separated by spaces.
+# A builtin prints it: the library needs no program but bash and jq.
 hook::_handlers_program() {
-  cat <<'JQ'
-def dotted: (index("/")) as $i | if $i == null then . else .[:$i] + "." + .[$i + 1:] end;
+  # shellcheck disable=SC2016 # jq's own $variables
+  printf '%s\n' 'def dotted: (index("/")) as $i | if $i == null then . else .[:$i] + "." + .[$i + 1:] end;
 if type != "array" then error("the binding context is not a JSON array") else .[] end
 | ((.binding // "unknown") | tostring) as $b
 | "__on_kubernetes::\($b)" as $k
@@ -53,8 +54,7 @@ if type != "array" then error("the binding context is not a JSON array") else .[
      ["__on_conversion::\($b)::\(.fromVersion // "" | tostring | dotted)::\(.toVersion // "" | tostring | dotted)",
       "__on_conversion::\($b)"]
    else [] end) as $names
-| "\($b)\t\($names + ["__main__"] | join(" "))"
-JQ
+| "\($b)\t\($names + ["__main__"] | join(" "))"'
 }
 
 # hook::run [--config] is the last line of a hook: `hook::run "$@"`.
