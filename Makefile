@@ -1,10 +1,11 @@
-# The README's commands. Everything runs with only Go and git: the test
-# cluster (etcd + kube-apiserver) is compiled from the Go module proxy on
-# first use and cached in the user cache dir.
+# The README's commands. The test cluster (etcd + kube-apiserver) is
+# compiled from the Go module proxy on first use and cached in the user
+# cache dir; so is the image of deploy/Dockerfile, built with podman from
+# local base images (test/image; .ci/run installs podman, runc, mmdebstrap).
 GO          ?= go
 CLUSTER_DIR ?= .cache/testcluster
 
-.PHONY: run build test vet cluster-build cluster-start cluster-stop
+.PHONY: run build test vet image-build cluster-build cluster-start cluster-stop
 
 ## run: build, start the local cluster and run the operator on examples/ in the foreground (Ctrl-C stops both)
 run: build
@@ -14,12 +15,16 @@ run: build
 build:
 	$(GO) build -o bin/addon-operator ./cmd/addon-operator
 
-## test: go vet, then every test with the race detector against one shared real cluster
-test: vet
+## test: go vet, the image (cached), then every test with the race detector against one shared real cluster
+test: vet image-build
 	test/cluster/testcluster exec $(CLUSTER_DIR) -- $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
+
+## image-build: build (or find cached) deploy/Dockerfile's image as test/image does, before go test's timeout runs
+image-build:
+	$(GO) run ./test/image/cmd/testimage build
 
 ## cluster-build: build (or find cached) etcd and kube-apiserver
 cluster-build:

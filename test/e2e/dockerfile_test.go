@@ -12,11 +12,13 @@ import (
 	"testing"
 )
 
-// deploy/Dockerfile cannot be built here (no container runtime), so its
-// parts are checked: the build stage's go build command, run as written,
-// makes a static binary that runs as the image's non-root user; the
-// runtime stage installs bash and jq, runs as that user and starts the
-// binary it copied.
+// deploy/Dockerfile's parts, checked without a container runtime (package
+// test/image builds the image with podman and checks what is in it): the
+// build stage's go build command, run as written, makes a static binary
+// that runs as the image's non-root user; the runtime stage installs the
+// hooks' tools, puts the shell framework and kubectl where the original's
+// image has them, runs as that user and starts the binary it copied under
+// tini.
 func TestDockerfile(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(deployDir(), "Dockerfile"))
 	if err != nil {
@@ -48,7 +50,11 @@ func TestDockerfile(t *testing.T) {
 	if user == nil || user[1] == "0" {
 		t.Fatalf("the runtime stage does not run as a non-root user: %v", user)
 	}
-	for _, want := range []string{"bash", "jq", "COPY --from=build " + build[2] + " /addon-operator", `ENTRYPOINT ["/addon-operator"]`, `CMD ["start"]`} {
+	for _, want := range []string{"bash", "jq", "sed", "tini", "ln -s /usr/bin/tini /sbin/tini",
+		"COPY --from=build " + build[2] + " /addon-operator", `ENTRYPOINT ["/sbin/tini", "--", "/addon-operator"]`, `CMD ["start"]`,
+		"COPY deploy/shell/shell_lib.sh /shell_lib.sh", "COPY deploy/shell/frameworks/shell/ /frameworks/shell/",
+		"ln -s frameworks /framework", "ENV MODULES_DIR=/modules GLOBAL_HOOKS_DIR=/global-hooks",
+		"COPY test/cluster/servers/go.mod test/cluster/servers/go.sum", "k8s.io/kubernetes/cmd/kubectl"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("the Dockerfile lacks %q", want)
 		}
