@@ -85,6 +85,9 @@ for d in frameworks framework; do
   echo "/$d/shell=$ok"
 done
 echo "/framework=$(readlink /framework)"
+ctx=$(mktemp)
+echo '[{"binding":"every-minute","type":"Schedule"}]' > "$ctx"
+echo "hook::run=$(BINDING_CONTEXT_PATH=$ctx bash -c 'source /shell_lib.sh; __on_schedule::every-minute() { context::get binding; }; hook::run')"
 echo "/modules=$(ls -A /modules | wc -l) entries, /global-hooks=$(ls -A /global-hooks | wc -l) entries"
 echo "env=$MODULES_DIR $GLOBAL_HOOKS_DIR"
 echo "uid=$(id -u)"
@@ -102,6 +105,7 @@ var wantFacts = map[string]string{
 	"/frameworks/shell": "yes",
 	"/framework/shell":  "yes",
 	"/framework":        "frameworks",
+	"hook::run":         "every-minute",
 	"/modules":          "0 entries, /global-hooks=0 entries",
 	"env":               "/modules /global-hooks",
 	"uid":               "65532",
