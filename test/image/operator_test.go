@@ -1,0 +1,197 @@
+package image_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/test/image"
+)
+
+// modulesImage is what a user puts in an image FROM the operator's: a
+// global hook written with the shell library that calls kubectl, and a
+// module whose afterHelm hook reads its release's object with kubectl.
+var modulesImage = map[string]string{
+	"Dockerfile": "FROM %s\nCOPY modules /modules\nCOPY global-hooks /global-hooks\n",
+	"global-hooks/startup.sh": `#!/usr/bin/env bash
+source /shell_lib.sh
+__config__() { echo '{"configVersion":"v1","onStartup":1}'; }
+__on_startup() {
+  kubectl -n "$ADDON_OPERATOR_NAMESPACE" create configmap shell-lib-ran \
+    --from-literal=binding="$(context::get binding)" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+}
+hook::run "$@"
+`,
+	"modules/values.yaml":                        "kubectlUserEnabled: true\n",
+	"modules/010-kubectl-user/Chart.yaml":        "apiVersion: v2\nname: kubectl-user\nversion: 0.1.0\n",
+	"modules/010-kubectl-user/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubectl-user\ndata:\n  from: chart\n",
+	"modules/010-kubectl-user/hooks/after.sh": `#!/usr/bin/env bash
+set -euo pipefail
+if [[ ${1:-} == --config ]]; then echo '{"configVersion":"v1","afterHelm":1}'; exit 0; fi
+seen=$(kubectl -n "$ADDON_OPERATOR_NAMESPACE" get configmap kubectl-user -o jsonpath='{.data.from}')
+kubectl -n "$ADDON_OPERATOR_NAMESPACE" create configmap kubectl-saw --from-literal=seen="$seen" \
+  --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+`,
+}
+
+// The operator's image, with modules baked in an image FROM it as users
+// do, runs against the test cluster as the chart runs it (its user, a
+// read-only root): it converges, its hooks run kubectl and the shell
+// library from the image, and /metrics answers on its port.
+func TestOperatorImageConvergesModules(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	img, err := image.Ensure(ctx, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := buildModulesImage(ctx, t, img)
+	ns, port := kube.Namespace(t), freePort(t)
+	logs := runOperator(ctx, t, img.Podman, ref, ns, port)
+	waitLog(t, logs, "first converge done; ready", 3*time.Minute)
+
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	for name, want := range map[string]string{"shell-lib-ran": "onStartup", "kubectl-saw": "chart"} {
+		cm, err := client.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("ConfigMap %s the hooks write with kubectl: %v", name, err)
+		}
+		for _, v := range cm.Data {
+			if v != want {
+				t.Fatalf("ConfigMap %s: %v, want %q", name, cm.Data, want)
+			}
+		}
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics: %d", resp.StatusCode)
+	}
+}
+
+// buildModulesImage builds modulesImage FROM img and removes it after the
+// test.
+func buildModulesImage(ctx context.Context, t *testing.T, img image.Built) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range modulesImage {
+		if name == "Dockerfile" {
+			content = fmt.Sprintf(content, img.Ref)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := "localhost/addon-operator-modules-test:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	if _, err := img.Podman.Output(ctx, "build", "--pull=never", "-t", ref, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = img.Podman.Output(context.Background(), "rmi", "-f", ref) })
+	return ref
+}
+
+// runOperator starts the operator's container in the host's network (the
+// test apiserver listens on loopback) with the cluster's kubeconfig, and
+// returns its JSON log lines as they come; the container is removed after
+// the test.
+func runOperator(ctx context.Context, t *testing.T, p image.Podman, ref, ns string, port int) <-chan map[string]any {
+	t.Helper()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	data, err := os.ReadFile(kube.Kubeconfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kubeconfig, data, 0o644); err != nil { // the image's user reads it
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("addon-operator-test-%d", port)
+	args := []string{"run", "-d", "--name", name, "--network", "host", "--read-only", "--tmpfs", "/tmp",
+		"--tmpfs", "/var/run/addon-operator", "-v", kubeconfig + ":/kubeconfig:ro", "-e", "KUBECONFIG=/kubeconfig",
+		"-e", "ADDON_OPERATOR_NAMESPACE=" + ns, "-e", "LOG_TYPE=json", "-e", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
+		"-e", fmt.Sprintf("ADDON_OPERATOR_LISTEN_PORT=%d", port), ref}
+	if _, err := p.Output(ctx, args...); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = p.Output(context.Background(), "rm", "-f", "-t", "5", name) })
+	return follow(ctx, t, p, name)
+}
+
+// follow streams a container's JSON log records (`podman logs -f`).
+func follow(ctx context.Context, t *testing.T, p image.Podman, name string) <-chan map[string]any {
+	t.Helper()
+	cmd := p.Command(ctx, "logs", "-f", name)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	records := make(chan map[string]any, 1024)
+	go func() {
+		defer close(records)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			rec := map[string]any{}
+			if json.Unmarshal(sc.Bytes(), &rec) != nil {
+				rec = map[string]any{"msg": sc.Text()}
+			}
+			records <- rec
+		}
+		_ = cmd.Wait()
+	}()
+	return records
+}
+
+// waitLog waits for a record with msg, failing with what was logged.
+func waitLog(t *testing.T, records <-chan map[string]any, msg string, within time.Duration) {
+	t.Helper()
+	var seen []string
+	deadline := time.After(within)
+	for {
+		select {
+		case rec, ok := <-records:
+			if !ok {
+				t.Fatalf("the container ended before %q:\n%s", msg, strings.Join(seen, "\n"))
+			}
+			line, _ := json.Marshal(rec)
+			seen = append(seen, string(line))
+			if rec["msg"] == msg {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no %q within %s:\n%s", msg, within, strings.Join(seen, "\n"))
+		}
+	}
+}
+
+// freePort returns a loopback port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
