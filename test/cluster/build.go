@@ -18,15 +18,31 @@ import (
 // KubernetesVersion is the version the apiserver is built from and reports.
 const KubernetesVersion = "v1.37.1"
 
-// Binaries are the paths of the two built servers.
+// Binaries are the paths of the built servers: the control plane's two, and
+// what node mode adds (the other control-plane components, the kubelet and
+// the pause program that the node's container image holds).
 type Binaries struct {
-	Etcd      string
-	APIServer string
+	Etcd              string
+	APIServer         string
+	ControllerManager string
+	Scheduler         string
+	Kubelet           string
+	Pause             string
 }
+
+// serverPackages are the mains of the servers module, built by one `go build`
+// into one cache dir, each binary named after its package dir.
+var serverPackages = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "pause"}
 
 // serverSources are the files of the servers module whose content decides
 // whether a cached build is still valid.
-var serverSources = []string{"go.mod", "go.sum", "etcd/main.go", "kube-apiserver/main.go"}
+func serverSources() []string {
+	files := []string{"go.mod", "go.sum"}
+	for _, pkg := range serverPackages {
+		files = append(files, pkg+"/main.go")
+	}
+	return files
+}
 
 // EnsureBinaries returns the cached server binaries, building them first when
 // they are missing or were built from other sources. Concurrent callers (test
@@ -37,7 +53,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 		log = io.Discard
 	}
 	if dir := os.Getenv("TESTCLUSTER_BIN_DIR"); dir != "" {
-		return checkBinaries(dir)
+		return checkBinaries(dir, false)
 	}
 	src, err := serversDir()
 	if err != nil {
@@ -52,7 +68,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 		return Binaries{}, err
 	}
 	dir := filepath.Join(cache, KubernetesVersion+"-"+key)
-	if bins, err := checkBinaries(dir); err == nil {
+	if bins, err := checkBinaries(dir, true); err == nil {
 		return bins, nil
 	}
 	unlock, err := lockFile(filepath.Join(cache, "build.lock"))
@@ -60,15 +76,15 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 		return Binaries{}, err
 	}
 	defer unlock()
-	if bins, err := checkBinaries(dir); err == nil {
+	if bins, err := checkBinaries(dir, true); err == nil {
 		return bins, nil // built by another process while we waited
 	}
 	removeInterruptedBuilds(cache)
-	fmt.Fprintf(log, "testcluster: building etcd and kube-apiserver %s into %s (a cold build takes about 11 minutes; under a bare `go test`, run `test/cluster/testcluster build` first or pass -timeout 30m)\n", KubernetesVersion, dir)
+	fmt.Fprintf(log, "testcluster: building etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubelet %s into %s (a cold build takes about 14 minutes; under a bare `go test`, run `test/cluster/testcluster build` first or pass -timeout 30m)\n", KubernetesVersion, dir)
 	if err := build(ctx, src, dir, log); err != nil {
 		return Binaries{}, err
 	}
-	return checkBinaries(dir)
+	return checkBinaries(dir, true)
 }
 
 // removeInterruptedBuilds deletes temporary build dirs that a killed build
@@ -80,18 +96,44 @@ func removeInterruptedBuilds(cache string) {
 	}
 }
 
-func checkBinaries(dir string) (Binaries, error) {
-	bins := Binaries{Etcd: filepath.Join(dir, "etcd"), APIServer: filepath.Join(dir, "kube-apiserver")}
-	for _, p := range []string{bins.Etcd, bins.APIServer} {
-		info, err := os.Stat(p)
-		if err != nil {
-			return Binaries{}, fmt.Errorf("server binary: %w", err)
-		}
-		if info.Mode()&0o111 == 0 || !info.Mode().IsRegular() {
-			return Binaries{}, fmt.Errorf("server binary %s is not an executable file", p)
-		}
+// checkBinaries finds the binaries in dir: all of them (a cached build is
+// whole or rebuilt), or only the control plane's two (TESTCLUSTER_BIN_DIR
+// may hold just those; StartWithNode checks the rest).
+func checkBinaries(dir string, all bool) (Binaries, error) {
+	bins := Binaries{
+		Etcd:              filepath.Join(dir, "etcd"),
+		APIServer:         filepath.Join(dir, "kube-apiserver"),
+		ControllerManager: filepath.Join(dir, "kube-controller-manager"),
+		Scheduler:         filepath.Join(dir, "kube-scheduler"),
+		Kubelet:           filepath.Join(dir, "kubelet"),
+		Pause:             filepath.Join(dir, "pause"),
+	}
+	paths := []string{bins.Etcd, bins.APIServer}
+	if all {
+		paths = append(paths, bins.nodePaths()...)
+	}
+	if err := executables(paths); err != nil {
+		return Binaries{}, err
 	}
 	return bins, nil
+}
+
+// nodePaths are the binaries that only StartWithNode runs.
+func (b Binaries) nodePaths() []string {
+	return []string{b.ControllerManager, b.Scheduler, b.Kubelet, b.Pause}
+}
+
+func executables(paths []string) error {
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("server binary: %w", err)
+		}
+		if info.Mode()&0o111 == 0 || !info.Mode().IsRegular() {
+			return fmt.Errorf("server binary %s is not an executable file", p)
+		}
+	}
+	return nil
 }
 
 // build compiles into a temporary directory and renames it into place, so an
@@ -110,8 +152,11 @@ func build(ctx context.Context, src, dir string, log io.Writer) error {
 		"-X k8s.io/component-base/version.gitMinor=37",
 		"-X k8s.io/component-base/version.gitTreeState=clean",
 	}, " ")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
-		"-ldflags", ldflags, "-o", tmp+string(filepath.Separator), "./etcd", "./kube-apiserver")
+	args := []string{"build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", tmp + string(filepath.Separator)}
+	for _, pkg := range serverPackages {
+		args = append(args, "./"+pkg)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=-mod=readonly")
 	start := time.Now()
@@ -151,7 +196,7 @@ func serversDir() (string, error) {
 
 func sourceKey(src string) (string, error) {
 	h := sha256.New()
-	for _, name := range serverSources {
+	for _, name := range serverSources() {
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			return "", fmt.Errorf("hash server sources: %w", err)

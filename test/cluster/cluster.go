@@ -107,7 +107,14 @@ func resetDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create cluster dir: %w", err)
 	}
-	for _, name := range []string{"etcd-data", "pki", "kubeconfig", "sa.key", "tokens.csv", "etcd.pid", "kube-apiserver.pid", apiArgsFile} {
+	if err := stopNode(dir); err != nil {
+		return fmt.Errorf("clean the node a previous run left in %s: %w", dir, err)
+	}
+	names := []string{"etcd-data", "pki", "kubeconfig", "sa.key", "tokens.csv", "etcd.pid", "kube-apiserver.pid", apiArgsFile, nodeDir, kubeletCAFile, kubeletClientCertFile, kubeletClientKeyFile}
+	for _, s := range nodeServers(dir) {
+		names = append(names, s.name+".pid")
+	}
+	for _, name := range names {
 		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
 			return fmt.Errorf("clean %s: %w", dir, err)
 		}
@@ -178,6 +185,10 @@ func apiServerArgs(dir, etcdURL string, port int) []string {
 		"--service-account-key-file=" + filepath.Join(dir, "sa.key"),
 		"--service-account-signing-key-file=" + filepath.Join(dir, "sa.key"),
 		"--token-auth-file=" + filepath.Join(dir, "tokens.csv"),
+		"--kubelet-client-certificate=" + filepath.Join(dir, kubeletClientCertFile),
+		"--kubelet-client-key=" + filepath.Join(dir, kubeletClientKeyFile),
+		// A node's name (NodeName) resolves nowhere; its address does.
+		"--kubelet-preferred-address-types=InternalIP",
 		"--authorization-mode=RBAC",
 		"--disable-admission-plugins=ServiceAccount",
 		"--profiling=false",
@@ -189,12 +200,14 @@ func apiServerArgs(dir, etcdURL string, port int) []string {
 func etcdServer(dir string) server { return server{name: "etcd", dir: dir} }
 func apiServer(dir string) server  { return server{name: "kube-apiserver", dir: dir} }
 
-// Stop stops the apiserver and then etcd recorded in dir. It succeeds when
-// nothing of the cluster is left running, including when nothing ran.
+// Stop stops the node (when StartWithNode made one), the apiserver and then
+// etcd recorded in dir. It succeeds when nothing of the cluster is left
+// running, including when nothing ran.
 func Stop(dir string) error {
+	errNode := stopNode(dir)
 	errAPI := apiServer(dir).stop(15 * time.Second)
 	errEtcd := etcdServer(dir).stop(10 * time.Second)
-	return errors.Join(errAPI, errEtcd)
+	return errors.Join(errNode, errAPI, errEtcd)
 }
 
 var errPortTaken = errors.New("port already in use")

@@ -5,4 +5,10 @@
 // It starts them on free loopback ports, writes a kubeconfig with a
 // system:masters token, and stops them by the PIDs it recorded. Tests use
 // Main and Config; the testcluster command wraps the same functions.
+//
+// StartWithNode (opt-in, `testcluster start --node`) adds one node that
+// schedules and runs pods: kube-controller-manager, kube-scheduler and the
+// kubelet built like the apiserver, containerd, runc and the CNI bridge
+// plugin from the host's packages, and PauseImage, built from servers/pause
+// and imported without a registry. Stop takes it all down.
 package cluster

@@ -164,6 +164,30 @@ func Private(t testing.TB) (*Cluster, string, *rest.Config) {
 	return c, dir, cfg
 }
 
+// PrivateNode is Private with a node (StartWithNode): pods are scheduled
+// and run. Its start costs seconds more than Private's, so only tests that
+// need running pods take it.
+func PrivateNode(t testing.TB) (*Cluster, string, *rest.Config) {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c, err := StartWithNode(ctx, dir, Options{DieWithParent: true})
+	if err != nil {
+		t.Fatalf("start a private cluster with a node: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := Stop(dir); err != nil {
+			t.Errorf("stop the private cluster: %v", err)
+		}
+	})
+	cfg, err := RestConfig(c.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, dir, cfg
+}
+
 // PrivateNamespace is Private with namespace ns created in the cluster; it
 // returns the cluster, a client config and a clientset.
 func PrivateNamespace(t testing.TB, ns string) (*Cluster, *rest.Config, kubernetes.Interface) {
