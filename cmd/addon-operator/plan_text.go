@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
@@ -35,7 +36,7 @@ func textPlan(w io.Writer, plan whatif.Plan, colour bool) error {
 	for _, t := range plan.Disable {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("- disable"), t.Module, t.Reason)
 	}
-	for _, m := range sortedKeys(plan.Unmet) {
+	for _, m := range slices.Sorted(maps.Keys(plan.Unmet)) {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("unmet requirements"), m, strings.Join(plan.Unmet[m], "; "))
 	}
 	if plan.Global.Diff != "" {
@@ -126,13 +127,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

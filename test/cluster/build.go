@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -63,7 +62,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 	if err != nil {
 		return Binaries{}, err
 	}
-	cache, err := cacheDir()
+	cache, err := CacheDir("testcluster")
 	if err != nil {
 		return Binaries{}, err
 	}
@@ -71,7 +70,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 	if bins, err := checkBinaries(dir, true); err == nil {
 		return bins, nil
 	}
-	unlock, err := lockFile(filepath.Join(cache, "build.lock"))
+	unlock, err := LockFile(filepath.Join(cache, "build.lock"))
 	if err != nil {
 		return Binaries{}, err
 	}
@@ -161,7 +160,7 @@ func build(ctx context.Context, src, dir string, log io.Writer) error {
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=-mod=readonly")
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("build servers in %s: %w\n%s", src, err, tail(string(out), 40))
+		return fmt.Errorf("build servers in %s: %w\n%s", src, err, Tail(string(out), 40))
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("replace %s: %w", dir, err)
@@ -205,42 +204,6 @@ func sourceKey(src string) (string, error) {
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12], nil
-}
-
-func cacheDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("user cache dir: %w", err)
-	}
-	dir := filepath.Join(base, "addon-operator", "testcluster")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create cache dir: %w", err)
-	}
-	return dir, nil
-}
-
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 var errNotRunning = errors.New("not running")

@@ -125,5 +125,5 @@ func (s server) logTail(lines int) string {
 	if err != nil {
 		return "(no log: " + err.Error() + ")"
 	}
-	return tail(string(data), lines)
+	return Tail(string(data), lines)
 }

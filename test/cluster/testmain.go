@@ -145,23 +145,7 @@ func namespaceName(test string) string {
 // config.
 func Private(t testing.TB) (*Cluster, string, *rest.Config) {
 	t.Helper()
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	c, err := Start(ctx, dir, Options{DieWithParent: true})
-	if err != nil {
-		t.Fatalf("start a private cluster: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := Stop(dir); err != nil {
-			t.Errorf("stop the private cluster: %v", err)
-		}
-	})
-	cfg, err := RestConfig(c.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, dir, cfg
+	return private(t, "a private cluster", 5*time.Minute, Start)
 }
 
 // PrivateNode is Private with a node (StartWithNode): pods are scheduled
@@ -169,16 +153,24 @@ func Private(t testing.TB) (*Cluster, string, *rest.Config) {
 // need running pods take it.
 func PrivateNode(t testing.TB) (*Cluster, string, *rest.Config) {
 	t.Helper()
+	return private(t, "a private cluster with a node", 10*time.Minute, StartWithNode)
+}
+
+// private starts a cluster with start in a temp dir, within limit, and
+// stops it at the end of the test.
+func private(t testing.TB, what string, limit time.Duration,
+	start func(context.Context, string, Options) (*Cluster, error)) (*Cluster, string, *rest.Config) {
+	t.Helper()
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	c, err := StartWithNode(ctx, dir, Options{DieWithParent: true})
+	c, err := start(ctx, dir, Options{DieWithParent: true})
 	if err != nil {
-		t.Fatalf("start a private cluster with a node: %v", err)
+		t.Fatalf("start %s: %v", what, err)
 	}
 	t.Cleanup(func() {
 		if err := Stop(dir); err != nil {
-			t.Errorf("stop the private cluster: %v", err)
+			t.Errorf("stop %s: %v", what, err)
 		}
 	})
 	cfg, err := RestConfig(c.Kubeconfig)

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // The names deploy/Dockerfile starts FROM, as podman stores them.
@@ -145,7 +147,7 @@ func podmanImport(ctx context.Context, p Podman, ref string, write func(io.Write
 	writeErr := write(stdin)
 	stdin.Close()
 	if err := cmd.Wait(); err != nil || writeErr != nil {
-		return "", fmt.Errorf("podman import %s: %v, %v\n%s", ref, writeErr, err, tail(stderr.String(), 20))
+		return "", fmt.Errorf("podman import %s: %v, %v\n%s", ref, writeErr, err, cluster.Tail(stderr.String(), 20))
 	}
 	id := strings.TrimPrefix(strings.TrimSpace(stdout.String()), "sha256:")
 	if id == "" {
@@ -168,7 +170,7 @@ func debootstrap(ctx context.Context, tarball string, mirrors []string, log io.W
 	out, err := exec.CommandContext(ctx, "mmdebstrap", args...).CombinedOutput()
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("mmdebstrap %s: %w\n%s", strings.Join(args, " "), err, tail(string(out), 20))
+		return fmt.Errorf("mmdebstrap %s: %w\n%s", strings.Join(args, " "), err, cluster.Tail(string(out), 20))
 	}
 	if err := os.Rename(tmp, tarball); err != nil {
 		return err

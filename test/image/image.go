@@ -11,8 +11,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // Repository is the name the built images are tagged with (the tag is the
@@ -51,7 +52,7 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
-	cache, err := cacheDir()
+	cache, err := cluster.CacheDir("image")
 	if err != nil {
 		return Built{}, err
 	}
@@ -59,7 +60,7 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
-	unlock, err := lockFile(filepath.Join(cache, "build.lock"))
+	unlock, err := cluster.LockFile(filepath.Join(cache, "build.lock"))
 	if err != nil {
 		return Built{}, err
 	}
@@ -144,7 +145,7 @@ func podmanBuild(ctx context.Context, p Podman, out *os.File, logFile string, ar
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Run(); err != nil {
 		data, _ := os.ReadFile(logFile)
-		return fmt.Errorf("podman %s: %w (log %s)\n%s", strings.Join(args, " "), err, logFile, tail(string(data), 40))
+		return fmt.Errorf("podman %s: %w (log %s)\n%s", strings.Join(args, " "), err, logFile, cluster.Tail(string(data), 40))
 	}
 	return nil
 }
@@ -250,7 +251,7 @@ func markers(cache string) []Built {
 // Clean removes every image this package built or imported and its cache
 // dir, for a build from cold.
 func Clean(ctx context.Context) error {
-	cache, err := cacheDir()
+	cache, err := cluster.CacheDir("image")
 	if err != nil {
 		return err
 	}
@@ -258,7 +259,7 @@ func Clean(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := lockFile(filepath.Join(cache, "build.lock"))
+	unlock, err := cluster.LockFile(filepath.Join(cache, "build.lock"))
 	if err != nil {
 		return err
 	}
@@ -308,46 +309,10 @@ func repoRoot() (string, error) {
 	}
 }
 
-func cacheDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("user cache dir: %w", err)
-	}
-	dir := filepath.Join(base, "addon-operator", "image")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create cache dir: %w", err)
-	}
-	return dir, nil
-}
-
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
-}
-
 func writeFileAtomic(path string, data []byte) error {
 	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // Podman runs podman with this package's containers.conf.
@@ -61,7 +63,7 @@ func (p Podman) Output(ctx context.Context, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("podman %s: %w\n%s", strings.Join(args, " "), err, tail(stderr.String(), 20))
+		return stdout.String(), fmt.Errorf("podman %s: %w\n%s", strings.Join(args, " "), err, cluster.Tail(stderr.String(), 20))
 	}
 	return stdout.String(), nil
 }
