@@ -169,3 +169,31 @@ func UnmetAmong(defs map[string]Definition, name string, enabledSoFar []string, 
 	known := func(m string) bool { _, ok := defs[m]; return ok }
 	return req.Unmet(enabled, known, kubeVersion)
 }
+
+// HeldByRequirements maps each module of defs that requires (directly or
+// through others, optional requirements included) a module that is left
+// as it is (skipped: its dir cannot be seen, its hooks cannot start) to
+// that module. Such a module is left as it is too: its requirement cannot
+// be judged, and judging it unmet would delete its release for a mistake
+// that can be undone (a dangling link). defs has no cycle.
+func HeldByRequirements(defs []Definition, skipped func(name string) bool) map[string]string {
+	ordered, err := RequirementOrder(defs)
+	if err != nil {
+		ordered = defs
+	}
+	held := map[string]string{}
+	for _, d := range ordered {
+		for _, r := range d.Requirements.Modules {
+			switch {
+			case skipped(r.Module):
+				held[d.Names.Name] = r.Module
+			case held[r.Module] != "":
+				held[d.Names.Name] = held[r.Module]
+			}
+			if held[d.Names.Name] != "" {
+				break
+			}
+		}
+	}
+	return held
+}

@@ -160,3 +160,17 @@ func TestRequirementOrderCycles(t *testing.T) {
 		})
 	}
 }
+
+// A module that requires (directly, through others, or optionally) a
+// module left as it is is held with it; the others are not.
+func TestHeldByRequirements(t *testing.T) {
+	defs := []layout.Definition{def("c", "b"), def("b", "gone"), def("d", "x?"), def("e", "a"), def("a"), def("f")}
+	got := layout.HeldByRequirements(defs, func(m string) bool { return m == "gone" || m == "x" })
+	want := map[string]string{"b": "gone", "c": "gone", "d": "x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("held %v, want %v", got, want)
+	}
+	if got := layout.HeldByRequirements(defs, func(string) bool { return false }); len(got) != 0 {
+		t.Fatalf("held %v with nothing left as it is", got)
+	}
+}

@@ -30,6 +30,7 @@ type discovery struct {
 // candidate's enabled script.
 func (b *lifecycle) discover(ctx actor.Context) {
 	dynamic := b.opts.Board.DynamicEnabled()
+	b.held = layout.HeldByRequirements(b.opts.Modules, b.selfSkipped)
 	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
 		defs: definitions(b.opts.Modules)}
 	for _, def := range b.runOrder() {

@@ -114,6 +114,7 @@ type lifecycle struct {
 	enabled       map[string]bool   // modules enabled by the last discovery
 	unseen        map[string]string // modules whose dir cannot be seen, with the reason
 	unloaded      []string          // modules whose dir is there but cannot be loaded
+	held          map[string]string // modules that require a skipped one, with it (layout.HeldByRequirements)
 	disc          *discovery
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look

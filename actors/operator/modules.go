@@ -3,6 +3,7 @@ package operator
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -209,7 +210,14 @@ func (b *lifecycle) publishUnseen() {
 }
 
 // skipped are the modules discovery leaves as they are: those that failed
-// to start and those whose dir cannot be seen.
+// to start, those whose dir cannot be seen, and those that require one of
+// these (held, set by each discovery).
 func (b *lifecycle) skipped(name string) bool {
-	return b.failed[messages.ModuleOwner(name)] || b.unseen[name] != ""
+	return b.selfSkipped(name) || b.held[name] != ""
+}
+
+// selfSkipped: the module failed to start, or its dir cannot be seen or
+// loaded (a module that requires it is held, not judged unmet).
+func (b *lifecycle) selfSkipped(name string) bool {
+	return b.failed[messages.ModuleOwner(name)] || b.unseen[name] != "" || slices.Contains(b.unloaded, name)
 }

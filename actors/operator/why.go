@@ -118,6 +118,8 @@ func (b *lifecycle) leftOutReason(name string) string {
 		return "left out of discovery: its dir cannot be seen: " + b.unseen[name]
 	case b.failed[ModuleChild(name)]:
 		return "left out of discovery: the module failed to start (its hooks could not be configured)"
+	case b.held[name] != "":
+		return "left out of discovery: it requires " + b.held[name] + ", which is left out of discovery"
 	}
 	return ""
 }

@@ -147,3 +147,37 @@ echo '[{"op":"add","path":"/alphaEnabled","value":true}]' > $VALUES_JSON_PATCH_P
 	op.expectEnabled(t, "alpha")
 	releaseDeployed(t, ns, "alpha")
 }
+
+// A module that requires a module whose dir cannot be seen is held with
+// it, not judged unmet: its release stays (a dangling link must not
+// uninstall a module that needs the one behind it), module why says why,
+// and it runs again once the link is fixed.
+func TestRequirementOnAnUnseenModuleHoldsTheRelease(t *testing.T) {
+	root, _, target := danglingTree(t, "beta")
+	if err := os.WriteFile(filepath.Join(root, "modules/beta/module.yaml"),
+		[]byte("requirements:\n  modules:\n    alpha: \">= 0.0.0\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns := kube.Namespace(t)
+	convergeOnce(t, root, ns, "beta")
+	if err := os.Rename(target, target+"-unmounted"); err != nil {
+		t.Fatal(err)
+	}
+	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=300ms")
+	op.waitReady(t)
+	op.waitIdle(t)
+	releaseDeployed(t, ns, "beta")
+	if _, err := os.Stat(filepath.Join(root, "record", "deleted")); err == nil {
+		t.Fatalf("a module deleted: %s", lines(root, "deleted"))
+	}
+	if why := op.cli(t, "module", "why", "beta"); !strings.Contains(why, "it requires alpha, which is left out of discovery") {
+		t.Fatalf("module why beta:\n%s", why)
+	}
+	if err := os.Rename(target+"-unmounted", target); err != nil {
+		t.Fatal(err)
+	}
+	op.waitUntil(t, "alpha picked up and beta enabled", func() bool {
+		return op.modules(t)["alpha"].LastRun == "ModuleRun" && op.modules(t)["beta"].Enabled
+	})
+	releaseDeployed(t, ns, "beta")
+}

@@ -24,6 +24,7 @@ func (c *candidate) discover(ctx context.Context, defs []layout.Definition) erro
 	for _, def := range defs {
 		c.defs[def.Names.Name] = def
 	}
+	c.held = layout.HeldByRequirements(defs, c.leftAsIs)
 	for _, def := range operator.RunOrder(defs) {
 		name := def.Names.Name
 		if c.skipped(name) {

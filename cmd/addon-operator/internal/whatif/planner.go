@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
@@ -75,12 +76,12 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 		return out, nil
 	}
 	defs, scanErrs := p.opts.Scan()
-	c := &candidate{planner: p, sections: sections, plan: &out}
+	c := &candidate{planner: p, sections: sections, plan: &out, unloaded: layout.Unloaded(scanErrs)}
 	c.global()
 	if err := c.discover(ctx, defs); err != nil {
 		return Plan{}, err
 	}
-	if err := c.converge(ctx, defs, layout.Unloaded(scanErrs)); err != nil {
+	if err := c.converge(ctx, defs, c.unloaded); err != nil {
 		return Plan{}, err
 	}
 	out.Changed = out.changed()
@@ -97,6 +98,8 @@ type candidate struct {
 	byScript map[string]bool
 	unmet    map[string][]string
 	defs     map[string]layout.Definition
+	unloaded []string          // module dirs there but not loadable now
+	held     map[string]string // modules that require one left as it is (layout.HeldByRequirements)
 }
 
 func (c *candidate) invalid(key string, err error) {
@@ -151,7 +154,19 @@ func (c *candidate) skipped(name string) bool {
 	if !ok || state.Phase == phaseFailedStart {
 		return true
 	}
-	return b.DirErrors()[name] != ""
+	return b.DirErrors()[name] != "" || c.held[name] != ""
+}
+
+// leftAsIs: a module whose dir is there but the operator leaves it as it
+// is (its hooks failed to start, its dir cannot be seen or loaded); a
+// module that requires it is held, as the operator's discovery does.
+func (c *candidate) leftAsIs(name string) bool {
+	b := c.planner.opts.Board
+	if slices.Contains(c.unloaded, name) || b.DirErrors()[name] != "" {
+		return true
+	}
+	state, ok := b.Modules()[name]
+	return ok && state.Phase == phaseFailedStart
 }
 
 // phaseFailedStart is the phase a module actor publishes when it cannot
