@@ -20,6 +20,8 @@ type Cluster struct {
 	Kubeconfig string
 	// Reused is true when Start found this cluster already running in Dir.
 	Reused bool
+	// apiPort is the apiserver's port (0 for a reused cluster).
+	apiPort int
 	// dieWithParent is kept for a restarted apiserver.
 	dieWithParent bool
 }
@@ -34,6 +36,10 @@ type Options struct {
 	// APIServerPort, when set, is tried first for the apiserver (a stable
 	// URL for local runs); if it is taken, Start falls back to a free port.
 	APIServerPort int
+	// nodeIP is set by StartWithNode: the apiserver then listens on every
+	// address, advertises this one (pods reach it there through the
+	// kubernetes Service) and admits pods with their ServiceAccount's token.
+	nodeIP string
 }
 
 const (
@@ -144,12 +150,16 @@ func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*C
 	if err := waitUntil(ctx, etcd, reaped(cmd), func() error { return httpOK(ctx, etcdURL+"/health") }); err != nil {
 		return nil, err
 	}
-	token, err := writeCredentials(dir)
+	var extraIPs []net.IP
+	if opts.nodeIP != "" {
+		extraIPs = append(extraIPs, net.ParseIP(opts.nodeIP))
+	}
+	token, err := writeCredentials(dir, extraIPs...)
 	if err != nil {
 		return nil, err
 	}
 	api := apiServer(dir)
-	args := apiServerArgs(dir, etcdURL, ports[2])
+	args := apiServerArgs(dir, etcdURL, ports[2], opts.nodeIP)
 	if err := writeArgs(dir, args); err != nil {
 		return nil, err
 	}
@@ -169,15 +179,22 @@ func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*C
 		return nil, err
 	}
 	fmt.Fprintf(opts.Log, "testcluster: ready in %s at %s (kubeconfig %s)\n", time.Since(begin).Round(time.Millisecond), host, kubeconfig)
-	return &Cluster{Dir: dir, Kubeconfig: kubeconfig, dieWithParent: opts.DieWithParent}, nil
+	return &Cluster{Dir: dir, Kubeconfig: kubeconfig, apiPort: ports[2], dieWithParent: opts.DieWithParent}, nil
 }
 
-func apiServerArgs(dir, etcdURL string, port int) []string {
+// apiServerArgs are the apiserver's flags; nodeIP is empty for a node-less
+// cluster (loopback only; no pod runs, so no ServiceAccount admission,
+// which would refuse pods before a controller manager made their account).
+func apiServerArgs(dir, etcdURL string, port int, nodeIP string) []string {
+	bind, advertise, admission := "127.0.0.1", "127.0.0.1", "--disable-admission-plugins=ServiceAccount"
+	if nodeIP != "" {
+		bind, advertise, admission = "0.0.0.0", nodeIP, "--enable-admission-plugins=ServiceAccount"
+	}
 	return []string{
 		"--etcd-servers=" + etcdURL,
 		"--cert-dir=" + filepath.Join(dir, "pki"),
-		"--bind-address=127.0.0.1",
-		"--advertise-address=127.0.0.1",
+		"--bind-address=" + bind,
+		"--advertise-address=" + advertise,
 		"--secure-port=" + strconv.Itoa(port),
 		"--endpoint-reconciler-type=none",
 		"--service-cluster-ip-range=10.0.0.0/24",
@@ -190,7 +207,7 @@ func apiServerArgs(dir, etcdURL string, port int) []string {
 		// A node's name (NodeName) resolves nowhere; its address does.
 		"--kubelet-preferred-address-types=InternalIP",
 		"--authorization-mode=RBAC",
-		"--disable-admission-plugins=ServiceAccount",
+		admission,
 		"--profiling=false",
 		// Watches end at shutdown instead of holding it until they time out.
 		"--shutdown-watch-termination-grace-period=2s",

@@ -110,10 +110,27 @@ func importPauseImage(ctx context.Context, l nodeLayout, pauseBin string) error 
 	if err := os.WriteFile(l.PauseImageTar, archive, 0o644); err != nil {
 		return fmt.Errorf("write pause image: %w", err)
 	}
+	return ctrImport(ctx, l, l.PauseImageTar)
+}
+
+// ImportImage imports an image archive (`podman save`'s docker-archive, or
+// an OCI archive) into the node's containerd, under the names the archive
+// gives; pods run it with imagePullPolicy Never.
+func (c *Cluster) ImportImage(ctx context.Context, archive string) error {
+	l := layoutOf(c.Dir)
+	if _, err := os.Stat(l.ContainerdSock); err != nil {
+		return fmt.Errorf("import %s: %s has no node (StartWithNode starts one): %w", archive, c.Dir, err)
+	}
+	return ctrImport(ctx, l, archive)
+}
+
+// ctrImport imports into containerd's k8s.io namespace, where the CRI
+// plugin sees it.
+func ctrImport(ctx context.Context, l nodeLayout, archive string) error {
 	cmd := exec.CommandContext(ctx, "ctr", "--address", l.ContainerdSock, "--namespace", "k8s.io",
-		"images", "import", l.PauseImageTar)
+		"images", "import", archive)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("import %s into containerd: %w\n%s", PauseImage, err, out)
+		return fmt.Errorf("import %s into containerd: %w\n%s", archive, err, out)
 	}
 	return nil
 }

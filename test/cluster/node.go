@@ -58,13 +58,21 @@ func identityOf(dir string) nodeIdentity {
 // StartWithNode is Start plus one node that schedules and runs pods:
 // containerd and runc from the host's packages, the CNI bridge plugin from
 // /usr/lib/cni, and kube-controller-manager, kube-scheduler and kubelet built
-// like the apiserver. Pods run the locally built PauseImage (no registry).
+// like the apiserver. Pods run the locally built PauseImage or what
+// ImportImage adds (no registry). In-cluster clients work: a pod gets its
+// ServiceAccount's token and CA, and the kubernetes Service's address
+// (10.0.0.1:443, which a nat rule forwards to the apiserver; no kube-proxy).
 // It returns once the node is Ready and the controller manager has created
 // the default ServiceAccount. Stop stops the node too.
 func StartWithNode(ctx context.Context, dir string, opts Options) (*Cluster, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	nodeIP, err := hostIP()
+	if err != nil {
+		return nil, err
+	}
+	opts.nodeIP = nodeIP
 	c, err := Start(ctx, dir, opts)
 	if err != nil {
 		return nil, err
@@ -105,15 +113,15 @@ func startNode(ctx context.Context, c *Cluster, bins Binaries, opts Options) err
 	if err != nil {
 		return err
 	}
-	nodeIP, err := hostIP()
-	if err != nil {
-		return err
-	}
+	nodeIP := opts.nodeIP
 	layout, err := writeNodeConfig(c.Dir, id, nodeIP, ports)
 	if err != nil {
 		return err
 	}
 	if err := createCgroupRoot(id.CgroupRoot); err != nil {
+		return err
+	}
+	if err := forwardService(id, nodeIP, c.apiPort); err != nil {
 		return err
 	}
 	if err := startContainerd(ctx, c.Dir, layout, opts.DieWithParent); err != nil {
@@ -249,6 +257,6 @@ func stopNode(dir string) error {
 	errs = append(errs, killShims(filepath.Join(dir, nodeDir)))
 	errs = append(errs, unmountUnder(filepath.Join(dir, nodeDir)))
 	errs = append(errs, removeHostFiles(layoutOf(dir), id))
-	errs = append(errs, removeCgroup(id.CgroupRoot), removeBridge(id.Bridge))
+	errs = append(errs, removeCgroup(id.CgroupRoot), removeBridge(id.Bridge), removeServiceForward(id))
 	return errors.Join(errs...)
 }

@@ -19,34 +19,8 @@ import (
 	"github.com/addon-actors/addon-operator/test/image"
 )
 
-// modulesImage is what a user puts in an image FROM the operator's: a
-// global hook written with the shell library that calls kubectl, and a
-// module whose afterHelm hook reads its release's object with kubectl.
-var modulesImage = map[string]string{
-	"Dockerfile": "FROM %s\nCOPY modules /modules\nCOPY global-hooks /global-hooks\n",
-	"global-hooks/startup.sh": `#!/usr/bin/env bash
-source /shell_lib.sh
-__config__() { echo '{"configVersion":"v1","onStartup":1}'; }
-__on_startup() {
-  kubectl -n "$ADDON_OPERATOR_NAMESPACE" create configmap shell-lib-ran \
-    --from-literal=binding="$(context::get binding)" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-}
-hook::run "$@"
-`,
-	"modules/values.yaml":                        "kubectlUserEnabled: true\n",
-	"modules/010-kubectl-user/Chart.yaml":        "apiVersion: v2\nname: kubectl-user\nversion: 0.1.0\n",
-	"modules/010-kubectl-user/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubectl-user\ndata:\n  from: chart\n",
-	"modules/010-kubectl-user/hooks/after.sh": `#!/usr/bin/env bash
-set -euo pipefail
-if [[ ${1:-} == --config ]]; then echo '{"configVersion":"v1","afterHelm":1}'; exit 0; fi
-seen=$(kubectl -n "$ADDON_OPERATOR_NAMESPACE" get configmap kubectl-user -o jsonpath='{.data.from}')
-kubectl -n "$ADDON_OPERATOR_NAMESPACE" create configmap kubectl-saw --from-literal=seen="$seen" \
-  --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-`,
-}
-
 // The operator's image, with modules baked in an image FROM it as users
-// do, runs against the test cluster as the chart runs it (its user, a
+// do (the examples and extraModules), runs against the test cluster as the chart runs it (its user, a
 // read-only root): it converges, its hooks run kubectl and the shell
 // library from the image, and /metrics answers on its port.
 func TestOperatorImageConvergesModules(t *testing.T) {
@@ -56,7 +30,7 @@ func TestOperatorImageConvergesModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := buildModulesImage(ctx, t, img)
+	ref := buildModulesImage(ctx, t, img, imageTag(t, ""))
 	ns, port := kube.Namespace(t), freePort(t)
 	logs := runOperator(ctx, t, img.Podman, ref, ns, port)
 	waitLog(t, logs, "first converge done; ready", 3*time.Minute)
@@ -81,31 +55,6 @@ func TestOperatorImageConvergesModules(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/metrics: %d", resp.StatusCode)
 	}
-}
-
-// buildModulesImage builds modulesImage FROM img and removes it after the
-// test.
-func buildModulesImage(ctx context.Context, t *testing.T, img image.Built) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range modulesImage {
-		if name == "Dockerfile" {
-			content = fmt.Sprintf(content, img.Ref)
-		}
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ref := "localhost/addon-operator-modules-test:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
-	if _, err := img.Podman.Output(ctx, "build", "--pull=never", "-t", ref, dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = img.Podman.Output(context.Background(), "rmi", "-f", ref) })
-	return ref
 }
 
 // runOperator starts the operator's container in the host's network (the
