@@ -57,6 +57,23 @@ type ModuleState struct {
 	Run *RunRecord `json:"run,omitempty"`
 	// Helm is what the last helm step did and why.
 	Helm *HelmRecord `json:"helm,omitempty"`
+	// Drift are the release's objects that do not hold what its manifest
+	// sets, as the last drift check found them.
+	Drift []DriftState `json:"drift,omitempty"`
+}
+
+// DriftState is one drifted object of a module's release.
+type DriftState struct {
+	Object string `json:"object"`
+	// Fields are "path: rendered → live" lines.
+	Fields []string `json:"fields"`
+	// Since is when the drift was first seen (RFC 3339).
+	Since string `json:"since"`
+	// Restores counts the restores of this drift that it came back from.
+	Restores int `json:"restores,omitempty"`
+	// GivenUp are the fields no longer restored: another writer sets them
+	// back after each restore.
+	GivenUp []string `json:"givenUp,omitempty"`
 }
 
 // ConfigState is the ConfigMap as the configuration in force stands to it.
@@ -214,6 +231,9 @@ func (b *Board) Patches(owner string) json.RawMessage {
 func (b *Board) ModuleValues(module string) (values.Snapshot, bool) {
 	return b.moduleValues.get(module)
 }
+
+// Module returns one module's published state.
+func (b *Board) Module(name string) (ModuleState, bool) { return b.modules.get(name) }
 
 // Modules returns every module's published state.
 func (b *Board) Modules() map[string]ModuleState { return b.modules.copy() }

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/metadata"
 )
 
 // Object names one object of a release's manifest.
@@ -187,7 +186,7 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object, 
 			defer func() { <-sem; wg.Done() }()
 			names, ok := map[string]bool(nil), false
 			if indexed {
-				names, ok = r.objects.present(ctx, r.resource(key), key)
+				names, ok = r.objects.present(ctx, key)
 			}
 			var err error
 			if !ok {
@@ -209,14 +208,6 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object, 
 	return present, errors.Join(errs...)
 }
 
-// resource is the metadata client of one kind in one namespace.
-func (r *Releaser) resource(key kindIn) metadata.ResourceInterface {
-	if key.namespace != "" {
-		return r.meta.Resource(key.resource).Namespace(key.namespace)
-	}
-	return r.meta.Resource(key.resource)
-}
-
 // helmManaged selects what helm applied: it labels every object it creates
 // or updates so. An object someone took the label off counts as absent, and
 // the upgrade that follows puts the label back.
@@ -226,7 +217,7 @@ const helmManaged = "app.kubernetes.io/managed-by=Helm"
 // not being deleted: a GET of metadata for one object, else a LIST of the
 // metadata of helm's objects of that kind.
 func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, error) {
-	res := r.resource(key)
+	res := metadataLister{r.meta}.resource(key)
 	names := map[string]bool{}
 	if len(objects) == 1 {
 		got, err := res.Get(ctx, objects[0].Name, metav1.GetOptions{})

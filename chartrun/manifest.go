@@ -36,13 +36,33 @@ const (
 // namespaced object without a namespace is in the release's (isAbsent fills
 // it in once the kind's scope is known).
 func manifestObjects(manifest string, hooks hookFilter) ([]Object, error) {
+	docs, err := manifestDocs(manifest, hooks, false)
+	if err != nil {
+		return nil, err
+	}
+	objects := make([]Object, len(docs))
+	for i, d := range docs {
+		objects[i] = d.Object
+	}
+	return objects, nil
+}
+
+// manifestDoc is one object of a manifest, and with bodies its content.
+type manifestDoc struct {
+	Object
+	body map[string]any
+}
+
+// manifestDocs splits a manifest into its objects in helm's order, and with
+// bodies decodes each whole (numbers as float64, as JSON has them).
+func manifestDocs(manifest string, hooks hookFilter, bodies bool) ([]manifestDoc, error) {
 	docs := releaseutil.SplitManifests(manifest)
 	keys := make([]string, 0, len(docs))
 	for k := range docs {
 		keys = append(keys, k)
 	}
 	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
-	objects := make([]Object, 0, len(keys))
+	out := make([]manifestDoc, 0, len(keys))
 	for _, k := range keys {
 		var head objectHead
 		if err := yaml.Unmarshal([]byte(docs[k]), &head); err != nil {
@@ -54,10 +74,16 @@ func manifestObjects(manifest string, hooks hookFilter) ([]Object, error) {
 		if _, hook := head.Metadata.Annotations[release.HookAnnotation]; hook && hooks == withoutHooks {
 			continue
 		}
-		objects = append(objects, Object{APIVersion: head.APIVersion, Kind: head.Kind,
-			Namespace: head.Metadata.Namespace, Name: head.Metadata.Name})
+		d := manifestDoc{Object: Object{APIVersion: head.APIVersion, Kind: head.Kind,
+			Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}
+		if bodies {
+			if err := yaml.Unmarshal([]byte(docs[k]), &d.body); err != nil {
+				return nil, fmt.Errorf("read manifest: %s: %w", firstLine(docs[k]), err)
+			}
+		}
+		out = append(out, d)
 	}
-	return objects, nil
+	return out, nil
 }
 
 func firstLine(s string) string {

@@ -7,49 +7,74 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/metadata"
 )
 
-// objectIndex is, per kind and namespace, the names of the objects helm
-// labelled that exist and are not being deleted, listed by the first absent
-// check that needs the kind and kept current by a watch. It serves only the
-// first run of each release after a start (the runs whose history comes
-// from the start's index, see startIndex): each of them would otherwise
-// list the same kind again, which is most of a skipped module run's time.
-// A later run, whose release this releaser may have just written, asks the
-// cluster. A kind whose watch ends (after startIndexWatch) or fails is
-// asked again.
+// objectIndex is, per kind and namespace, the objects helm labelled that
+// exist and are not being deleted, listed by the first check that needs the
+// kind and kept current by a watch. A Releaser keeps two:
+//
+//   - names (metadata only) serves the first run of each release after a
+//     start (the runs whose history comes from the start's index, see
+//     startIndex): each of them would otherwise list the same kind again,
+//     which is most of a skipped module run's time. A later run, whose
+//     release this releaser may have just written, asks the cluster. Its
+//     watches end after startIndexWatch.
+//   - live (whole objects) serves the drift checks, at module runs that skip
+//     helm and on the periodic check: one list per kind and namespace for all
+//     releases, then only watch events. A watch that ends is listed again by
+//     the next check that needs it. A drift seen here is confirmed with a GET
+//     of that object before it counts, so a lagging watch never reports one.
+//
+// A kind whose list or watch fails is asked again by the next caller.
 type objectIndex struct {
-	log   *slog.Logger
-	mu    sync.Mutex
-	kinds map[kindIn]*kindNames
+	log *slog.Logger
+	// lists is the client of each kind: metadata or whole objects.
+	lists lister
+	// watchFor bounds each watch, in seconds.
+	watchFor int64
+	mu       sync.Mutex
+	kinds    map[kindIn]*kindObjects
 	// changed, when set, is told about every change a watch sees (tests).
 	changed func(key string)
 }
 
-// kindNames is the present objects of one kind in one namespace.
-type kindNames struct {
-	listed chan struct{} // closed once the list is in (or failed)
-	mu     sync.Mutex
-	live   bool
-	names  map[string]bool
+// lister lists and watches one kind in one namespace, the objects helm
+// labelled.
+type lister interface {
+	list(ctx context.Context, key kindIn, opts metav1.ListOptions) ([]runtime.Object, string, error)
+	watch(ctx context.Context, key kindIn, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+// kindObjects is the present objects of one kind in one namespace, by name:
+// their content in the live index, nil in the names index.
+type kindObjects struct {
+	listed  chan struct{} // closed once the list is in (or failed)
+	mu      sync.Mutex
+	live    bool
+	objects map[string]map[string]any
 }
 
 // present returns the names of the objects of key that exist, from the
 // index; false when it cannot tell (the list or watch failed or ended).
-func (x *objectIndex) present(ctx context.Context, meta metadata.ResourceInterface, key kindIn) (map[string]bool, bool) {
-	x.mu.Lock()
-	if x.kinds == nil {
-		x.kinds = map[kindIn]*kindNames{}
-	}
-	k, ok := x.kinds[key]
+func (x *objectIndex) present(ctx context.Context, key kindIn) (map[string]bool, bool) {
+	objects, ok := x.get(ctx, key)
 	if !ok {
-		k = &kindNames{listed: make(chan struct{})}
-		x.kinds[key] = k
-		go x.load(ctx, meta, key, k)
+		return nil, false
 	}
-	x.mu.Unlock()
+	names := make(map[string]bool, len(objects))
+	for n := range objects {
+		names[n] = true
+	}
+	return names, true
+}
+
+// get returns the objects of key by name (a copy of the map; the contents
+// are shared and must not be changed); false when it cannot tell.
+func (x *objectIndex) get(ctx context.Context, key kindIn) (map[string]map[string]any, bool) {
+	k := x.kind(ctx, key)
 	select {
 	case <-k.listed:
 	case <-ctx.Done():
@@ -58,63 +83,106 @@ func (x *objectIndex) present(ctx context.Context, meta metadata.ResourceInterfa
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if !k.live {
+		x.drop(key, k)
 		return nil, false
 	}
-	names := make(map[string]bool, len(k.names))
-	for n := range k.names {
-		names[n] = true
+	objects := make(map[string]map[string]any, len(k.objects))
+	for n, o := range k.objects {
+		objects[n] = o
 	}
-	return names, true
+	return objects, true
+}
+
+// kind returns the entry of key, starting its list and watch if none runs.
+func (x *objectIndex) kind(ctx context.Context, key kindIn) *kindObjects {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.kinds == nil {
+		x.kinds = map[kindIn]*kindObjects{}
+	}
+	k, ok := x.kinds[key]
+	if !ok {
+		k = &kindObjects{listed: make(chan struct{})}
+		x.kinds[key] = k
+		go x.load(ctx, key, k)
+	}
+	return k
+}
+
+// drop forgets a kind that can no longer tell, so that the next caller of
+// the live index lists it again (the names index keeps it: its later
+// callers ask the cluster).
+func (x *objectIndex) drop(key kindIn, k *kindObjects) {
+	if x.watchFor == startIndexWatch {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.kinds[key] == k {
+		delete(x.kinds, key)
+	}
 }
 
 // load lists the kind's objects that helm labelled and watches them.
-func (x *objectIndex) load(ctx context.Context, meta metadata.ResourceInterface, key kindIn, k *kindNames) {
+func (x *objectIndex) load(ctx context.Context, key kindIn, k *kindObjects) {
 	defer close(k.listed)
 	ctx = context.WithoutCancel(ctx) // other runs wait for this list too
 	opts := metav1.ListOptions{LabelSelector: helmManaged}
-	list, err := meta.List(ctx, opts)
+	items, rv, err := x.lists.list(ctx, key, opts)
 	if err != nil {
 		return
 	}
-	names := map[string]bool{}
-	for _, item := range list.Items {
-		if item.DeletionTimestamp == nil {
-			names[item.Name] = true
+	objects := map[string]map[string]any{}
+	for _, item := range items {
+		if name, body, gone := entryOf(item); !gone {
+			objects[name] = body
 		}
 	}
-	timeout := startIndexWatch
-	opts.ResourceVersion, opts.TimeoutSeconds = list.ResourceVersion, &timeout
-	w, err := meta.Watch(ctx, opts)
+	timeout := x.watchFor
+	opts.ResourceVersion, opts.TimeoutSeconds = rv, &timeout
+	w, err := x.lists.watch(ctx, key, opts)
 	if err != nil {
 		return
 	}
-	k.names, k.live = names, true
+	k.objects, k.live = objects, true
 	go x.follow(w, key, k, time.Now())
+}
+
+// entryOf is an object's name, its content (whole objects only) and
+// whether it is gone (being deleted).
+func entryOf(obj runtime.Object) (name string, body map[string]any, gone bool) {
+	switch o := obj.(type) {
+	case *metav1.PartialObjectMetadata:
+		return o.Name, nil, o.DeletionTimestamp != nil
+	case *unstructured.Unstructured:
+		return o.GetName(), o.Object, o.GetDeletionTimestamp() != nil
+	}
+	return "", nil, true
 }
 
 // follow applies the watch's events; an object that loses helm's label
 // comes as deleted (the watch is label-selected).
-func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindNames, since time.Time) {
+func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindObjects, since time.Time) {
 	defer w.Stop()
 	defer x.warnIfDropped(key, since)
 	for ev := range w.ResultChan() {
-		o, ok := ev.Object.(*metav1.PartialObjectMetadata)
+		name, body, gone := entryOf(ev.Object)
 		k.mu.Lock()
 		switch {
-		case !ok || ev.Type == watch.Error:
+		case ev.Type == watch.Error || name == "":
 			k.live = false
 		case ev.Type == watch.Bookmark:
-		case ev.Type == watch.Deleted || o.DeletionTimestamp != nil:
-			delete(k.names, o.Name)
+		case ev.Type == watch.Deleted || gone:
+			delete(k.objects, name)
 		default:
-			k.names[o.Name] = true
+			k.objects[name] = body
 		}
 		k.mu.Unlock()
 		x.mu.Lock()
 		changed := x.changed
 		x.mu.Unlock()
-		if changed != nil && ok {
-			changed(key.namespace + "/" + key.resource.Resource + "/" + o.Name)
+		if changed != nil && name != "" {
+			changed(key.namespace + "/" + key.resource.Resource + "/" + name)
 		}
 	}
 	k.mu.Lock()
@@ -122,11 +190,11 @@ func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindNames, since 
 	k.mu.Unlock()
 }
 
-// warnIfDropped tells that a kind's watch ended before its time (the
+// warnIfDropped tells that a names watch ended before its time (the
 // apiserver went away): nothing resumes it, the checks of that kind ask
-// the cluster.
+// the cluster. The live index lists such a kind again when next asked.
 func (x *objectIndex) warnIfDropped(key kindIn, since time.Time) {
-	if d := time.Since(since); x.log != nil && early(d) {
+	if d := time.Since(since); x.log != nil && x.watchFor == startIndexWatch && early(d) {
 		x.log.Warn("helm object index watch dropped; absent checks ask the cluster", "resource", key.resource.Resource,
 			"namespace", key.namespace, "after", d.Round(time.Millisecond).String())
 	}

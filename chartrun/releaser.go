@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"helm.sh/helm/v3/pkg/chartutil"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 )
@@ -63,8 +64,10 @@ type Releaser struct {
 	namespace string
 	opts      Options
 	caps      capsCache
+	dyn       dynamic.Interface
 	index     startIndex
-	objects   objectIndex
+	objects   objectIndex // names, for the first runs after a start
+	live      objectIndex // whole objects, for the drift checks
 	adopted   adoptions
 	factory   helmFactory
 	gzips     gzipWriters
@@ -94,8 +97,13 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 	if err != nil {
 		return nil, fmt.Errorf("chartrun: metadata client: %w", err)
 	}
-	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, namespace: namespace, opts: opts,
-		objects: objectIndex{log: opts.Log}}, nil
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return nil, fmt.Errorf("chartrun: dynamic client: %w", err)
+	}
+	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, dyn: dyn, namespace: namespace, opts: opts,
+		objects: objectIndex{log: opts.Log, lists: metadataLister{meta}, watchFor: startIndexWatch},
+		live:    objectIndex{log: opts.Log, lists: objectLister{dyn}, watchFor: liveIndexWatch}}, nil
 }
 
 // checkName refuses an empty or invalid release name and the ignored one.

@@ -19,6 +19,8 @@ type Request struct {
 	ChartDir string
 	// Values are the module's merged values (without enabledModules).
 	Values map[string]any
+	// Drift asks a run that skips helm for the release's drift.
+	Drift bool
 }
 
 // Action says what Upgrade did.
@@ -48,6 +50,9 @@ type Result struct {
 	// Destructive lists what the run adopted or cleared (each logged at
 	// WARN), for the caller to count.
 	Destructive []Destructive
+	// Drift, when the run skipped helm and Request.Drift asked, are the
+	// release's objects that do not hold what the manifest sets.
+	Drift []ObjectDrift
 }
 
 // Upgrade installs or upgrades the release from the chart in ChartDir with
@@ -141,7 +146,22 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
 		}
 	}
-	return r.apply(ctx, cfg, req, chrt, out.sum, read.history, absent)
+	res, err := r.apply(ctx, cfg, req, chrt, out.sum, read.history, absent)
+	if err == nil && res.Action == Skipped && req.Drift {
+		res.Drift = r.skippedDrift(ctx, req.Release, out.manifests)
+	}
+	return res, err
+}
+
+// skippedDrift is the drift of a release that a run left as it is. A check
+// that fails does not fail the run (nothing was wrong with the release
+// helm knows): it is logged, and the periodic check tries again.
+func (r *Releaser) skippedDrift(ctx context.Context, name, manifests string) []ObjectDrift {
+	d, err := r.driftOfRendered(ctx, manifests)
+	if err != nil {
+		r.opts.Log.Warn("drift check", "release", name, "err", err)
+	}
+	return d
 }
 
 // historyOf is the release's history from the start's index when it has

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,9 +49,22 @@ type ModuleRequirement struct {
 // (non-empty): it is then ordered by them, not by its weight.
 func (r Requirements) OrdersByRequirements() bool { return len(r.Modules) > 0 }
 
+// DriftModes are the values of the drift setting and of module.yaml's
+// `drift` key: report a release's objects that differ from its manifest,
+// restore them, or do not look.
+var DriftModes = []string{"report", "restore", "off"}
+
+// Release is a module.yaml's say on how its release is kept; an empty field
+// follows the operator's setting.
+type Release struct {
+	// Drift is one of DriftModes, or "".
+	Drift string
+}
+
 // ModuleYAML is what a module.yaml holds for this operator.
 type ModuleYAML struct {
 	Requirements Requirements
+	Release      Release
 	// Ignored are the dotted keys that were read and accepted but change
 	// nothing here ("weight", "requirements.deckhouse"), sorted: Deckhouse's
 	// files must load unchanged, and the caller logs these at debug.
@@ -95,11 +109,15 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 	}
 	var out ModuleYAML
 	for _, e := range top {
-		if e.key != "requirements" {
+		switch e.key {
+		case "requirements":
+			err = p.requirements(e.value, module, &out)
+		case "drift":
+			out.Release.Drift, err = p.oneOf(e.key, e.value, DriftModes)
+		default:
 			out.Ignored = append(out.Ignored, e.key)
-			continue
 		}
-		if err := p.requirements(e.value, module, &out); err != nil {
+		if err != nil {
 			return ModuleYAML{}, err
 		}
 	}
@@ -171,6 +189,18 @@ func (p yamlReader) moduleRequirements(n *yaml.Node, module string, out *ModuleY
 	sort.Slice(reqs, func(i, j int) bool { return reqs[i].Module < reqs[j].Module })
 	out.Requirements.Modules = reqs
 	return nil
+}
+
+// oneOf reads a scalar that must be one of values, or null.
+func (p yamlReader) oneOf(key string, n *yaml.Node, values []string) (string, error) {
+	text, err := p.scalar(key, n)
+	if err != nil {
+		return "", err
+	}
+	if text != "" && !slices.Contains(values, text) {
+		return "", p.errorf(key, n, "want one of %s, got %q", strings.Join(values, ", "), text)
+	}
+	return text, nil
 }
 
 // constraint trims text and checks that it parses, so that a typo fails the

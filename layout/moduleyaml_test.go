@@ -86,6 +86,18 @@ requirements:
 	}
 }
 
+// module.yaml's drift key overrides the operator's drift setting for the
+// module; null or no key follows the setting.
+func TestParseModuleYAMLDrift(t *testing.T) {
+	for yaml, want := range map[string]string{"": "", "drift: restore\n": "restore", "drift: off\n": "off",
+		"drift: report\n": "report", "drift:\n": ""} {
+		got, err := layout.ParseModuleYAML(moduleYAMLPath, "b", []byte(yaml))
+		if err != nil || got.Release.Drift != want || len(got.Ignored) != 0 {
+			t.Errorf("%q: drift %q, ignored %v (%v), want %q", yaml, got.Release.Drift, got.Ignored, err, want)
+		}
+	}
+}
+
 // Bad input is an error that starts with the file and the key and gives
 // the line.
 func TestParseModuleYAMLErrors(t *testing.T) {
@@ -104,6 +116,8 @@ func TestParseModuleYAMLErrors(t *testing.T) {
 		{"!optional not last", "requirements:\n  modules:\n    a: '>= 1.0 !optional < 2'\n", moduleYAMLPath + `: requirements.modules.a: constraint ">= 1.0 !optional < 2": `},
 		{"bad kubernetes constraint", "requirements:\n  kubernetes: '>= banana'\n", moduleYAMLPath + `: requirements.kubernetes: constraint ">= banana": `},
 		{"key given twice", "requirements:\n  modules:\n    a: '1'\n    a: '2'\n", moduleYAMLPath + ": requirements.modules.a: given twice, also on line 3 (line 4)"},
+		{"drift unknown", "drift: fix\n", moduleYAMLPath + `: drift: want one of report, restore, off, got "fix" (line 1)`},
+		{"drift a mapping", "drift: {a: 1}\n", moduleYAMLPath + ": drift: want a string, got a mapping (line 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := layout.ParseModuleYAML(moduleYAMLPath, "b", []byte(tc.yaml))

@@ -36,6 +36,8 @@ type Definition struct {
 	// Requirements are the requirements of the module's module.yaml (none
 	// without one).
 	Requirements Requirements
+	// Release is the module.yaml's say on how its release is kept.
+	Release Release
 	// Version is the `version` of the module's Chart.yaml, "" when absent:
 	// what other modules' requirements check.
 	Version string
@@ -302,7 +304,7 @@ func readDefinitionFiles(def *Definition) error {
 	if err != nil {
 		return err
 	}
-	def.Requirements, def.ModuleYAMLIgnored, def.Warnings = file.Requirements, file.Ignored, file.Warnings
+	def.Requirements, def.Release, def.ModuleYAMLIgnored, def.Warnings = file.Requirements, file.Release, file.Ignored, file.Warnings
 	// A Chart.yaml that cannot be read only costs the version: the module
 	// loads as it did before versions were read, and helm reports the file
 	// on the module's run. Modules requiring it see "unparsable version".

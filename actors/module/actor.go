@@ -33,10 +33,13 @@ type Options struct {
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
-	// Clock and CheckInterval drive the periodic absent-resources check of
-	// an enabled module's release; a zero interval disables it.
+	// Clock and CheckInterval drive the periodic check of an enabled
+	// module's release (absent objects, drift); a zero interval disables it.
 	Clock         supervision.Clock
 	CheckInterval time.Duration
+	// Drift is the operator's drift mode (DriftReport, DriftRestore,
+	// DriftOff; "" is DriftReport); the module's module.yaml may override it.
+	Drift string
 	// ConfigureSlots, when set, bounds how many modules run their hooks'
 	// --config at once (shared by all module actors).
 	ConfigureSlots chan struct{}
@@ -73,6 +76,8 @@ type Actor struct {
 	// looking.
 	checkArmed, checking bool
 	checkTimer           supervision.Timer
+	// drift is what the checks found of the release's drift.
+	drift driftTracker
 	// configured is set once the hooks are configured (or failed to be,
 	// with startErr); discovery and tasks that arrive before wait in
 	// waiting, so that the converge need not wait for every module.
@@ -139,6 +144,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
 	case worker.HelmResult:
+		a.handleHelmDrift(ctx, msg)
 		a.step(ctx, HelmFinished{Result: msg})
 	case worker.ReleaseResult:
 		a.step(ctx, ReleaseChecked{Result: msg})
@@ -146,10 +152,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, DeleteFinished{Result: msg})
 	case worker.CRDResult:
 		a.step(ctx, CRDsApplied{Err: msg.Err})
-	case checkAbsent:
-		a.handleCheckAbsent(ctx)
-	case worker.AbsentResult:
-		a.handleAbsentResult(ctx, msg)
+	case checkRelease:
+		a.handleCheckRelease(ctx)
+	case worker.CheckResult:
+		a.handleCheckResult(ctx, msg)
+	case worker.RestoreResult:
+		a.handleRestoreResult(msg)
 	case messages.KubeSyncRuns:
 		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:

@@ -23,4 +23,12 @@ type Metrics interface {
 	// Maintenance is told the module's maintenance state: "" (Managed) or
 	// "NoResourceReconciliation".
 	Maintenance(module, state string)
+	// DriftDetected counts a release object found drifted (new, changed,
+	// or back after a restore).
+	DriftDetected(module, kind string)
+	// DriftRestore counts a restore: outcome "restored", "failed" or
+	// "given_up".
+	DriftRestore(module, kind, outcome string)
+	// DriftedObjects is told how many of the module's objects drift now.
+	DriftedObjects(module string, n int)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Runner is what a worker needs of hookexec.Runner.
@@ -27,14 +28,29 @@ type HelmOutcome struct {
 	Reason   string
 	// Destructive are the adoptions and clears the run did.
 	Destructive []Destructive
+	// Drift, for a skipped run with drift checks on, are the release's
+	// objects that do not hold what its manifest sets.
+	Drift []messages.DriftedObject
+}
+
+// ReleaseCheck is what a periodic check of a release found.
+type ReleaseCheck struct {
+	// Absent are the objects that are gone.
+	Absent []string
+	// Drift are the objects that differ from the manifest.
+	Drift []messages.DriftedObject
 }
 
 // Releaser is what a module needs of chartrun.
 type Releaser interface {
-	Upgrade(ctx context.Context, module, chartDir string, values map[string]any) (HelmOutcome, error)
+	Upgrade(ctx context.Context, job HelmJob) (HelmOutcome, error)
 	Uninstall(ctx context.Context, module string) (Removal, error)
-	// Absent lists the objects of the deployed release that are gone.
-	Absent(ctx context.Context, module string) ([]string, error)
+	// Check looks at the objects of the deployed release: which are gone
+	// and which drifted from the manifest.
+	Check(ctx context.Context, job CheckJob) (ReleaseCheck, error)
+	// Restore puts the given fields of the drifted objects back to the
+	// manifest's values; it returns the objects restored.
+	Restore(ctx context.Context, module string, drift []messages.DriftedObject) ([]string, error)
 	// Exists tells whether the module's release has a revision.
 	Exists(ctx context.Context, module string) (bool, error)
 }
@@ -95,6 +111,8 @@ type (
 		Module   string
 		ChartDir string
 		Values   map[string]any
+		// Drift asks a run that skips helm to check the release's drift.
+		Drift bool
 	}
 	HelmResult struct {
 		Outcome HelmOutcome
@@ -112,9 +130,24 @@ type (
 		Exists bool
 		Err    error
 	}
-	AbsentJob    struct{ Module string }
-	AbsentResult struct {
-		Objects []string
-		Err     error
+	// CheckJob is the periodic check of a module's release.
+	CheckJob struct {
+		Module string
+		// Drift asks for the drift too, not only the absent objects.
+		Drift bool
+	}
+	CheckResult struct {
+		Check ReleaseCheck
+		Err   error
+	}
+	// RestoreJob puts drifted fields back.
+	RestoreJob struct {
+		Module string
+		Drift  []messages.DriftedObject
+	}
+	RestoreResult struct {
+		Drift    []messages.DriftedObject // as asked
+		Restored []string
+		Err      error
 	}
 )

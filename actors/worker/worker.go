@@ -38,7 +38,7 @@ func (w *Worker) Receive(ctx actor.Context) {
 	case EnabledJob:
 		ctx.Respond(w.enabled(job))
 	case HelmJob:
-		out, err := w.releaser.Upgrade(w.ctx, job.Module, job.ChartDir, job.Values)
+		out, err := w.releaser.Upgrade(w.ctx, job)
 		ctx.Respond(HelmResult{Outcome: out, Err: err})
 	case DeleteJob:
 		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
@@ -48,9 +48,12 @@ func (w *Worker) Receive(ctx actor.Context) {
 		ctx.Respond(ReleaseResult{Exists: exists, Err: err})
 	case CRDJob:
 		ctx.Respond(w.applyCRDs(job))
-	case AbsentJob:
-		objects, err := w.releaser.Absent(w.ctx, job.Module)
-		ctx.Respond(AbsentResult{Objects: objects, Err: err})
+	case CheckJob:
+		check, err := w.releaser.Check(w.ctx, job)
+		ctx.Respond(CheckResult{Check: check, Err: err})
+	case RestoreJob:
+		restored, err := w.releaser.Restore(w.ctx, job.Module, job.Drift)
+		ctx.Respond(RestoreResult{Drift: job.Drift, Restored: restored, Err: err})
 	}
 }
 

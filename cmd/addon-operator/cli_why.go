@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/chartrun/drift"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 )
 
@@ -30,8 +31,31 @@ func textWhy(w io.Writer, body []byte) error {
 	writeWaits(tw, why)
 	writeRun(tw, st.Run)
 	writeHelm(tw, st.Helm)
+	writeDrift(tw, st.Drift, why.At)
 	writeRetry(tw, why.Retry)
 	return tw.Flush()
+}
+
+// writeDrift prints the release's objects that differ from its manifest:
+// since when, which fields, and those no longer restored.
+func writeDrift(w io.Writer, drifted []board.DriftState, now time.Time) {
+	for _, d := range drifted {
+		since := d.Since
+		if t, err := time.Parse(time.RFC3339, d.Since); err == nil {
+			since = fmt.Sprintf("%s (%s ago)", t.Local().Format("15:04:05"), now.Sub(t).Round(time.Second))
+		}
+		fmt.Fprintf(w, "\nDRIFT\t%s since %s\n", d.Object, since)
+		for _, f := range d.Fields {
+			fmt.Fprintf(w, "\t  %s\n", f)
+		}
+		if d.Restores > 0 {
+			fmt.Fprintf(w, "\t  restored %d times, drifted again each time\n", d.Restores)
+		}
+		for _, g := range d.GivenUp {
+			fmt.Fprintf(w, "\t  %s: restore given up (another writer sets it back); mark it in the chart with annotation %s\n",
+				g, drift.IgnoreAnnotation)
+		}
+	}
 }
 
 // writeWaits prints what the module's run waits for in the converge in

@@ -82,6 +82,9 @@ func textModule(b *strings.Builder, p painter, m whatif.ModulePlan) {
 			what = append(what, fmt.Sprintf("%d %s", counts[a], a))
 		}
 	}
+	if len(m.Drift) > 0 {
+		what = append(what, fmt.Sprintf("%d drifted", len(m.Drift)))
+	}
 	if len(what) == 0 {
 		what = append(what, "no change")
 	}
@@ -92,6 +95,12 @@ func textModule(b *strings.Builder, p painter, m whatif.ModulePlan) {
 	for _, o := range m.Objects {
 		fmt.Fprintf(b, "  %s %s\n", o.Action, o.Object)
 		writeDiff(b, p, o.Diff, "    ")
+	}
+	for _, d := range m.Drift {
+		fmt.Fprintf(b, "  drifted %s (since %s), rendered → live:\n", d.Object, d.Since)
+		for _, f := range d.Fields {
+			fmt.Fprintf(b, "    %s\n", p.red(f))
+		}
 	}
 }
 

@@ -154,7 +154,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		ModulesDirs: s.ModulesDirs, GlobalHooksDir: s.GlobalHooksDir, Namespace: s.Namespace, ConfigMap: s.ConfigMap,
 		TmpDir: s.TmpDir, Environ: os.Environ(), EnvAllowlist: s.HookEnvAllowlist, Policy: s.Policy,
 		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
-		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval,
+		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, ParallelModuleRuns: s.ParallelModuleRuns,
 		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher),

@@ -55,8 +55,11 @@ type Config struct {
 	Log            *slog.Logger
 	Clock          supervision.Clock
 	// CheckInterval is how often an enabled module's release is checked for
-	// objects someone deleted; 0 disables the check.
+	// objects someone deleted or changed; 0 disables the check.
 	CheckInterval time.Duration
+	// Drift is the drift mode of modules whose module.yaml says none:
+	// report, restore or off ("" is report).
+	Drift string
 	// ModulesCheckInterval is how often the modules dirs are looked at for
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration

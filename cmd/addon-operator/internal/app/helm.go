@@ -5,16 +5,17 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // ChartHelm adapts chartrun.Releaser to what the actors need.
 type ChartHelm struct{ R *chartrun.Releaser }
 
 // Upgrade implements worker.Releaser.
-func (h ChartHelm) Upgrade(ctx context.Context, module, chartDir string, vals map[string]any) (worker.HelmOutcome, error) {
-	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: module, ChartDir: chartDir, Values: vals})
+func (h ChartHelm) Upgrade(ctx context.Context, job worker.HelmJob) (worker.HelmOutcome, error) {
+	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: job.Module, ChartDir: job.ChartDir, Values: job.Values, Drift: job.Drift})
 	return worker.HelmOutcome{Upgraded: res.Upgraded, Action: string(res.Action), Revision: res.Revision, Reason: res.Reason,
-		Destructive: destructive(res.Destructive)}, err
+		Destructive: destructive(res.Destructive), Drift: driftedObjects(res.Drift)}, err
 }
 
 // Uninstall implements worker.Releaser.
@@ -42,11 +43,29 @@ func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {
 	return names.Owned, names.All, err
 }
 
-// Absent implements worker.Releaser.
-func (h ChartHelm) Absent(ctx context.Context, module string) ([]string, error) {
-	objects, err := h.R.AbsentResources(ctx, module)
-	names := make([]string, 0, len(objects))
-	for _, o := range objects {
+// Check implements worker.Releaser.
+func (h ChartHelm) Check(ctx context.Context, job worker.CheckJob) (worker.ReleaseCheck, error) {
+	c, err := h.R.Check(ctx, job.Module, job.Drift)
+	names := make([]string, 0, len(c.Absent))
+	for _, o := range c.Absent {
+		names = append(names, o.String())
+	}
+	return worker.ReleaseCheck{Absent: names, Drift: driftedObjects(c.Drift)}, err
+}
+
+// Restore implements worker.Releaser.
+func (h ChartHelm) Restore(ctx context.Context, _ string, drifted []messages.DriftedObject) ([]string, error) {
+	objs := make([]chartrun.ObjectDrift, 0, len(drifted))
+	for _, d := range drifted {
+		o, err := objectDrift(d)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, o)
+	}
+	done, err := h.R.Restore(ctx, objs)
+	names := make([]string, 0, len(done))
+	for _, o := range done {
 		names = append(names, o.String())
 	}
 	return names, err

@@ -32,6 +32,7 @@ type metrics struct {
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	maintenance    *prometheus.GaugeVec
+	drift          driftMetrics
 	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
@@ -80,6 +81,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 		m.headInfo.vec, m.moduleInfo.vec, m.unmet.vec, m.unseen.vec)
 	m.registerModuleMetrics(reg, prefix)
 	m.registerMaintenance(reg, prefix)
+	m.registerDrift(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
 	m.hookRegistry.MustRegister(m.hookStore)

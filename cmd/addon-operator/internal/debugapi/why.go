@@ -125,6 +125,8 @@ func summary(w Why) string {
 		return "last run failed: " + oneLine(st.Run.Err)
 	case st.Maintenance != "":
 		return "maintenance: " + st.Maintenance
+	case len(st.Drift) > 0:
+		return fmt.Sprintf("%d object(s) drifted from the manifest: %s", len(st.Drift), st.Drift[0].Object)
 	case st.Helm != nil:
 		return fmt.Sprintf("helm %s: %s", st.Helm.Action, oneLine(st.Helm.Reason))
 	case d != nil:

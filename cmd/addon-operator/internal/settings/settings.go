@@ -12,32 +12,35 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/chartrun/crds"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // Settings are the operator's settings.
 type Settings struct {
-	ModulesDirs          []string
-	GlobalHooksDir       string
-	Namespace            string
-	ConfigMap            string
-	ListenAddress        string
-	ListenPort           int
-	TmpDir               string
-	MetricsPrefix        string
-	HA                   bool
-	Lease                LeaseTimes
-	Pod                  string
-	KubeConfig           string
-	KubeContext          string
-	KubeQPS              float32
-	KubeBurst            int
-	LogLevel             string
-	LogType              string
-	DebugSocket          string
-	HelmIgnore           string
-	HookEnvAllowlist     string
-	CheckInterval        time.Duration
+	ModulesDirs      []string
+	GlobalHooksDir   string
+	Namespace        string
+	ConfigMap        string
+	ListenAddress    string
+	ListenPort       int
+	TmpDir           string
+	MetricsPrefix    string
+	HA               bool
+	Lease            LeaseTimes
+	Pod              string
+	KubeConfig       string
+	KubeContext      string
+	KubeQPS          float32
+	KubeBurst        int
+	LogLevel         string
+	LogType          string
+	DebugSocket      string
+	HelmIgnore       string
+	HookEnvAllowlist string
+	CheckInterval    time.Duration
+	// Drift is the drift mode: report, restore or off.
+	Drift                string
 	ModulesCheckInterval time.Duration
 	ShutdownGrace        time.Duration
 	Policy               supervision.Policy
@@ -118,7 +121,8 @@ func table() []setting {
 		{"debug-unix-socket", "/var/run/addon-operator/debug.socket", "debug API socket", []string{"DEBUG_UNIX_SOCKET"}},
 		{"helm-ignore-release", "", "release never purged", []string{"HELM_IGNORE_RELEASE"}},
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
-		{"resources-check-interval", "1m", "how often releases are checked for deleted objects (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
+		{"resources-check-interval", "1m", "how often releases are checked for deleted objects and drift (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
+		{"drift", "report", "release objects that differ from their manifest: report (WARN, metric, module why), restore (also put the manifest's fields back) or off; module.yaml `drift:` overrides it per module", []string{"ADDON_OPERATOR_DRIFT"}},
 		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed and for a changed module.yaml (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
 		{"crd-filter-prefixes", "doc-,_", "base-name prefixes of modules' crds/ files that are not applied, comma-separated (\",\": none)", []string{"ADDON_OPERATOR_CRD_FILTER_PREFIXES"}},
 		{"crd-extra-labels", "heritage=addon-operator", "labels set on the CRDs of modules' crds/ (a=b,c=d; heritage=addon-operator added without a heritage key)", []string{"ADDON_OPERATOR_CRD_EXTRA_LABELS"}},
@@ -187,13 +191,14 @@ func convert(v, from map[string]string) (Settings, error) {
 		ObjectPatcher: ClientLimits{QPS: float32(c.float(v, "object-patcher-kube-client-qps")),
 			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
-		ParallelModuleRuns: c.positive(v, "parallel-module-runs"),
+		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 	}
 	if _, err := crds.ParseExtraLabels(st.CRDExtraLabels); err != nil {
 		c.fail("%s: %v", c.from["crd-extra-labels"], err)
 	}
 	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
 	c.oneOf(st.LogType, "log-type", "json", "text")
+	c.oneOf(st.Drift, "drift", layout.DriftModes...)
 	if st.Namespace == "" {
 		c.fail("ADDON_OPERATOR_NAMESPACE (or --namespace) must be set")
 	}

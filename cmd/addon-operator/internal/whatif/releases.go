@@ -40,6 +40,9 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	if m.Objects, err = manifestdiff.Compare(before, rendered); err != nil {
 		c.invalid(name, fmt.Errorf("compare manifests: %w", err))
 	}
+	if st, ok := c.planner.opts.Board.Module(name); ok {
+		m.Drift = st.Drift
+	}
 	return m, nil
 }
 

@@ -1,6 +1,9 @@
 package whatif
 
-import "github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+import (
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+)
 
 // Request is the body of POST /plan.
 type Request struct {
@@ -70,6 +73,10 @@ type ModulePlan struct {
 	// Objects are the release's objects that would be added, removed or
 	// changed.
 	Objects []manifestdiff.Change `json:"objects,omitempty"`
+	// Drift are the release's objects whose live state differs from what
+	// the manifest sets, as the last drift check found them: a run (in
+	// restore mode, the next check) puts them back.
+	Drift []board.DriftState `json:"drift,omitempty"`
 }
 
 // Actions of a ModulePlan.
@@ -84,7 +91,7 @@ func (p *Plan) changed() bool {
 		return true
 	}
 	for _, m := range p.Modules {
-		if m.Action == ActionDelete || m.Diff != "" || len(m.Objects) > 0 {
+		if m.Action == ActionDelete || m.Diff != "" || len(m.Objects)+len(m.Drift) > 0 {
 			return true
 		}
 	}
