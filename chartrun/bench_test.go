@@ -3,8 +3,12 @@ package chartrun_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"k8s.io/client-go/rest"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -96,6 +100,49 @@ func BenchmarkAbsentCheck(b *testing.B) {
 			reportMillis(b)
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/object")
 		})
+	}
+}
+
+// BenchmarkReleaseCheck is the periodic check of a release of n objects,
+// absent objects only (drift=off, AbsentResources) or with the drift
+// comparison (drift=on: whole objects from the live index's watches, one
+// list per kind at the first check). It reports the time and the
+// apiserver requests per check and the time per object.
+func BenchmarkReleaseCheck(b *testing.B) {
+	for _, n := range []int{1, 20} {
+		for _, withDrift := range []bool{false, true} {
+			b.Run(fmt.Sprintf("objects=%d/drift=%v", n, withDrift), func(b *testing.B) {
+				var requests atomic.Int64
+				cfg := rest.CopyConfig(kube.Config(b))
+				cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+					return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+						requests.Add(1)
+						return rt.RoundTrip(req)
+					})
+				}
+				r, err := chartrun.NewReleaser(cfg, kube.Namespace(b), chartrun.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				dir := writeChart(b, n)
+				if _, err := r.Upgrade(context.Background(), chartrun.Request{Release: "demo", ChartDir: dir, Values: benchValues("a")}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.Check(context.Background(), "demo", withDrift); err != nil { // the first lists
+					b.Fatal(err)
+				}
+				requests.Store(0)
+				b.ResetTimer()
+				for range b.N {
+					if c, err := r.Check(context.Background(), "demo", withDrift); err != nil || len(c.Absent)+len(c.Drift) != 0 {
+						b.Fatalf("check %+v %v", c, err)
+					}
+				}
+				reportMillis(b)
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/object")
+				b.ReportMetric(float64(requests.Load())/float64(b.N), "requests/op")
+			})
+		}
 	}
 }
 

@@ -19,7 +19,10 @@
 //     adoption) for the caller to count. A module dir with neither
 //     Chart.yaml nor templates/ has no helm phase: Upgrade reports NoChart.
 //   - AbsentResources lists the objects of the deployed revision that are gone
-//     (auto-healing, and the periodic drift check).
+//     (auto-healing). Check adds, when asked, the objects that differ from
+//     what the manifest sets (drift, compared by package drift), and so does
+//     an Upgrade that skips helm when its Request asks; Restore patches the
+//     drifted fields back, and nothing else.
 //   - Uninstall (and Delete) uninstalls a release and says which revision it
 //     removed; one that is gone is not an error. The caller logs why.
 //   - List names the releases this operator installed, for the purge of
@@ -65,6 +68,10 @@
 //     their objects' presence the same way: one list per kind and namespace
 //     of the objects helm labelled, kept current by a watch, instead of one
 //     list per run.
+//   - The drift checks read whole objects from one list and watch per kind
+//     and namespace of the objects helm labelled, kept for the process (the
+//     live objectIndex; a watch that ends is listed again when next needed),
+//     and confirm what they find with a GET of that object.
 //   - The cluster's capabilities are discovered once and kept until this
 //     releaser writes or removes a release that names a
 //     CustomResourceDefinition or an APIService (the only kinds that change

@@ -31,4 +31,6 @@ type Metrics interface {
 	DriftRestore(module, kind, outcome string)
 	// DriftedObjects is told how many of the module's objects drift now.
 	DriftedObjects(module string, n int)
+	// ReleaseChecked counts a periodic check of the module's release.
+	ReleaseChecked(module string)
 }

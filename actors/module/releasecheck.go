@@ -50,6 +50,7 @@ func (a *Actor) handleCheckRelease(ctx actor.Context) {
 func (a *Actor) handleCheckResult(ctx actor.Context, r worker.CheckResult) {
 	a.checking = false
 	defer a.scheduleCheck(ctx)
+	a.count(func(m Metrics) { m.ReleaseChecked(a.name()) })
 	if r.Err != nil {
 		a.log.Warn("release check", "err", r.Err)
 		return

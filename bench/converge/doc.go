@@ -25,6 +25,13 @@
 //
 //	go run ./bench/converge -modules 100 -requires 10 -parallel 8 -restarts 3
 //
+// -env KEY=VALUE sets a variable for the measured runs, -baseline-env for
+// the baseline's; without -baseline the baseline is the same binary, so
+// that one setting is compared on and off in the same run, alternately
+// (the drift checks, on by default):
+//
+//	go run ./bench/converge -modules 100 -restarts 5 -baseline-env ADDON_OPERATOR_DRIFT=off
+//
 // Each run prints, besides its time, where the CPU went: the operator's
 // own, its hooks' (children it waited for), kube-apiserver's and etcd's,
 // and the wall time that sum takes on this machine's cores (a converge

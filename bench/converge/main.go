@@ -25,8 +25,12 @@ func main() {
 	requires := flag.Int("requires", 0, "root modules (the first N, no module.yaml); every other module gets a module.yaml requiring one of them, round-robin; 0: no module.yaml")
 	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
 	hooks := flag.Bool("hooks", true, "give each module its hook (false: charts only, the operator's and helm's own cost)")
+	var env, baselineEnv envList
+	flag.Var(&env, "env", "KEY=VALUE for the measured runs (repeatable)")
+	flag.Var(&baselineEnv, "baseline-env", "KEY=VALUE for the baseline's runs (repeatable); without -baseline, the baseline is the measured binary with this environment")
 	flag.Parse()
-	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *requires, *parallel, *hooks}); err != nil {
+	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *requires, *parallel, *hooks,
+		env, baselineEnv}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -44,6 +48,22 @@ type options struct {
 	requires int
 	parallel int
 	hooks    bool
+	// env and baselineEnv are added to the measured runs' and the
+	// baseline's environment.
+	env, baselineEnv envList
+}
+
+// envList is a repeatable KEY=VALUE flag.
+type envList []string
+
+func (l *envList) String() string { return strings.Join(*l, " ") }
+
+func (l *envList) Set(s string) error {
+	if !strings.Contains(s, "=") {
+		return fmt.Errorf("%q: want KEY=VALUE", s)
+	}
+	*l = append(*l, s)
+	return nil
 }
 
 func run(o options) error {
@@ -66,6 +86,9 @@ func run(o options) error {
 	bin, err := o.binary(work)
 	if err != nil {
 		return err
+	}
+	if o.baseline == "" && len(o.baselineEnv) > 0 {
+		o.baseline = bin
 	}
 	if err := generate(work, o.modules, o.weights, o.requires, o.hooks); err != nil {
 		return err
@@ -146,7 +169,11 @@ func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster)
 		name = "restart, nothing changed"
 	}
 	name = prefix + name
-	r, err := measure(bin, work, c, o.runEnv(i)...)
+	extra := o.env
+	if prefix != "" {
+		extra = o.baselineEnv
+	}
+	r, err := measure(bin, work, c, append(o.runEnv(i), extra...)...)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
