@@ -138,6 +138,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.EnabledResult:
 		a.handleEnabledResult(ctx, msg)
 	case messages.ModuleDisabled:
+		a.forgetDrift()
 		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
 		a.handleRemoved(ctx)

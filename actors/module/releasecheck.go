@@ -82,6 +82,14 @@ func (a *Actor) handleHelmDrift(ctx actor.Context, r worker.HelmResult) {
 	}
 }
 
+// forgetDrift drops what the checks found: the module is disabled, its
+// release is deleted.
+func (a *Actor) forgetDrift() {
+	a.drift.reset()
+	a.core.State.Drift = nil
+	a.count(func(m Metrics) { m.DriftedObjects(a.name(), 0) })
+}
+
 // observeDrift lets the tracker judge a check's drift and carries out what
 // it decides: WARN and count what is new, ERROR for fields given up,
 // restore the rest in restore mode.
