@@ -31,4 +31,7 @@ type Metrics interface {
 	DriftRestore(module, kind, outcome string)
 	// DriftedObjects is told how many of the module's objects drift now.
 	DriftedObjects(module string, n int)
+	// ReadyWait counts a wait for the release's workloads after helm:
+	// outcome "ready", "timeout" or "failed", and how long it took.
+	ReadyWait(module, outcome string, took time.Duration)
 }
