@@ -75,7 +75,9 @@ type Result struct {
 // manifests and values and none of its objects is absent. A stuck release
 // is cleared first (see decide). A release with the module's name that
 // this operator did not label is adopted: logged once, cleared when stuck,
-// and upgraded (never skipped), its new revision labelled.
+// and upgraded (never skipped), its new revision labelled. With req.Wait it
+// then waits for the release's workloads (waitReady), whether it wrote the
+// release or skipped it.
 func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	if err := r.checkName(req.Release); err != nil {
 		return Result{}, err

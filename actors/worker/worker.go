@@ -56,9 +56,9 @@ func (w *Worker) Receive(ctx actor.Context) {
 	}
 }
 
-// helm runs the upgrade; its wait's progress goes to the job's sender
-// as HelmWaiting, sent from the releaser's goroutine through the root
-// context (the actor context is this goroutine's only).
+// helm runs the upgrade; its wait's progress goes to the job's sender as
+// HelmWaiting, ahead of the HelmResult (both are sent from this
+// goroutine, in order).
 func (w *Worker) helm(ctx actor.Context, job HelmJob) HelmResult {
 	if job.Wait {
 		root, to := ctx.ActorSystem().Root, ctx.Sender()
