@@ -3,8 +3,10 @@ package board
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -60,6 +62,41 @@ type ModuleState struct {
 	// Drift are the release's objects that do not hold what its manifest
 	// sets, as the last drift check found them.
 	Drift []DriftState `json:"drift,omitempty"`
+	// Wait is set while the helm step waits for the release's workloads
+	// (ADDON_OPERATOR_WAIT_READY, module.yaml readiness).
+	Wait *WaitState `json:"wait,omitempty"`
+}
+
+// WaitState is a helm step waiting for its release's workloads.
+type WaitState struct {
+	// Since is when the wait was first seen waiting.
+	Since time.Time `json:"since"`
+	// NotReady are the objects not ready yet, as "Deployment ns/web: 1/3
+	// available".
+	NotReady []string `json:"notReady"`
+}
+
+// Text says what the wait waits for: "waiting for Deployment ns/web: 1/3
+// available", with "(+N more)" when more objects are not ready; readers
+// add how long (WaitedFor).
+func (w WaitState) Text() string {
+	if len(w.NotReady) == 0 {
+		return "waiting for the release's workloads"
+	}
+	text := "waiting for " + w.NotReady[0]
+	if n := len(w.NotReady) - 1; n > 0 {
+		text += fmt.Sprintf(" (+%d more)", n)
+	}
+	return text
+}
+
+// WaitedFor is how long something has waited since since at now, in
+// whole seconds ("" when since is unknown): "40s", "2m5s".
+func WaitedFor(since, now time.Time) string {
+	if since.IsZero() {
+		return ""
+	}
+	return max(now.Sub(since), 0).Round(time.Second).String()
 }
 
 // DriftState is one drifted object of a module's release.

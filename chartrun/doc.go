@@ -18,6 +18,19 @@
 //     status and since when, and returned in Result.Destructive (as is an
 //     adoption) for the caller to count. A module dir with neither
 //     Chart.yaml nor templates/ has no helm phase: Upgrade reports NoChart.
+//   - With Request.Wait, Upgrade then waits until the release's workloads
+//     are ready (package readiness: Deployments, StatefulSets, DaemonSets
+//     rolled out and available, Jobs complete, PVCs bound, CRDs
+//     established), also after a run that skipped helm, so that the retry
+//     of a run whose wait timed out waits again. Each kind and namespace of
+//     the release's tracked objects is listed and then watched from the
+//     list's version by one goroutine (a field selector for a single object,
+//     else helm's label); every change is judged, Request.Progress is told
+//     the objects not ready (at most once a second), and all of them stop
+//     when the wait ends. A Failed object (a failed Job) ends it at once; a
+//     timeout fails it with each object not ready, its conditions and the
+//     reasons of its pods (one list of pods per workload). Both wrap
+//     ErrNotReady; the release stays as written.
 //   - AbsentResources lists the objects of the deployed revision that are gone
 //     (auto-healing). Check adds, when asked, the objects that differ from
 //     what the manifest sets (drift, compared by package drift), and so does

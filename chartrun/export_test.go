@@ -32,3 +32,6 @@ func ReleaseStore(r *Releaser, secrets corev1client.SecretInterface, now func() 
 // ExpectAbsent tells a store from ReleaseStore that release has no Secret
 // (see releaseSecrets.expectAbsent).
 func ExpectAbsent(store driver.Driver, release string) { store.(*releaseSecrets).expectAbsent(release) }
+
+// ReadyWatches counts the list-and-watch followers of waits in progress.
+func ReadyWatches(r *Releaser) int { return int(r.readyWatches.Load()) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -71,6 +72,9 @@ type Releaser struct {
 	adopted   adoptions
 	factory   helmFactory
 	gzips     gzipWriters
+	// readyWatches counts the followers of waits in progress (tests check
+	// that none outlives its wait).
+	readyWatches atomic.Int32
 }
 
 // NewReleaser returns a releaser for the releases in namespace.

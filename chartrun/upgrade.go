@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
@@ -21,6 +22,17 @@ type Request struct {
 	Values map[string]any
 	// Drift asks a run that skips helm for the release's drift.
 	Drift bool
+	// Wait makes Upgrade return only once the release's workloads are
+	// ready (see waitReady), or fail naming those that are not after
+	// WaitTimeout (0: DefaultWaitTimeout). It waits after a run that
+	// skipped helm too: a run retried after a wait that timed out finds the
+	// release up to date, and must still wait for it.
+	Wait        bool
+	WaitTimeout time.Duration
+	// Progress, when set, is told the objects not ready while Upgrade
+	// waits ("Deployment ns/web: 1/3 available"), when they change and at
+	// most once a second, from Upgrade's goroutine.
+	Progress func(notReady []string)
 }
 
 // Action says what Upgrade did.
@@ -53,6 +65,9 @@ type Result struct {
 	// Drift, when the run skipped helm and Request.Drift asked, are the
 	// release's objects that do not hold what the manifest sets.
 	Drift []ObjectDrift
+	// Wait, when Request.Wait asked, says how the wait for the release's
+	// workloads ended (also when it fails the run).
+	Wait *WaitOutcome
 }
 
 // Upgrade installs or upgrades the release from the chart in ChartDir with
@@ -60,7 +75,9 @@ type Result struct {
 // manifests and values and none of its objects is absent. A stuck release
 // is cleared first (see decide). A release with the module's name that
 // this operator did not label is adopted: logged once, cleared when stuck,
-// and upgraded (never skipped), its new revision labelled.
+// and upgraded (never skipped), its new revision labelled. With req.Wait it
+// then waits for the release's workloads (waitReady), whether it wrote the
+// release or skipped it.
 func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	if err := r.checkName(req.Release); err != nil {
 		return Result{}, err
@@ -149,6 +166,11 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 	res, err := r.apply(ctx, cfg, req, chrt, out.sum, read.history, absent)
 	if err == nil && res.Action == Skipped && req.Drift {
 		res.Drift = r.skippedDrift(ctx, req.Release, out.manifests)
+	}
+	if err == nil && req.Wait {
+		var waited WaitOutcome
+		waited, err = r.waitReady(ctx, req, out.manifests)
+		res.Wait = &waited
 	}
 	return res, err
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	yaml "go.yaml.in/yaml/v3"
@@ -59,6 +60,12 @@ var DriftModes = []string{"report", "restore", "off"}
 type Release struct {
 	// Drift is one of DriftModes, or "".
 	Drift string
+	// Wait (readiness.wait) turns the wait for the release's workloads
+	// after helm on or off; nil follows the operator's setting.
+	Wait *bool
+	// WaitTimeout (readiness.timeout) bounds that wait; 0 follows the
+	// operator's setting.
+	WaitTimeout time.Duration
 }
 
 // ModuleYAML is what a module.yaml holds for this operator.
@@ -114,6 +121,8 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 			err = p.requirements(e.value, module, &out)
 		case "drift":
 			out.Release.Drift, err = p.oneOf(e.key, e.value, DriftModes)
+		case "readiness":
+			err = p.readiness(e.value, &out.Release)
 		default:
 			out.Ignored = append(out.Ignored, e.key)
 		}

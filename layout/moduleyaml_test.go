@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/values"
@@ -98,6 +99,30 @@ func TestParseModuleYAMLDrift(t *testing.T) {
 	}
 }
 
+// module.yaml's readiness key overrides the operator's wait settings for
+// the module; null or no key follows them.
+func TestParseModuleYAMLReadiness(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		yaml    string
+		wait    *bool
+		timeout time.Duration
+	}{
+		{yaml: ""},
+		{yaml: "readiness:\n"},
+		{yaml: "readiness:\n  wait: true\n", wait: &yes},
+		{yaml: "readiness:\n  wait: false\n  timeout: 90s\n", wait: &no, timeout: 90 * time.Second},
+		{yaml: "readiness: {timeout: 2m}\n", timeout: 2 * time.Minute},
+		{yaml: "readiness:\n  wait:\n  timeout:\n"},
+	} {
+		got, err := layout.ParseModuleYAML(moduleYAMLPath, "b", []byte(tc.yaml))
+		if err != nil || !reflect.DeepEqual(got.Release.Wait, tc.wait) || got.Release.WaitTimeout != tc.timeout || len(got.Ignored) != 0 {
+			t.Errorf("%q: wait %v, timeout %v, ignored %v (%v); want %v, %v", tc.yaml, got.Release.Wait,
+				got.Release.WaitTimeout, got.Ignored, err, tc.wait, tc.timeout)
+		}
+	}
+}
+
 // Bad input is an error that starts with the file and the key and gives
 // the line.
 func TestParseModuleYAMLErrors(t *testing.T) {
@@ -118,6 +143,12 @@ func TestParseModuleYAMLErrors(t *testing.T) {
 		{"key given twice", "requirements:\n  modules:\n    a: '1'\n    a: '2'\n", moduleYAMLPath + ": requirements.modules.a: given twice, also on line 3 (line 4)"},
 		{"drift unknown", "drift: fix\n", moduleYAMLPath + `: drift: want one of report, restore, off, got "fix" (line 1)`},
 		{"drift a mapping", "drift: {a: 1}\n", moduleYAMLPath + ": drift: want a string, got a mapping (line 1)"},
+		{"readiness a string", "readiness: yes\n", moduleYAMLPath + `: readiness: want a mapping, got !!str "yes" (line 1)`},
+		{"wait a string", "readiness:\n  wait: \"true\"\n", moduleYAMLPath + `: readiness.wait: want true or false, got !!str "true" (line 2)`},
+		{"wait a list", "readiness:\n  wait: [true]\n", moduleYAMLPath + `: readiness.wait: want true or false, got a list (line 2)`},
+		{"timeout no unit", "readiness:\n  timeout: 300\n", moduleYAMLPath + `: readiness.timeout: want a duration such as 90s or 5m, got "300" (line 2)`},
+		{"timeout zero", "readiness:\n  timeout: 0s\n", moduleYAMLPath + `: readiness.timeout: want a duration above 0, got "0s" (line 2)`},
+		{"readiness typo", "readiness:\n  wiat: true\n", moduleYAMLPath + `: readiness.wiat: unknown key; want wait or timeout (line 2)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := layout.ParseModuleYAML(moduleYAMLPath, "b", []byte(tc.yaml))

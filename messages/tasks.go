@@ -115,6 +115,22 @@ type Task struct {
 	LastError string    `json:"lastError,omitempty"`
 	NextRetry time.Time `json:"nextRetry,omitzero"`
 	Running   bool      `json:"running,omitempty"`
+	// Status, while the task runs, says what it is doing when its owner
+	// tells (TaskProgress): "waiting for Deployment ns/web: 1/3 available",
+	// since StatusSince.
+	Status      string    `json:"status,omitempty"`
+	StatusSince time.Time `json:"statusSince,omitzero"`
+}
+
+// TaskProgress is sent by a task's owner to the queue while it runs the
+// task, to show what the run is doing (Task.Status); an empty Status
+// clears it. The status goes with the run: it is cleared when the task
+// finishes or fails.
+type TaskProgress struct {
+	Queue  string
+	ID     uint64
+	Status string
+	Since  time.Time
 }
 
 // Enqueue appends tasks to their queues (Task.Queue, main when empty).

@@ -40,6 +40,11 @@ type Options struct {
 	// Drift is the operator's drift mode (DriftReport, DriftRestore,
 	// DriftOff; "" is DriftReport); the module's module.yaml may override it.
 	Drift string
+	// WaitReady makes the helm step wait for the release's workloads, for
+	// at most WaitReadyTimeout (0: chartrun's default); the module's
+	// module.yaml (readiness) may override both.
+	WaitReady        bool
+	WaitReadyTimeout time.Duration
 	// ConfigureSlots, when set, bounds how many modules run their hooks'
 	// --config at once (shared by all module actors).
 	ConfigureSlots chan struct{}
@@ -144,7 +149,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRemoved(ctx)
 	case messages.RunTask:
 		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
+	case worker.HelmWaiting:
+		a.handleHelmWaiting(ctx, msg)
 	case worker.HelmResult:
+		a.endHelmWait(msg)
 		a.handleHelmDrift(ctx, msg)
 		a.step(ctx, HelmFinished{Result: msg})
 	case worker.ReleaseResult:

@@ -33,4 +33,7 @@ type Metrics interface {
 	DriftedObjects(module string, n int)
 	// ReleaseChecked counts a periodic check of the module's release.
 	ReleaseChecked(module string)
+	// ReadyWait counts a wait for the release's workloads after helm:
+	// outcome "ready", "timeout" or "failed", and how long it took.
+	ReadyWait(module, outcome string, took time.Duration)
 }

@@ -44,8 +44,7 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 	case hookrun.WriteConfigPatch:
 		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
 	case RunHelm:
-		ctx.Request(a.worker, worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values,
-			Drift: a.driftMode() != DriftOff})
+		ctx.Request(a.worker, a.helmJob(e.Values))
 	case CheckRelease:
 		ctx.Request(a.worker, worker.ReleaseJob{Module: a.name()})
 	case Uninstall:

@@ -75,6 +75,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleHold(ctx, msg)
 	case messages.TaskDone:
 		a.handleTaskDone(ctx, msg)
+	case messages.TaskProgress:
+		a.handleTaskProgress(msg)
 	case retryDue:
 		a.handleRetryDue(ctx, msg)
 	case ownerRestarted:
@@ -120,6 +122,14 @@ func (a *Actor) handleTaskDone(ctx actor.Context, msg messages.TaskDone) {
 	a.kick(ctx, touched...)
 	a.publish()
 	a.reportGroup(ctx, running, successOutcome(rerun), "")
+}
+
+// handleTaskProgress shows what a running task is doing; one that is no
+// longer running is past it.
+func (a *Actor) handleTaskProgress(msg messages.TaskProgress) {
+	if a.queues.SetStatus(msg.Queue, msg.ID, msg.Status, msg.Since) {
+		a.publish()
+	}
 }
 
 // fail drops an allowFailure task, or keeps it at the head and schedules

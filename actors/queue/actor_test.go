@@ -240,3 +240,34 @@ func TestWaitingRunsOfAHookCompact(t *testing.T) {
 		t.Fatalf("merged run: %d contexts %s", merged.Contexts, merged.Context)
 	}
 }
+
+// A running task shows what its owner says it is doing (TaskProgress)
+// until it fails or finishes; a progress that comes after is ignored.
+func TestRunningTaskShowsItsProgress(t *testing.T) {
+	e := newEnv(t, supervision.Fixed{Wait: time.Second})
+	e.enqueue(hook("wait"))
+	task := e.expectRun(t, "wait")
+	progress := messages.TaskProgress{Queue: task.Queue, ID: task.ID, Status: "waiting for Deployment ns/web: 0/1 available",
+		Since: actortest.Epoch}
+	e.kit.Send(e.queue, progress)
+	e.enqueue(inQueue(hook("n1"), "named")) // handled after the progress: a barrier
+	e.expectRun(t, "n1")
+	if head := e.snapshot().Queues[0].Tasks[0]; head.Status != progress.Status || !head.StatusSince.Equal(actortest.Epoch) {
+		t.Fatalf("running head %+v, want status %q", head, progress.Status)
+	}
+	e.done(task, "not ready")
+	if err := e.kit.Clock.WaitForTimers(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if head := e.snapshot().Queues[0].Tasks[0]; head.Status != "" || head.LastError != "not ready" {
+		t.Fatalf("failed head %+v, want no status", head)
+	}
+	e.kit.Send(e.queue, progress) // late: the run is over
+	e.kit.Clock.Advance(time.Second)
+	e.expectRun(t, "wait")
+	e.enqueue(inQueue(hook("n2"), "other")) // a barrier again: the retry is published
+	e.expectRun(t, "n2")
+	if head := e.snapshot().Queues[0].Tasks[0]; head.Status != "" || !head.Running {
+		t.Fatalf("retried head %+v, want running without the late status", head)
+	}
+}

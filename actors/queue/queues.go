@@ -182,6 +182,20 @@ func (q *Queues) Running(name string) (messages.Task, bool) {
 	return l.tasks[0], true
 }
 
+// SetStatus sets what the running head with the given ID is doing; false
+// when it is not running (a late TaskProgress).
+func (q *Queues) SetStatus(name string, id uint64, status string, since time.Time) bool {
+	l := q.lines[name]
+	if l == nil || !l.running || l.tasks[0].ID != id {
+		return false
+	}
+	l.tasks[0].Status, l.tasks[0].StatusSince = status, since
+	if status == "" {
+		l.tasks[0].StatusSince = time.Time{}
+	}
+	return true
+}
+
 // Finish pops the running head with the given ID.
 func (q *Queues) Finish(name string, id uint64) (messages.Task, bool) {
 	l := q.lines[name]
@@ -205,6 +219,7 @@ func (q *Queues) Fail(name string, id uint64, err string, next time.Time) (messa
 	h := &l.tasks[0]
 	h.Attempts++
 	h.LastError, h.NextRetry, h.Running = err, next, false
+	h.Status, h.StatusSince = "", time.Time{}
 	l.running = false
 	if h.Group != 0 {
 		if l.backoff == nil {

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"time"
 
 	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hook/bindings"
@@ -31,6 +32,23 @@ type HelmOutcome struct {
 	// Drift, for a skipped run with drift checks on, are the release's
 	// objects that do not hold what its manifest sets.
 	Drift []messages.DriftedObject
+	// Wait says how the wait for the release's workloads ended, when the
+	// job asked for one (also when it failed the run).
+	Wait *WaitOutcome
+}
+
+// WaitOutcome is how a wait for a release's workloads ended: Outcome is
+// "ready", "timeout", "failed" or "cancelled".
+type WaitOutcome struct {
+	Outcome string
+	Took    time.Duration
+}
+
+// HelmWaiting is sent by the worker to the sender of a HelmJob while the
+// run waits for the release's workloads: the objects not ready yet, as
+// "Deployment ns/web: 1/3 available".
+type HelmWaiting struct {
+	NotReady []string
 }
 
 // ReleaseCheck is what a periodic check of a release found.
@@ -113,6 +131,13 @@ type (
 		Values   map[string]any
 		// Drift asks a run that skips helm to check the release's drift.
 		Drift bool
+		// Wait makes the run wait for the release's workloads, for at most
+		// WaitTimeout (0: the releaser's default).
+		Wait        bool
+		WaitTimeout time.Duration
+		// Progress is filled in by the worker: it tells the job's sender
+		// (HelmWaiting) what the wait is waiting for.
+		Progress func(notReady []string)
 	}
 	HelmResult struct {
 		Outcome HelmOutcome

@@ -38,8 +38,7 @@ func (w *Worker) Receive(ctx actor.Context) {
 	case EnabledJob:
 		ctx.Respond(w.enabled(job))
 	case HelmJob:
-		out, err := w.releaser.Upgrade(w.ctx, job)
-		ctx.Respond(HelmResult{Outcome: out, Err: err})
+		ctx.Respond(w.helm(ctx, job))
 	case DeleteJob:
 		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
 		ctx.Respond(DeleteResult{Removal: removal, Err: err})
@@ -55,6 +54,18 @@ func (w *Worker) Receive(ctx actor.Context) {
 		restored, err := w.releaser.Restore(w.ctx, job.Module, job.Drift)
 		ctx.Respond(RestoreResult{Drift: job.Drift, Restored: restored, Err: err})
 	}
+}
+
+// helm runs the upgrade; its wait's progress goes to the job's sender as
+// HelmWaiting, ahead of the HelmResult (both are sent from this
+// goroutine, in order).
+func (w *Worker) helm(ctx actor.Context, job HelmJob) HelmResult {
+	if job.Wait {
+		root, to := ctx.ActorSystem().Root, ctx.Sender()
+		job.Progress = func(notReady []string) { root.Send(to, HelmWaiting{NotReady: notReady}) }
+	}
+	out, err := w.releaser.Upgrade(w.ctx, job)
+	return HelmResult{Outcome: out, Err: err}
 }
 
 func (w *Worker) hook(job HookJob) HookResult {

@@ -31,6 +31,7 @@ func textWhy(w io.Writer, body []byte) error {
 	writeWaits(tw, why)
 	writeRun(tw, st.Run)
 	writeHelm(tw, st.Helm)
+	writeReadyWait(tw, st.Wait, why.At)
 	writeDrift(tw, st.Drift, why.At)
 	writeRetry(tw, why.Retry)
 	return tw.Flush()
@@ -55,6 +56,17 @@ func writeDrift(w io.Writer, drifted []board.DriftState, now time.Time) {
 			fmt.Fprintf(w, "\t  %s: restore given up (another writer sets it back); mark it in the chart with annotation %s\n",
 				g, drift.IgnoreAnnotation)
 		}
+	}
+}
+
+// writeReadyWait prints every object a helm step waits for.
+func writeReadyWait(w io.Writer, wait *board.WaitState, now time.Time) {
+	if wait == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nREADY WAIT\tsince %s (%s)\n", wait.Since.Local().Format("15:04:05"), board.WaitedFor(wait.Since, now))
+	for _, line := range wait.NotReady {
+		fmt.Fprintf(w, "\t  %s\n", oneLine(line))
 	}
 }
 

@@ -36,3 +36,27 @@ func TestTextWhySupersededIsOneLine(t *testing.T) {
 	}
 	t.Fatalf("no SUPERSEDED row:\n%s", out.String())
 }
+
+// A helm step waiting for its release's workloads lists each object not
+// ready under READY WAIT, with how long it has waited.
+func TestTextWhyReadyWait(t *testing.T) {
+	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	why := debugapi.Why{Module: "web", At: at, State: board.ModuleState{Wait: &board.WaitState{Since: at.Add(-40 * time.Second),
+		NotReady: []string{"Deployment ns/web: 1/3 available", "Job ns/migrate: 0/1 succeeded"}}}}
+	body, err := json.Marshal(why)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := textWhy(&out, body); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(40s)\n", "  Deployment ns/web: 1/3 available\n", "  Job ns/migrate: 0/1 succeeded\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("module why lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "READY WAIT") {
+		t.Fatalf("no READY WAIT section:\n%s", out.String())
+	}
+}

@@ -60,6 +60,11 @@ type Config struct {
 	// Drift is the drift mode of modules whose module.yaml says none:
 	// report, restore or off ("" is report).
 	Drift string
+	// WaitReady makes module runs wait for their release's workloads after
+	// helm, for at most WaitReadyTimeout (0: chartrun's default), unless
+	// their module.yaml says otherwise.
+	WaitReady        bool
+	WaitReadyTimeout time.Duration
 	// ModulesCheckInterval is how often the modules dirs are looked at for
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration

@@ -33,6 +33,7 @@ type metrics struct {
 	moduleFailed   *prometheus.GaugeVec
 	maintenance    *prometheus.GaugeVec
 	drift          driftMetrics
+	wait           waitMetrics
 	destructive    *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
@@ -82,6 +83,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.registerModuleMetrics(reg, prefix)
 	m.registerMaintenance(reg, prefix)
 	m.registerDrift(reg, prefix)
+	m.registerWait(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)
 	m.hookStore, m.hookRegistry = newHookStore(prefix), prometheus.NewRegistry()
 	m.hookRegistry.MustRegister(m.hookStore)

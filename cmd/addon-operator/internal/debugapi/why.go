@@ -102,13 +102,16 @@ func retryOf(module string, snap messages.QueueSnapshot, now time.Time) *Retry {
 }
 
 // summary is the chain in a few words, most pressing first: a dir that
-// cannot be seen, a retry, a run in progress, being disabled, a failed run, maintenance,
-// then what helm last did.
+// cannot be seen, a helm step waiting for its workloads, a retry, a run in
+// progress, being disabled, a failed run, maintenance, then what helm last
+// did.
 func summary(w Why) string {
 	st, d := w.State, w.Enabled
 	switch {
 	case st.DirError != "":
 		return "dir cannot be seen: " + oneLine(st.DirError)
+	case st.Wait != nil:
+		return withWaited(st.Wait.Text(), board.WaitedFor(st.Wait.Since, w.At))
 	case w.Retry != nil && w.Retry.Running:
 		return fmt.Sprintf("retry %d running: %s", w.Retry.Attempts+1, oneLine(w.Retry.LastError))
 	case w.Retry != nil:
@@ -147,6 +150,14 @@ func waitingText(waits []Wait) string {
 		parts = append(parts, "waiting for "+w.Module)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// withWaited appends how long to a wait's text: "..., 40s".
+func withWaited(text, waited string) string {
+	if waited == "" {
+		return text
+	}
+	return text + ", " + waited
 }
 
 func retryIn(d time.Duration) string {

@@ -40,6 +40,12 @@ func TestAssembleWhySummary(t *testing.T) {
 		{"running", debugapi.WhyInput{Decision: enabled, State: board.ModuleState{Helm: skipped,
 			Run: &board.RunRecord{Kind: "ModuleRun", Started: at}}}, "running ModuleRun since 12:00:00"},
 		{"retry running", debugapi.WhyInput{Decision: enabled, Queues: running}, "retry 3 running: boom"},
+		{"helm waits for the workloads", debugapi.WhyInput{Decision: enabled, Queues: running, State: board.ModuleState{
+			Wait: &board.WaitState{Since: at.Add(-40 * time.Second), NotReady: []string{"Deployment ns/web: 1/3 available"}}}},
+			"waiting for Deployment ns/web: 1/3 available, 40s"},
+		{"helm waits for two", debugapi.WhyInput{Decision: enabled, State: board.ModuleState{
+			Wait: &board.WaitState{Since: at.Add(-61 * time.Second), NotReady: []string{"Deployment ns/web: 1/3 available", "Job ns/m: 0/1 succeeded"}}}},
+			"waiting for Deployment ns/web: 1/3 available (+1 more), 1m1s"},
 		{"dir error first", debugapi.WhyInput{Decision: enabled, DirError: "dangling symlink", Queues: failing},
 			"dir cannot be seen: dangling symlink"},
 		{"failed run, no retry", debugapi.WhyInput{Decision: enabled, State: board.ModuleState{Run: &board.RunRecord{Err: "x", Ended: at}}},

@@ -83,6 +83,9 @@ func WriteQueues(w io.Writer, snap messages.QueueSnapshot, now time.Time) {
 			if t.Supersedes != "" {
 				fmt.Fprintf(w, "  #%d %s\n", n+1, oneLine(t.Supersedes))
 			}
+			if t.Running && t.Status != "" {
+				fmt.Fprintf(w, "  #%d %s\n", n+1, statusText(t, now))
+			}
 		}
 	}
 }
@@ -103,6 +106,15 @@ func state(t messages.Task) string {
 		return "retrying"
 	}
 	return "waiting"
+}
+
+// statusText is what a running task is doing and for how long: "waiting
+// for Deployment ns/web: 1/3 available, 40s".
+func statusText(t messages.Task, now time.Time) string {
+	if t.StatusSince.IsZero() {
+		return oneLine(t.Status)
+	}
+	return fmt.Sprintf("%s, %s", oneLine(t.Status), max(now.Sub(t.StatusSince), 0).Round(time.Second))
 }
 
 func retryIn(t messages.Task, now time.Time) string {

@@ -59,6 +59,8 @@ func TestQueueTextAndJSON(t *testing.T) {
 			{ID: 4, Queue: "main", Kind: messages.TaskReloadAll, Supersedes: "dropped the failing main:ModuleRun:alpha\nwith 3 tasks"},
 		}},
 		{Name: "named", Tasks: nil},
+		{Name: "waits", Tasks: []messages.Task{{ID: 5, Queue: "waits", Kind: messages.TaskModuleRun, Module: "web", Running: true,
+			Status: "waiting for Deployment ns/web: 1/3 available", StatusSince: now.Add(-40 * time.Second)}}},
 		{Name: "parallel_queue_0", Tasks: []messages.Task{{ID: 3, Queue: "parallel_queue_0", Kind: messages.TaskParallelModuleRun,
 			Modules: []string{"beta", "gamma"}}}},
 	}}
@@ -66,7 +68,8 @@ func TestQueueTextAndJSON(t *testing.T) {
 	_, text := get(t, h, "/queue")
 	for _, want := range []string{"Queue 'main': length 3", "ModuleRun", "retrying", "7s", "exit code 1",
 		"  #3 dropped the failing main:ModuleRun:alpha with 3 tasks\n",
-		"GlobalHookRun", "afterAll", "Queue 'named': length 0", "Queue 'parallel_queue_0': length 1", "beta,gamma"} {
+		"GlobalHookRun", "afterAll", "Queue 'named': length 0",
+		"  #1 waiting for Deployment ns/web: 1/3 available, 40s\n", "Queue 'parallel_queue_0': length 1", "beta,gamma"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("/queue lacks %q:\n%s", want, text)
 		}
@@ -80,7 +83,7 @@ func TestQueueTextAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Queues) != 3 || got.Queues[0].Tasks[0].Attempts != 2 || got.Queues[0].Tasks[1].Hook != "h.sh" {
+	if len(got.Queues) != 4 || got.Queues[0].Tasks[0].Attempts != 2 || got.Queues[0].Tasks[1].Hook != "h.sh" {
 		t.Fatalf("json %s", body)
 	}
 	if _, empty := get(t, handler(true, messages.QueueSnapshot{}), "/queue"); !strings.Contains(empty, "length 0") {

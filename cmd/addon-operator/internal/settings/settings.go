@@ -40,7 +40,12 @@ type Settings struct {
 	HookEnvAllowlist string
 	CheckInterval    time.Duration
 	// Drift is the drift mode: report, restore or off.
-	Drift                string
+	Drift string
+	// WaitReady makes module runs wait for their release's workloads
+	// after helm, for at most WaitReadyTimeout; module.yaml's readiness
+	// overrides both per module.
+	WaitReady            bool
+	WaitReadyTimeout     time.Duration
 	ModulesCheckInterval time.Duration
 	ShutdownGrace        time.Duration
 	Policy               supervision.Policy
@@ -123,6 +128,8 @@ func table() []setting {
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects and drift (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
 		{"drift", "report", "release objects that differ from their manifest: report (WARN, metric, module why), restore (also put the manifest's fields back) or off; module.yaml `drift:` overrides it per module", []string{"ADDON_OPERATOR_DRIFT"}},
+		{"wait-ready", "false", "wait after a module's helm install or upgrade until its release's workloads are ready (Deployments, StatefulSets, DaemonSets available, Jobs complete, PVCs bound, CRDs established) before afterHelm; module.yaml `readiness.wait` overrides it per module", []string{"ADDON_OPERATOR_WAIT_READY"}},
+		{"wait-ready-timeout", "5m", "how long that wait may take; past it the module run fails naming what is not ready, and is retried; module.yaml `readiness.timeout` overrides it per module", []string{"ADDON_OPERATOR_WAIT_READY_TIMEOUT"}},
 		{"modules-check-interval", "1m", "how often the modules dirs are checked for modules added or removed and for a changed module.yaml (0 disables)", []string{"ADDON_OPERATOR_MODULES_CHECK_INTERVAL"}},
 		{"crd-filter-prefixes", "doc-,_", "base-name prefixes of modules' crds/ files that are not applied, comma-separated (\",\": none)", []string{"ADDON_OPERATOR_CRD_FILTER_PREFIXES"}},
 		{"crd-extra-labels", "heritage=addon-operator", "labels set on the CRDs of modules' crds/ (a=b,c=d; heritage=addon-operator added without a heritage key)", []string{"ADDON_OPERATOR_CRD_EXTRA_LABELS"}},
@@ -192,6 +199,10 @@ func convert(v, from map[string]string) (Settings, error) {
 			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
+		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
+	}
+	if st.WaitReadyTimeout == 0 {
+		c.bad(v, "wait-ready-timeout", "a duration above 0")
 	}
 	if _, err := crds.ParseExtraLabels(st.CRDExtraLabels); err != nil {
 		c.fail("%s: %v", c.from["crd-extra-labels"], err)

@@ -41,6 +41,26 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// The wait for a release's workloads is off by default, with a 5m timeout.
+func TestWaitReady(t *testing.T) {
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+	if err != nil || s.WaitReady || s.WaitReadyTimeout != 5*time.Minute {
+		t.Fatalf("defaults: wait %v, timeout %v (%v)", s.WaitReady, s.WaitReadyTimeout, err)
+	}
+	s, err = settings.Load([]string{"--wait-ready-timeout", "90s"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+		"ADDON_OPERATOR_WAIT_READY", "true", "ADDON_OPERATOR_WAIT_READY_TIMEOUT", "1m"), io.Discard)
+	if err != nil || !s.WaitReady || s.WaitReadyTimeout != 90*time.Second {
+		t.Fatalf("set: wait %v, timeout %v (%v), want true, 90s (the flag wins)", s.WaitReady, s.WaitReadyTimeout, err)
+	}
+	for _, tc := range [][2]string{{"ADDON_OPERATOR_WAIT_READY", "sometimes"}, {"ADDON_OPERATOR_WAIT_READY_TIMEOUT", "0"},
+		{"ADDON_OPERATOR_WAIT_READY_TIMEOUT", "300"}} {
+		_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", tc[0], tc[1]), io.Discard)
+		if !errors.Is(err, settings.ErrBadSetting) || !strings.Contains(err.Error(), tc[0]+"=\""+tc[1]+"\"") {
+			t.Errorf("%s=%s: err = %v, want a bad setting naming it", tc[0], tc[1], err)
+		}
+	}
+}
+
 func TestHookLimits(t *testing.T) {
 	s, err := settings.Load([]string{"--hook-output-max-lines", "10"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_HOOK_TIMEOUT", "30s", "ADDON_OPERATOR_HOOK_SLOW_THRESHOLD", "0",
