@@ -3,7 +3,6 @@ package hookexec
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 
@@ -14,9 +13,7 @@ import (
 // of a batch executable). Otherwise it runs the hook with --config in its directory, with WORKING_DIR set,
 // and parses what it prints (JSON or YAML) into its binding configuration
 // for scope. Errors name the hook file and the field (see hookconfig.Parse);
-// they wrap ErrConfig and the bindings sentinel, or ErrHookFailed. Keys the
-// configuration may have but the operator does not act on (webhook
-// bindings) are logged as one WARN each, naming the hook and the key.
+// they wrap ErrConfig and the bindings sentinel, or ErrHookFailed.
 func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error) {
 	if hook.Config != nil {
 		return hook.Config, nil // read at discovery (a batch hook)
@@ -28,10 +25,6 @@ func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*
 	cfg, err := hookconfig.Parse(out, scope)
 	if err != nil {
 		return nil, fmt.Errorf("%w: hook %s --config: %w", ErrConfig, hook.Path, err)
-	}
-	for _, w := range cfg.Warnings {
-		r.opts.Logger.Warn("hook binding ignored", slog.String("hook", hook.Path),
-			slog.String("key", w.Key), slog.String("reason", w.Message))
 	}
 	return cfg, nil
 }

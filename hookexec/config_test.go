@@ -30,6 +30,7 @@ func TestConfig(t *testing.T) {
 		{"bad crontab", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"schedule":[{"crontab":"every day"}]}`}, hookconfig.ErrBadCrontab, "schedule[0].crontab"},
 		{"bad crontab named", bindings.ScopeModule, []string{`CONFIG_TEXT={"configVersion":"v1","schedule":[{"name":"nightly","crontab":"0 25 * * *"}]}`}, hookconfig.ErrBadCrontab, `schedule[0].crontab: bad crontab: "0 25 * * *" (binding "nightly")`},
 		{"bad jqFilter", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"kind":"Pod","jqFilter":".a |"}]}`}, hookconfig.ErrBadJqFilter, "kubernetes[0].jqFilter"},
+		{"validating name not fully qualified", bindings.ScopeModule, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetesValidating":[{"name":"v"}]}`}, hookconfig.ErrBadName, `kubernetesValidating[0].name: bad name: "v"`},
 		{"duplicate names", bindings.ScopeGlobal, []string{`CONFIG_TEXT={"configVersion":"v1","kubernetes":[{"name":"a","kind":"Pod"},{"name":"a","kind":"Pod"}]}`}, hookconfig.ErrDuplicateName, "kubernetes[1].name"},
 		{"exit non-zero", bindings.ScopeGlobal, []string{`CONFIG_TEXT={}`, "CONFIG_EXIT=2"}, ErrHookFailed, "code 2"},
 		{"nothing printed", bindings.ScopeGlobal, nil, hookconfig.ErrSyntax, "empty output"},
@@ -128,10 +129,10 @@ func TestRunEnabledScriptFails(t *testing.T) {
 	}
 }
 
-// Webhook bindings are accepted; each key gets one WARN naming the hook.
-func TestConfigWarnsOnceForEachIgnoredKey(t *testing.T) {
+// Webhook bindings load into the model, with nothing logged about them.
+func TestConfigReadsWebhookBindings(t *testing.T) {
 	rec := newRecorder()
-	text := `CONFIG_TEXT={"configVersion":"v1","onStartup":1,"kubernetesValidating":[{"name":"a"},{"name":"b"}],"kubernetesMutating":[{"name":"m"}]}`
+	text := `CONFIG_TEXT={"configVersion":"v1","onStartup":1,"kubernetesValidating":[{"name":"a.example.com"},{"name":"b.example.com"}],"kubernetesMutating":[{"name":"m"}]}`
 	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(), Environ: baseEnv(text)})
 	hook := testHook(t, "config.sh")
 	cfg, err := r.Config(context.Background(), hook, bindings.ScopeGlobal)
@@ -141,21 +142,12 @@ func TestConfigWarnsOnceForEachIgnoredKey(t *testing.T) {
 	if order, ok := cfg.Order(bindings.OnStartup); !ok || order != 1 {
 		t.Errorf("onStartup = %v %v", order, ok)
 	}
-	var got []string
+	if len(cfg.Validating) != 2 || cfg.Validating[1].Name != "b.example.com" || len(cfg.Mutating) != 1 || cfg.Mutating[0].Name != "m" {
+		t.Errorf("validating %+v, mutating %+v", cfg.Validating, cfg.Mutating)
+	}
 	for _, rec := range rec.all() {
-		if rec.msg != "hook binding ignored" {
-			continue
+		if rec.level >= slog.LevelWarn {
+			t.Errorf("record %+v: want no WARN for webhook bindings", rec)
 		}
-		if rec.level != slog.LevelWarn || rec.attrs["hook"] != hook.Path {
-			t.Errorf("record %+v: want WARN with hook=%s", rec, hook.Path)
-		}
-		got = append(got, rec.attrs["key"].(string)+": "+rec.attrs["reason"].(string))
-	}
-	want := []string{
-		"kubernetesMutating: 1 binding(s) accepted and ignored: this operator serves no mutating admission webhooks",
-		"kubernetesValidating: 2 binding(s) accepted and ignored: this operator serves no validating admission webhooks",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -21,7 +21,9 @@
 //     HOOK_ENV_ALLOWLIST) plus the files' variables, streams its output to
 //     slog line by line, and returns its exit status, process figures, values
 //     and config values patches (checked against a PatchScope), and metric
-//     operations. Runner.RunEnabled does the same for a module's enabled
+//     operations. A webhook run (Request.WebhookResponses) also gets the
+//     response files of shell-operator's webhook bindings, whose content
+//     it returns as written. Runner.RunEnabled does the same for a module's enabled
 //     script and reads its true/false answer.
 //   - A hook runs in its own process group: cancellation or a timeout kills
 //     the group, and so does the hook's exit, so no run leaves processes.

@@ -15,6 +15,12 @@ const (
 	EnvKubernetesPatchPath       = "KUBERNETES_PATCH_PATH"
 	EnvWorkingDir                = "WORKING_DIR"
 	EnvModuleEnabledResult       = "MODULE_ENABLED_RESULT"
+	// The webhook response files (Request.WebhookResponses):
+	// VALIDATING_RESPONSE_PATH and ADMISSION_RESPONSE_PATH name one file,
+	// the admission response of a validating or mutating run.
+	EnvValidatingResponsePath = "VALIDATING_RESPONSE_PATH"
+	EnvAdmissionResponsePath  = "ADMISSION_RESPONSE_PATH"
+	EnvConversionResponsePath = "CONVERSION_RESPONSE_PATH"
 )
 
 // EnvAllowlist restricts which of the operator's variables a hook inherits

@@ -21,6 +21,10 @@ type runFiles struct {
 	metrics           string
 	kubernetesPatch   string
 	enabledResult     string
+	// The webhook response files, made only for a run that asks for them
+	// (webhookFiles).
+	admissionResponse  string
+	conversionResponse string
 }
 
 func newRunFiles(tmpDir string) (runFiles, error) {
@@ -30,15 +34,17 @@ func newRunFiles(tmpDir string) (runFiles, error) {
 	}
 	at := func(name string) string { return filepath.Join(dir, name) }
 	return runFiles{
-		dir:               dir,
-		bindingContext:    at("binding_context.json"),
-		values:            at("values.json"),
-		configValues:      at("config_values.json"),
-		valuesPatch:       at("values_json_patch.json"),
-		configValuesPatch: at("config_values_json_patch.json"),
-		metrics:           at("metrics.json"),
-		kubernetesPatch:   at("kubernetes_patch.yaml"),
-		enabledResult:     at("enabled_result"),
+		dir:                dir,
+		bindingContext:     at("binding_context.json"),
+		values:             at("values.json"),
+		configValues:       at("config_values.json"),
+		valuesPatch:        at("values_json_patch.json"),
+		configValuesPatch:  at("config_values_json_patch.json"),
+		metrics:            at("metrics.json"),
+		kubernetesPatch:    at("kubernetes_patch.yaml"),
+		enabledResult:      at("enabled_result"),
+		admissionResponse:  at("admission_response.json"),
+		conversionResponse: at("conversion_response.json"),
 	}, nil
 }
 
@@ -48,7 +54,7 @@ func newRunFiles(tmpDir string) (runFiles, error) {
 // is removed with os.RemoveAll.
 func (f runFiles) remove() error {
 	for _, path := range []string{f.bindingContext, f.values, f.configValues, f.valuesPatch,
-		f.configValuesPatch, f.metrics, f.kubernetesPatch, f.enabledResult} {
+		f.configValuesPatch, f.metrics, f.kubernetesPatch, f.enabledResult, f.admissionResponse, f.conversionResponse} {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return os.RemoveAll(f.dir)
 		}
@@ -64,28 +70,39 @@ func (f runFiles) remove() error {
 // file with the modes it was made with (not a symlink the hook put in its
 // place, nothing it opened to others), and its output files are emptied
 // (the enabled script's result, which only enabled runs have, is not a
-// hook run's: such a directory is not reset). Anything else is false, and
+// hook run's: such a directory is not reset). The webhook response files,
+// which only webhook runs have, are removed. Anything else is false, and
 // the directory is for removing.
 func (f runFiles) reset() bool {
 	if info, err := os.Lstat(f.dir); err != nil || !info.IsDir() || info.Mode().Perm() != 0o700 {
 		return false
 	}
 	entries, err := os.ReadDir(f.dir)
-	paths := f.hookRunFiles()
-	if err != nil || len(entries) != len(paths) {
+	if err != nil {
 		return false
 	}
+	paths, found := f.hookRunFiles(), 0
 	for _, e := range entries { // names are unique: every run file is looked at
 		path := filepath.Join(f.dir, e.Name())
 		info, err := e.Info() // lstat: a symlink is not regular
-		if err != nil || !slices.Contains(paths, path) || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
+		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
 			return false
 		}
-		if isOutput(f, path) && info.Size() > 0 && os.Truncate(path, 0) != nil {
+		switch {
+		case slices.Contains(paths, path):
+			found++
+			if isOutput(f, path) && info.Size() > 0 && os.Truncate(path, 0) != nil {
+				return false
+			}
+		case slices.Contains(f.webhookFiles(), path):
+			if os.Remove(path) != nil {
+				return false
+			}
+		default:
 			return false
 		}
 	}
-	return true
+	return found == len(paths)
 }
 
 // isOutput tells the files a hook writes from those it reads.
@@ -98,6 +115,12 @@ func isOutput(f runFiles, path string) bool {
 func (f runFiles) hookRunFiles() []string {
 	return []string{f.bindingContext, f.values, f.configValues, f.valuesPatch, f.configValuesPatch, f.metrics,
 		f.kubernetesPatch}
+}
+
+// webhookFiles are the response files of a webhook run, created empty
+// when the run asks for them.
+func (f runFiles) webhookFiles() []string {
+	return []string{f.admissionResponse, f.conversionResponse}
 }
 
 // writeFile writes data, or empty when data is nil, to a new 0600 file. The

@@ -139,6 +139,11 @@ type Request struct {
 	// Options.Logger: a module actor passes one with its module's name, as
 	// module hook names are relative to the module's hooks/ directory.
 	Logger *slog.Logger
+	// WebhookResponses gives the run the webhook response files, empty:
+	// $VALIDATING_RESPONSE_PATH (also $ADMISSION_RESPONSE_PATH) and
+	// $CONVERSION_RESPONSE_PATH. Result.AdmissionResponse and
+	// Result.ConversionResponse carry what the hook wrote in them.
+	WebhookResponses bool
 }
 
 // Result is what a run returned. On an error from the hook itself (exit
@@ -161,10 +166,17 @@ type Result struct {
 	DroppedLines int64
 	// Enabled is the enabled script's answer; nil for a hook run.
 	Enabled *bool
+	// AdmissionResponse and ConversionResponse are the webhook response
+	// files as the hook left them, read after exit 0 of a run with
+	// Request.WebhookResponses; nil when empty. Their JSON is for the
+	// caller to read.
+	AdmissionResponse  []byte
+	ConversionResponse []byte
 }
 
 // Run runs req.Hook with its binding context and values in a private temp
-// directory and reads back its patches and metrics.
+// directory and reads back its patches and metrics, and its webhook
+// responses when req asks for them.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	files, err := r.dirs.prepare(&r.background, func(files runFiles) []fileContent {
 		return []fileContent{
@@ -177,7 +189,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
 	}
 	defer r.cleanup(files)
-	env := hookEnv(r.environ, append(slices.Clip(req.Hook.Env),
+	own := append(slices.Clip(req.Hook.Env),
 		EnvBindingContextPath+"="+files.bindingContext,
 		EnvValuesPath+"="+files.values,
 		EnvConfigValuesPath+"="+files.configValues,
@@ -186,13 +198,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		EnvMetricsPath+"="+files.metrics,
 		EnvKubernetesPatchPath+"="+files.kubernetesPatch,
 		EnvWorkingDir+"="+req.Hook.Root,
-	)...)
-	res, err := r.exec(ctx, execSpec{hook: req.Hook, args: req.Hook.Args, env: env, timeout: req.Timeout, log: req.Logger})
+	)
+	if req.WebhookResponses {
+		if err := createWebhookFiles(files); err != nil {
+			return Result{}, fmt.Errorf("run hook %s: %w", req.Hook.Path, err)
+		}
+		own = append(own, webhookEnv(files)...)
+	}
+	res, err := r.exec(ctx, execSpec{hook: req.Hook, args: req.Hook.Args, env: hookEnv(r.environ, own...), timeout: req.Timeout, log: req.Logger})
 	if err != nil {
 		return res, err
 	}
 	if err := readOutputs(&res, files, req.Scope); err != nil {
 		return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
+	}
+	if req.WebhookResponses {
+		if err := readWebhookResponses(&res, files); err != nil {
+			return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
+		}
 	}
 	return res, nil
 }

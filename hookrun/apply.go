@@ -30,18 +30,35 @@ func OrderContext(h Hook, binding bindings.Type, snapshots bctx.Snapshots) []byt
 	return bctx.Marshal([]bctx.Context{bctx.Order(string(binding), bctx.Pick(snapshots, names))})
 }
 
-// RefillContexts gives the binding contexts of an event or schedule run
-// the snapshots they carry as they are now (current: every kubernetes
-// binding of the hook). Contexts it cannot read are left as they are.
+// RefillContexts gives the binding contexts of an event, schedule or
+// webhook run the snapshots they carry as they are now (current: every
+// kubernetes binding of the hook). Contexts it cannot read are left as
+// they are.
 func RefillContexts(h Hook, data []byte, current bctx.Snapshots) []byte {
 	contexts, err := bctx.Unmarshal(data)
 	if err != nil || h.Config == nil {
 		return data
 	}
 	names := func(c bctx.Context) ([]string, bool) {
+		if t, ok := webhookType(c.Type); ok {
+			return h.Config.WebhookSnapshotNames(t, c.Binding)
+		}
 		return h.Config.SnapshotNames(c.Binding, c.Type == bctx.Schedule)
 	}
 	return bctx.Marshal(bctx.Refill(contexts, names, current))
+}
+
+// webhookType is the binding type of a webhook run's context type.
+func webhookType(t bctx.Type) (bindings.Type, bool) {
+	switch t {
+	case bctx.Validating:
+		return bindings.Validating, true
+	case bctx.Mutating:
+		return bindings.Mutating, true
+	case bctx.Conversion:
+		return bindings.Conversion, true
+	}
+	return "", false
 }
 
 // Request builds a hook run with the given binding context and input.

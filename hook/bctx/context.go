@@ -40,6 +40,12 @@ type Context struct {
 	Objects []ObjectAndFilterResult
 	// Snapshots, written when not nil (an empty list per binding is [] then).
 	Snapshots Snapshots
+	// FromVersion and ToVersion are the rule of a Conversion context.
+	FromVersion string
+	ToVersion   string
+	// Request is a webhook context's `review.request`, a JSON object
+	// (webhook.go); absent when empty.
+	Request json.RawMessage
 }
 
 // Order is the context of an ORDER binding (onStartup, beforeAll, afterAll,

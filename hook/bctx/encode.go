@@ -45,6 +45,12 @@ func (c Context) appendJSON(dst []byte) []byte {
 		dst = append(dst, `,"groupName":`...)
 		dst = appendString(dst, c.GroupName)
 	}
+	if c.Type == Conversion {
+		dst = append(dst, `,"fromVersion":`...)
+		dst = appendString(dst, c.FromVersion)
+		dst = append(dst, `,"toVersion":`...)
+		dst = appendString(dst, c.ToVersion)
+	}
 	if c.Type == Event {
 		dst = c.Item.appendFields(dst, true)
 	}
@@ -55,6 +61,11 @@ func (c Context) appendJSON(dst []byte) []byte {
 	if c.Snapshots != nil {
 		dst = append(dst, `,"snapshots":`...)
 		dst = c.Snapshots.appendJSON(dst)
+	}
+	if len(c.Request) > 0 {
+		dst = append(dst, `,"review":{"request":`...)
+		dst = append(dst, c.Request...)
+		dst = append(dst, '}')
 	}
 	return append(dst, '}')
 }
@@ -127,7 +138,7 @@ func appendString(dst []byte, s string) []byte {
 func estimateSize(contexts []Context) int {
 	n := 2
 	for _, c := range contexts {
-		n += 64 + len(c.Binding) + len(c.Item.Object) + len(c.Item.FilterResult)
+		n += 64 + len(c.Binding) + len(c.Item.Object) + len(c.Item.FilterResult) + len(c.Request)
 		for _, o := range c.Objects {
 			n += 32 + len(o.Object) + len(o.FilterResult)
 		}

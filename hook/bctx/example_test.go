@@ -30,3 +30,15 @@ func ExampleMarshalV0() {
 	// Output:
 	// [{"binding":"incremental"},{"binding":"onKubernetesEvent","resourceEvent":"update","resourceNamespace":"default","resourceKind":"Pod","resourceName":"web-1"}]
 }
+
+func ExampleAdmissionContext() {
+	request := json.RawMessage(`{"uid":"705ab4f5","operation":"CREATE","object":{"kind":"Pod","metadata":{"name":"web"}}}`)
+	c, err := bctx.AdmissionContext("private-repo.example.com", bctx.Validating, request, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(bctx.Marshal([]bctx.Context{c})))
+	// Output:
+	// [{"binding":"private-repo.example.com","type":"Validating","review":{"request":{"uid":"705ab4f5","operation":"CREATE","object":{"kind":"Pod","metadata":{"name":"web"}}}}}]
+}

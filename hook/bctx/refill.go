@@ -15,6 +15,11 @@ type wireContext struct {
 	FilterResult json.RawMessage       `json:"filterResult"`
 	Objects      []wireItem            `json:"objects"`
 	Snapshots    map[string][]wireItem `json:"snapshots"`
+	FromVersion  string                `json:"fromVersion"`
+	ToVersion    string                `json:"toVersion"`
+	Review       *struct {
+		Request json.RawMessage `json:"request"`
+	} `json:"review"`
 }
 
 type wireItem struct {
@@ -46,6 +51,12 @@ func Unmarshal(data []byte) ([]Context, error) {
 			Item: ObjectAndFilterResult{Object: w.Object, FilterResult: w.FilterResult}}
 		if w.Type == Synchronization {
 			c.Objects = items(w.Objects)
+		}
+		if w.Type == Conversion {
+			c.FromVersion, c.ToVersion = w.FromVersion, w.ToVersion
+		}
+		if w.Review != nil {
+			c.Request = w.Review.Request
 		}
 		if w.Snapshots != nil {
 			c.Snapshots = Snapshots{}

@@ -51,6 +51,11 @@ const (
 	Schedule          Type = "schedule"
 	Kubernetes        Type = "kubernetes"
 	OnKubernetesEvent Type = "onKubernetesEvent"
+	// Validating, Mutating and Conversion are shell-operator's webhook
+	// bindings (spec/WEBHOOKS.md); v1 only.
+	Validating Type = "kubernetesValidating"
+	Mutating   Type = "kubernetesMutating"
+	Conversion Type = "kubernetesCustomResourceConversion"
 )
 
 // OrderTypes returns the bindings that take a single ORDER number, in the
@@ -80,22 +85,13 @@ type Config struct {
 	Orders     map[Type]float64
 	Schedules  []ScheduleBinding
 	Kubernetes []KubernetesBinding
+	// Validating, Mutating and Conversion are the webhook bindings
+	// (webhooks.go), in the order the hook lists them.
+	Validating []AdmissionBinding
+	Mutating   []AdmissionBinding
+	Conversion []ConversionBinding
 	Settings   Settings
-	// Warnings are keys the format accepts that this operator does not act
-	// on (kubernetesValidating, kubernetesMutating,
-	// kubernetesCustomResourceConversion), in key order; the caller logs
-	// them once for the hook.
-	Warnings []Warning
 }
-
-// Warning is an accepted key that has no effect.
-type Warning struct {
-	// Key is the top-level key, such as `kubernetesValidating`.
-	Key     string
-	Message string
-}
-
-func (w Warning) String() string { return w.Key + ": " + w.Message }
 
 // Order returns the ORDER number of binding t and whether the hook has it.
 func (c *Config) Order(t Type) (float64, bool) {
@@ -189,7 +185,16 @@ func AllWatchEvents() []WatchEvent { return []WatchEvent{Added, Modified, Delete
 // schedule bindings first (a kubernetes binding may have the same name).
 func (c *Config) SnapshotNames(binding string, schedule bool) (names []string, ok bool) {
 	include, group, found := c.bindingSnapshots(binding, schedule)
-	if !found || group == "" && len(include) == 0 {
+	if !found {
+		return nil, false
+	}
+	return c.snapshotsOf(include, group)
+}
+
+// snapshotsOf merges the kubernetes bindings of group with include; ok is
+// false when a binding has neither.
+func (c *Config) snapshotsOf(include []string, group string) (names []string, ok bool) {
+	if group == "" && len(include) == 0 {
 		return nil, false
 	}
 	if group != "" {
@@ -241,8 +246,8 @@ func (c *Config) KubernetesNames() []string {
 	return out
 }
 
-// NeedsSnapshots tells whether any schedule or kubernetes binding carries
-// snapshots in its contexts (includeSnapshotsFrom or group).
+// NeedsSnapshots tells whether any schedule, kubernetes or webhook binding
+// carries snapshots in its contexts (includeSnapshotsFrom or group).
 func (c *Config) NeedsSnapshots() bool {
 	for _, s := range c.Schedules {
 		if s.Group != "" || len(s.IncludeSnapshotsFrom) > 0 {
@@ -254,5 +259,5 @@ func (c *Config) NeedsSnapshots() bool {
 			return true
 		}
 	}
-	return false
+	return c.webhooksNeedSnapshots()
 }

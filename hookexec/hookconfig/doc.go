@@ -5,12 +5,17 @@
 // Parse validates as it goes: crontabs (5 or 6 fields, robfig/cron/v3),
 // jqFilter programs (compiled with itchyny/gojq), label and field selectors, the scope of each binding (beforeAll/afterAll are
 // global only, beforeHelm/afterHelm/beforeDeleteHelm/afterDeleteHelm module only), unique
-// binding names and valid queue and group names. Every error names the field
+// binding names and valid queue and group names; the webhook bindings
+// (kubernetesValidating, kubernetesMutating,
+// kubernetesCustomResourceConversion) with shell-operator's schema and,
+// for validating ones, the apiserver's checks of their names, timeouts and
+// rules. Every error names the field
 // that is wrong as a path such as `kubernetes[1].jqFilter`; the caller adds the
 // hook file.
 //
-// The model keeps what it checked as text (crontabs, jq filters, label and
-// field selectors); ParseCrontab, CompileJq and ParseLabelSelector read that
+// The model keeps what it checked as text (crontabs, jq filters, the label
+// and field selectors of kubernetes bindings; webhook bindings keep the
+// Kubernetes types); ParseCrontab, CompileJq and ParseLabelSelector read that
 // text again where it is used (the schedule and kube actors), the same way
 // Parse checked it.
 //

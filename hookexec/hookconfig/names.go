@@ -8,8 +8,10 @@ import (
 
 // checkNames enforces that explicit binding names are unique across the
 // hook's schedule and kubernetes bindings (defaulted names such as "schedule"
-// may repeat, as in spec/HOOKS.md), and that includeSnapshotsFrom names
-// kubernetes bindings of the same hook.
+// may repeat, as in spec/HOOKS.md), and that includeSnapshotsFrom, of
+// these and of the webhook bindings, names kubernetes bindings of the same
+// hook. (Webhook names are not checked against them, as in shell-operator:
+// contexts tell a webhook binding by its type.)
 func checkNames(cfg *bindings.Config) error {
 	seen := map[string]string{}
 	kube := map[string]bool{}
@@ -35,6 +37,27 @@ func checkNames(cfg *bindings.Config) error {
 	for i, s := range cfg.Schedules {
 		field := fmt.Sprintf("schedule[%d].includeSnapshotsFrom", i)
 		if err := checkSnapshotRefs(field, s.IncludeSnapshotsFrom, kube); err != nil {
+			return err
+		}
+	}
+	return checkWebhookSnapshotRefs(cfg, kube)
+}
+
+func checkWebhookSnapshotRefs(cfg *bindings.Config, kube map[string]bool) error {
+	for _, list := range []struct {
+		t     bindings.Type
+		items []bindings.AdmissionBinding
+	}{{bindings.Validating, cfg.Validating}, {bindings.Mutating, cfg.Mutating}} {
+		for i, b := range list.items {
+			field := fmt.Sprintf("%s[%d].includeSnapshotsFrom", list.t, i)
+			if err := checkSnapshotRefs(field, b.IncludeSnapshotsFrom, kube); err != nil {
+				return err
+			}
+		}
+	}
+	for i, b := range cfg.Conversion {
+		field := fmt.Sprintf("%s[%d].includeSnapshotsFrom", bindings.Conversion, i)
+		if err := checkSnapshotRefs(field, b.IncludeSnapshotsFrom, kube); err != nil {
 			return err
 		}
 	}

@@ -113,8 +113,12 @@ func parseKey(cfg *bindings.Config, scope bindings.Scope, key string, raw json.R
 		cfg.Kubernetes, err = parseKubernetesV0(raw)
 	case key == "settings" && cfg.Version == bindings.V1:
 		cfg.Settings, err = parseSettings(raw)
-	case unservedKeys()[key] != "" && cfg.Version == bindings.V1:
-		return acceptUnserved(cfg, key, raw)
+	case t == bindings.Validating && cfg.Version == bindings.V1:
+		cfg.Validating, err = parseAdmission(key, raw)
+	case t == bindings.Mutating && cfg.Version == bindings.V1:
+		cfg.Mutating, err = parseAdmission(key, raw)
+	case t == bindings.Conversion && cfg.Version == bindings.V1:
+		cfg.Conversion, err = parseConversion(raw)
 	default:
 		return unknownBinding(cfg.Version, key)
 	}
@@ -123,7 +127,7 @@ func parseKey(cfg *bindings.Config, scope bindings.Scope, key string, raw json.R
 
 func unknownBinding(v bindings.Version, key string) error {
 	switch {
-	case v == bindings.V0 && (key == string(bindings.Kubernetes) || key == "settings" || unservedKeys()[key] != ""):
+	case v == bindings.V0 && v1OnlyKey(key):
 		return fieldErr(key, ErrUnknownBinding, "%s needs configVersion: v1", key)
 	case v == bindings.V1 && key == string(bindings.OnKubernetesEvent):
 		return fieldErr(key, ErrUnknownBinding, "onKubernetesEvent is the older form; with configVersion: v1 use kubernetes")
@@ -131,26 +135,13 @@ func unknownBinding(v bindings.Version, key string) error {
 	return fieldErr(key, ErrUnknownBinding, "%q is no binding type", key)
 }
 
-// unservedKeys are the v1 bindings shell-operator serves with webhooks this
-// operator does not run, with what they are.
-func unservedKeys() map[string]string {
-	return map[string]string{
-		"kubernetesValidating":               "validating admission webhooks",
-		"kubernetesMutating":                 "mutating admission webhooks",
-		"kubernetesCustomResourceConversion": "custom resource conversion webhooks",
+// v1OnlyKey tells the top-level keys that only configVersion: v1 has.
+func v1OnlyKey(key string) bool {
+	switch bindings.Type(key) {
+	case bindings.Kubernetes, bindings.Validating, bindings.Mutating, bindings.Conversion, "settings":
+		return true
 	}
-}
-
-// acceptUnserved accepts a list of webhook bindings without acting on it:
-// the hook still loads, and the caller warns that they are ignored.
-func acceptUnserved(cfg *bindings.Config, key string, raw json.RawMessage) error {
-	list, err := decodeList(key, raw)
-	if err != nil {
-		return err
-	}
-	cfg.Warnings = append(cfg.Warnings, bindings.Warning{Key: key, Message: fmt.Sprintf(
-		"%d binding(s) accepted and ignored: this operator serves no %s", len(list), unservedKeys()[key])})
-	return nil
+	return false
 }
 
 func checkScope(t bindings.Type, scope bindings.Scope) error {

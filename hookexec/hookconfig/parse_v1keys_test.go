@@ -44,7 +44,7 @@ func TestParseV1ResynchronizationPeriod(t *testing.T) {
 	runParseCases(t, []parseCase{
 		{"kept as written", 0, kube1(`"resynchronizationPeriod":"10s"`), func(t *testing.T, c *bindings.Config) {
 			wantEq(t, "period", c.Kubernetes[0].ResynchronizationPeriod, "10s")
-			wantEq(t, "no warnings", len(c.Warnings), 0)
+			wantEq(t, "no webhooks", c.HasWebhooks(), false)
 		}},
 		{"any string", 0, kube1(`"resynchronizationPeriod":"hourly"`), func(t *testing.T, c *bindings.Config) {
 			wantEq(t, "period", c.Kubernetes[0].ResynchronizationPeriod, "hourly")
@@ -131,36 +131,6 @@ func TestParseV1IncludeSnapshotsFrom(t *testing.T) {
 	})
 }
 
-// The webhook bindings are accepted, left out of the model and reported.
-func TestParseV1WebhookBindingsWarn(t *testing.T) {
-	const cfg = `{"configVersion":"v1","onStartup":1,
-	  "kubernetesValidating":[{"name":"v","rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["pods"]}]}],
-	  "kubernetesMutating":[{"name":"m1"},{"name":"m2"}],
-	  "kubernetesCustomResourceConversion":[{"name":"c","crdName":"a.b.c","conversions":[{"fromVersion":"v1","toVersion":"v2"}]}]}`
-	check := func(t *testing.T, c *bindings.Config) {
-		want := []bindings.Warning{
-			{Key: "kubernetesCustomResourceConversion", Message: "1 binding(s) accepted and ignored: this operator serves no custom resource conversion webhooks"},
-			{Key: "kubernetesMutating", Message: "2 binding(s) accepted and ignored: this operator serves no mutating admission webhooks"},
-			{Key: "kubernetesValidating", Message: "1 binding(s) accepted and ignored: this operator serves no validating admission webhooks"},
-		}
-		if !slices.Equal(c.Warnings, want) {
-			t.Errorf("warnings = %v, want %v", c.Warnings, want)
-		}
-		wantEq(t, "kubernetes", len(c.Kubernetes), 0)
-		wantEq(t, "schedules", len(c.Schedules), 0)
-		order, _ := c.Order(bindings.OnStartup)
-		wantEq(t, "onStartup", order, 1.0)
-	}
-	runParseCases(t, []parseCase{
-		{"module hook", bindings.ScopeModule, cfg, check},
-		{"global hook", bindings.ScopeGlobal, cfg, check},
-		{"yaml", 0, "configVersion: v1\nkubernetesValidating:\n- name: v\n", func(t *testing.T, c *bindings.Config) {
-			wantEq(t, "warning", c.Warnings[0].String(),
-				"kubernetesValidating: 1 binding(s) accepted and ignored: this operator serves no validating admission webhooks")
-		}},
-	})
-}
-
 // The older form reads as before: watchEvent-like keys of v1 mean nothing
 // there and extra keys inside onKubernetesEvent are ignored.
 func TestParseV0Unaffected(t *testing.T) {
@@ -172,7 +142,7 @@ func TestParseV0Unaffected(t *testing.T) {
 				wantEvents(t, c, bindings.Added)
 				wantEq(t, "wait", k.WaitForSynchronization, false)
 				wantEq(t, "period", k.ResynchronizationPeriod, "")
-				wantEq(t, "warnings", len(c.Warnings), 0)
+				wantEq(t, "no webhooks", c.HasWebhooks(), false)
 			}},
 	})
 }
