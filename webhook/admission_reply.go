@@ -28,21 +28,34 @@ type admissionFile struct {
 	Patch    []byte   `json:"patch,omitempty"`
 }
 
+// Failure names why a reply is not the hook's own answer; a label of the
+// errors metric.
+type Failure string
+
+// The failures.
+const (
+	FailureNone    Failure = ""
+	FailureHook    Failure = "hook_failed"    // exit status or a file that is not JSON
+	FailureEmpty   Failure = "empty_response" // the hook wrote nothing
+	FailureTimeout Failure = "timeout"
+	FailureNoHook  Failure = "no_hook"
+)
+
 // AdmissionResponse builds the response to request uid from the hook's
 // response file and the run's error: a failed run or a file that is not
 // JSON denies with 403 "Hook failed", an empty file denies with 500; a
 // patch sets patchType JSONPatch; the message is used only on deny;
 // warnings pass through.
-func AdmissionResponse(uid types.UID, file []byte, runErr error) *admissionv1.AdmissionResponse {
+func AdmissionResponse(uid types.UID, file []byte, runErr error) (*admissionv1.AdmissionResponse, Failure) {
 	if runErr != nil {
-		return admissionDenied(uid, http.StatusForbidden, MsgHookFailed)
+		return admissionDenied(uid, http.StatusForbidden, MsgHookFailed), FailureHook
 	}
 	if len(bytes.TrimSpace(file)) == 0 {
-		return admissionDenied(uid, http.StatusInternalServerError, MsgAdmissionEmpty)
+		return admissionDenied(uid, http.StatusInternalServerError, MsgAdmissionEmpty), FailureEmpty
 	}
 	var f admissionFile
 	if err := json.Unmarshal(file, &f); err != nil {
-		return admissionDenied(uid, http.StatusForbidden, MsgHookFailed)
+		return admissionDenied(uid, http.StatusForbidden, MsgHookFailed), FailureHook
 	}
 	resp := &admissionv1.AdmissionResponse{UID: uid, Allowed: f.Allowed, Warnings: f.Warnings}
 	if !f.Allowed {
@@ -52,7 +65,7 @@ func AdmissionResponse(uid types.UID, file []byte, runErr error) *admissionv1.Ad
 		patchType := admissionv1.PatchTypeJSONPatch
 		resp.Patch, resp.PatchType = f.Patch, &patchType
 	}
-	return resp
+	return resp, FailureNone
 }
 
 // AdmissionNoHook is the response for a path no binding is served at.

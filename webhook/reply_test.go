@@ -36,7 +36,8 @@ func TestAdmissionResponse(t *testing.T) {
 			`{"uid":"u1","allowed":false,"status":{"metadata":{},"message":"handle AdmissionReview: hook task prop error","code":500}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _ := json.Marshal(AdmissionResponse("u1", []byte(tc.file), tc.runErr))
+			resp, _ := AdmissionResponse("u1", []byte(tc.file), tc.runErr)
+			got, _ := json.Marshal(resp)
 			if string(got) != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
@@ -60,7 +61,11 @@ func TestAdmissionOtherReplies(t *testing.T) {
 	}
 	in := &admissionv1.AdmissionReview{Request: &admissionv1.AdmissionRequest{UID: "u"}}
 	in.APIVersion, in.Kind = "admission.k8s.io/v1beta1", "AdmissionReview"
-	out, _ := json.Marshal(AdmissionReply(in, AdmissionResponse("u", []byte(`{"allowed":true}`), nil)))
+	resp, failure := AdmissionResponse("u", []byte(`{"allowed":true}`), nil)
+	out, _ := json.Marshal(AdmissionReply(in, resp))
+	if failure != FailureNone {
+		t.Errorf("failure %q", failure)
+	}
 	if want := `{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1beta1","response":{"uid":"u","allowed":true}}`; string(out) != want {
 		t.Errorf("reply: %s", out)
 	}
