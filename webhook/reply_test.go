@@ -113,7 +113,9 @@ func TestConversionReplies(t *testing.T) {
 }
 
 func TestPlanConversion(t *testing.T) {
-	raw := func(v string) runtime.RawExtension { return runtime.RawExtension{Raw: []byte(`{"apiVersion":"` + v + `"}`)} }
+	raw := func(v string) runtime.RawExtension {
+		return runtime.RawExtension{Raw: []byte(`{"apiVersion":"` + v + `"}`)}
+	}
 	objs := []runtime.RawExtension{raw("g/v1"), raw("g/v3"), raw("g/v1"), raw("g/v2")}
 	bindings := []Conversion{conv("a", "v1>v2"), conv("b", "v2>v3")}
 	groups, err := PlanConversion("c.g", bindings, objs, "g/v3")

@@ -30,6 +30,9 @@ type Server struct {
 // New prepares a server of handler (Dispatcher.Admission or
 // Dispatcher.Conversion); the certificate must load now.
 func New(s Settings, handler http.Handler, log *slog.Logger) (*Server, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	certs, err := newCertSource(s.CertFile, s.KeyFile, log)
 	if err != nil {
 		return nil, err
