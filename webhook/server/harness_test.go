@@ -68,18 +68,19 @@ func start(t testing.TB, cfg server.Config) *harness {
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
 	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pki.CAPEM)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 100}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
 	t.Cleanup(func() {
+		client.CloseIdleConnections()
 		cancel()
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
 	})
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pki.CAPEM)
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 100}}
 	return &harness{d: d, pki: pki, base: "https://" + srv.Addr().String(), client: client}
 }
 

@@ -82,6 +82,11 @@ func (s *Server) Serve(ctx context.Context) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err := s.http.Shutdown(shutdown)
+	if err != nil {
+		// Reviews still in flight after the grace: their apiserver gives
+		// up on them anyway.
+		_ = s.http.Close()
+	}
 	if serveErr := <-done; !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("webhook server %s: %w", s.ln.Addr(), serveErr)
 	}
