@@ -1,0 +1,119 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/testpki"
+	"github.com/addon-actors/addon-operator/webhook/server"
+)
+
+// funcRunner is a Runner of functions; a nil one fails.
+type funcRunner struct {
+	admit   func(ctx context.Context, a webhook.Admission, request json.RawMessage) ([]byte, error)
+	convert func(ctx context.Context, c webhook.Conversion, from, to string, request json.RawMessage) ([]byte, error)
+}
+
+func (f funcRunner) Admit(ctx context.Context, a webhook.Admission, request json.RawMessage) ([]byte, error) {
+	if f.admit == nil {
+		return nil, errors.New("no admit")
+	}
+	return f.admit(ctx, a, request)
+}
+
+func (f funcRunner) Convert(ctx context.Context, c webhook.Conversion, from, to string, request json.RawMessage) ([]byte, error) {
+	if f.convert == nil {
+		return nil, errors.New("no convert")
+	}
+	return f.convert(ctx, c, from, to, request)
+}
+
+type harness struct {
+	d      *server.Dispatcher
+	pki    *testpki.PKI
+	base   string
+	client *http.Client
+}
+
+// start serves an admission server of runner on loopback until the test
+// ends.
+func start(t testing.TB, cfg server.Config) *harness {
+	t.Helper()
+	pki, err := testpki.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Metrics = prometheus.NewRegistry()
+	d, err := server.NewDispatcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server.DefaultAdmission()
+	s.ListenAddress, s.ListenPort, s.CertFile, s.KeyFile = "127.0.0.1", 0, pki.CertFile, pki.KeyFile
+	srv, err := server.New(s, d.Admission(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pki.CAPEM)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 100}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx) }()
+	t.Cleanup(func() {
+		client.CloseIdleConnections()
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return &harness{d: d, pki: pki, base: "https://" + srv.Addr().String(), client: client}
+}
+
+// review posts an AdmissionReview with uid to path and returns the status
+// code and the decoded reply.
+func (h *harness) review(t testing.TB, path, uid string) (int, map[string]any) {
+	t.Helper()
+	body := fmt.Sprintf(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":%q,"operation":"CREATE"}}`, uid)
+	code, raw := h.post(t, path, "application/json", body)
+	var reply map[string]any
+	if code == http.StatusOK {
+		if err := json.Unmarshal(raw, &reply); err != nil {
+			t.Fatalf("reply %s: %v", raw, err)
+		}
+	}
+	return code, reply
+}
+
+func (h *harness) post(t testing.TB, path, contentType, body string) (int, []byte) {
+	t.Helper()
+	resp, err := h.client.Post(h.base+path, contentType, bytes.NewBufferString(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, raw
+}
+
+func response(reply map[string]any) map[string]any {
+	r, _ := reply["response"].(map[string]any)
+	return r
+}

@@ -1,0 +1,145 @@
+package server_test
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/addon-actors/addon-operator/webhook"
+)
+
+func allow(context.Context, webhook.Admission, json.RawMessage) ([]byte, error) {
+	return []byte(`{"allowed":true}`), nil
+}
+
+func deny() []webhook.Admission {
+	return []webhook.Admission{{Hook: "h.sh", Name: "deny.example.com", Kind: webhook.Validating}}
+}
+
+func TestHTTP(t *testing.T) {
+	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h.d.Set("mod", deny(), nil)
+	h.d.Ready("mod", "h.sh")
+	resp, err := h.client.Get(h.base + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if code, _ := h.post(t, "/mod/deny-example-com", "text/plain", "{}"); code != http.StatusUnsupportedMediaType {
+		t.Errorf("text/plain: %d", code)
+	}
+	if code, body := h.post(t, "/mod/deny-example-com", "application/json", "{"); code != 400 || !strings.Contains(string(body), "Invalid JSON payload") {
+		t.Errorf("bad JSON: %d %s", code, body)
+	}
+	if code, body := h.post(t, "/mod/deny-example-com", "application/json", `{"kind":"AdmissionReview"}`); code != 400 || !strings.Contains(string(body), "Missing parameters: request") {
+		t.Errorf("no request: %d %s", code, body)
+	}
+	code, reply := h.review(t, "/mod/deny-example-com", "u1")
+	if code != 200 || response(reply)["allowed"] != true || response(reply)["uid"] != "u1" || reply["request"] != nil || reply["kind"] != "AdmissionReview" {
+		t.Errorf("review: %d %v", code, reply)
+	}
+	_, reply = h.review(t, "/mod/other", "u2")
+	if msg := fmt.Sprint(response(reply)["status"]); !strings.Contains(msg, "no hook found for 'mod' 'other'") {
+		t.Errorf("no hook: %v", reply)
+	}
+	h.d.Remove("mod")
+	if _, reply = h.review(t, "/mod/deny-example-com", "u3"); response(reply)["allowed"] != false {
+		t.Errorf("removed owner still served: %v", reply)
+	}
+}
+
+func TestCertificateRotation(t *testing.T) {
+	h := start(t, serverConfig(funcRunner{admit: allow}))
+	served := func() string {
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(h.pki.CAPEM)
+		conn, err := tls.Dial("tcp", strings.TrimPrefix(h.base, "https://"), &tls.Config{RootCAs: pool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		return conn.ConnectionState().PeerCertificates[0].Subject.CommonName
+	}
+	if cn := served(); cn != "webhook-1" {
+		t.Fatalf("served %q", cn)
+	}
+	if err := h.pki.Issue("webhook-2"); err != nil {
+		t.Fatal(err)
+	}
+	if cn := served(); cn != "webhook-2" {
+		t.Errorf("after rotation served %q, want webhook-2", cn)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	hung := func(ctx context.Context, _ webhook.Admission, _ json.RawMessage) ([]byte, error) {
+		time.Sleep(3 * time.Second) // a Runner that ignores its context
+		return []byte(`{"allowed":true}`), nil
+	}
+	h := start(t, serverConfig(funcRunner{admit: hung}))
+	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "slow", Kind: webhook.Validating, TimeoutSeconds: 1}}, nil)
+	h.d.Ready("mod", "h.sh")
+	began := time.Now()
+	_, reply := h.review(t, "/mod/slow", "u")
+	took := time.Since(began)
+	if response(reply)["allowed"] != false || !strings.Contains(fmt.Sprint(response(reply)["status"]), "did not answer within 1s") {
+		t.Errorf("reply %v", reply)
+	}
+	if took < time.Second || took > 1500*time.Millisecond {
+		t.Errorf("replied after %s, want about 1s", took)
+	}
+	t.Logf("hung hook answered after %s", took)
+}
+
+func TestSynchronizationGate(t *testing.T) {
+	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "gated", Kind: webhook.Validating, TimeoutSeconds: 5}}, nil)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		h.d.Ready("mod", "h.sh")
+	}()
+	began := time.Now()
+	if _, reply := h.review(t, "/mod/gated", "u"); response(reply)["allowed"] != true {
+		t.Errorf("reply %v", reply)
+	}
+	if took := time.Since(began); took < 300*time.Millisecond {
+		t.Errorf("answered after %s, before Ready", took)
+	}
+}
+
+func TestConcurrencyBound(t *testing.T) {
+	var running, most atomic.Int32
+	busy := func(context.Context, webhook.Admission, json.RawMessage) ([]byte, error) {
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		running.Add(-1)
+		return []byte(`{"allowed":true}`), nil
+	}
+	h := start(t, serverConfig(funcRunner{admit: busy}))
+	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "busy", Kind: webhook.Validating, Concurrency: 4}}, nil)
+	h.d.Ready("mod", "h.sh")
+	var wg sync.WaitGroup
+	var allowed atomic.Int32
+	for i := range 50 {
+		wg.Go(func() {
+			if _, reply := h.review(t, "/mod/busy", fmt.Sprint(i)); response(reply)["allowed"] == true {
+				allowed.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if allowed.Load() != 50 || most.Load() > 4 {
+		t.Errorf("allowed %d of 50, at most %d runs at once (bound 4)", allowed.Load(), most.Load())
+	}
+	t.Logf("50 requests, concurrency 4: at most %d runs at once", most.Load())
+}
