@@ -34,8 +34,8 @@ func watchEventConfig(ns, extra string) string {
 // A global and a module hook bound with watchEvent: ["Added"] and
 // resynchronizationPeriod load, the operator becomes ready, and an Added
 // ConfigMap runs both with its Event context; a Modified one runs neither.
-// The global hook's validating binding is read like any other key: no
-// WARN says it is ignored.
+// The global hook's validating binding is parsed and checked like any other
+// key; until the operator serves webhooks, one WARN says so.
 func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 	ns := kube.Namespace(t)
 	body := `record "$(cat $BINDING_CONTEXT_PATH)" `
@@ -46,8 +46,8 @@ func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 	})
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
-	if n := op.count("hook binding ignored", nil); n != 0 {
-		t.Fatalf("%d WARNs that a binding is ignored, want none\n%s", n, op.logText())
+	if n := op.count("hook webhook bindings not served yet", map[string]any{"kubernetesValidating": float64(1)}); n != 1 {
+		t.Fatalf("%d WARNs that the webhook binding is not served, want 1\n%s", n, op.logText())
 	}
 
 	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
