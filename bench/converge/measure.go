@@ -29,8 +29,12 @@ func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error
 		return result{}, err
 	}
 	var logs bytes.Buffer
+	globalHooks := filepath.Join(work, "global-hooks") // none, but the dir must be readable
+	if err := os.MkdirAll(globalHooks, 0o755); err != nil {
+		return result{}, err
+	}
 	cmd := exec.Command(bin, "start")
-	cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(work, "modules"), "GLOBAL_HOOKS_DIR=",
+	cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(work, "modules"), "GLOBAL_HOOKS_DIR="+globalHooks,
 		"ADDON_OPERATOR_NAMESPACE=bench", "KUBE_CONFIG="+c.Kubeconfig, "LOG_TYPE=json",
 		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(port),
 		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
@@ -44,8 +48,10 @@ func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error
 	if err := cmd.Start(); err != nil {
 		return result{}, err
 	}
+	exited := make(chan struct{}) // closed when the process has ended
+	go func() { _ = cmd.Wait(); close(exited) }()
 	samples := startSampler(cmd.Process.Pid, clusterPIDs(c.Dir), 20*time.Millisecond)
-	ready, err := waitReady(port, cmd, 5*time.Minute)
+	ready, err := waitReady(port, exited, 5*time.Minute)
 	u, uerr := samples.finish()
 	after, rerr := apiRequests(context.Background(), c.Kubeconfig)
 	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before)}
@@ -53,7 +59,7 @@ func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error
 		err = errors.Join(uerr, rerr)
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
-	_ = cmd.Wait()
+	<-exited
 	if err != nil {
 		return r, fmt.Errorf("%w (after %s)\n%s", err, time.Since(start), tail(logs.String(), 30))
 	}
@@ -105,7 +111,7 @@ func phases(logs []byte, start time.Time) string {
 	return strings.Join(out, ", ")
 }
 
-func waitReady(port int, cmd *exec.Cmd, limit time.Duration) (time.Duration, error) {
+func waitReady(port int, exited <-chan struct{}, limit time.Duration) (time.Duration, error) {
 	start := time.Now()
 	url := fmt.Sprintf("http://127.0.0.1:%d/readyz", port)
 	client := &http.Client{Timeout: time.Second}
@@ -119,8 +125,10 @@ func waitReady(port int, cmd *exec.Cmd, limit time.Duration) (time.Duration, err
 				return time.Since(start), nil
 			}
 		}
-		if cmd.ProcessState != nil {
-			return 0, fmt.Errorf("operator exited")
+		select {
+		case <-exited:
+			return 0, fmt.Errorf("operator exited before it was ready")
+		default:
 		}
 		time.Sleep(20 * time.Millisecond) // a measurement poll, not synchronisation in a test; each poll costs the operator ~0.1 ms of CPU
 	}
