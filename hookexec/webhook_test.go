@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 )
@@ -107,11 +104,11 @@ func TestMutatingHookResponse(t *testing.T) {
 // $CONVERSION_RESPONSE_PATH, and says so when it cannot.
 func TestConversionHookResponse(t *testing.T) {
 	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv()})
-	crontab := func(name, cron string) runtime.RawExtension {
-		return runtime.RawExtension{Raw: []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"` + name + `"},"spec":{"cron":"` + cron + `","image":"i"}}`)}
+	crontab := func(name, cron string) json.RawMessage {
+		return json.RawMessage(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"` + name + `"},"spec":{"cron":"` + cron + `","image":"i"}}`)
 	}
-	req := apiextensionsv1.ConversionRequest{UID: "u3", DesiredAPIVersion: "stable.example.com/v2",
-		Objects: []runtime.RawExtension{crontab("a", "* * * * *"), crontab("b", "0 1 * * *")}}
+	req := bctx.ConversionRequest{UID: "u3", DesiredAPIVersion: "stable.example.com/v2",
+		Objects: []json.RawMessage{crontab("a", "* * * * *"), crontab("b", "0 1 * * *")}}
 	cases := []struct{ from, to, want string }{
 		{"stable.example.com/v1", "stable.example.com/v2", `{"convertedObjects":[` +
 			`{"apiVersion":"stable.example.com/v2","kind":"CronTab","metadata":{"name":"a"},"spec":{"image":"i","cronSpec":"* * * * *"}},` +

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // The binding context types of webhook runs (spec/WEBHOOKS.md §5).
@@ -45,7 +42,15 @@ func AdmissionContext(binding string, typ Type, request json.RawMessage, snapsho
 type ConversionStep struct {
 	FromVersion string
 	ToVersion   string
-	Request     apiextensionsv1.ConversionRequest
+	Request     ConversionRequest
+}
+
+// ConversionRequest is the request of a ConversionReview
+// (apiextensions.k8s.io/v1), as plain data: the same JSON.
+type ConversionRequest struct {
+	UID               string            `json:"uid"`
+	DesiredAPIVersion string            `json:"desiredAPIVersion"`
+	Objects           []json.RawMessage `json:"objects"`
 }
 
 // ConversionContext is the context of a kubernetesCustomResourceConversion
@@ -56,7 +61,7 @@ type ConversionStep struct {
 func ConversionContext(binding string, step ConversionStep, snapshots Snapshots) (Context, error) {
 	req := step.Request
 	if req.Objects == nil {
-		req.Objects = []runtime.RawExtension{}
+		req.Objects = []json.RawMessage{}
 	}
 	data, err := json.Marshal(req)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	admissionv1 "k8s.io/api/admission/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -25,11 +24,11 @@ const podCreate = `{"uid":"705ab4f5-6393-11e8-b7cc-42010a800002",
 // The contexts of spec/WEBHOOKS.md §5, byte for byte.
 func TestWebhookContextsGolden(t *testing.T) {
 	pod := ObjectAndFilterResult{FilterResult: json.RawMessage(`{"name":"web"}`)}
-	crontab := func(v, spec string) runtime.RawExtension {
-		return runtime.RawExtension{Raw: []byte(`{"apiVersion":"stable.example.com/` + v + `","kind":"CronTab","metadata":{"name":"c1"},"spec":` + spec + `}`)}
+	crontab := func(v, spec string) json.RawMessage {
+		return json.RawMessage(`{"apiVersion":"stable.example.com/` + v + `","kind":"CronTab","metadata":{"name":"c1"},"spec":` + spec + `}`)
 	}
-	conversion := apiextensionsv1.ConversionRequest{UID: "0000-1111", DesiredAPIVersion: "stable.example.com/v2",
-		Objects: []runtime.RawExtension{crontab("v1", `{"cron":"* * * * *"}`), crontab("v1", `{"cron":"0 1 * * *"}`)}}
+	conversion := ConversionRequest{UID: "0000-1111", DesiredAPIVersion: "stable.example.com/v2",
+		Objects: []json.RawMessage{crontab("v1", `{"cron":"* * * * *"}`), crontab("v1", `{"cron":"0 1 * * *"}`)}}
 	cases := []struct {
 		name string
 		ctx  func() (Context, error)
@@ -51,15 +50,15 @@ func TestWebhookContextsGolden(t *testing.T) {
 			`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"c1"},"spec":{"cron":"* * * * *"}},` +
 			`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"c1"},"spec":{"cron":"0 1 * * *"}}]}}}]`},
 		{"conversion step of a chain, with snapshots", func() (Context, error) {
-			req := apiextensionsv1.ConversionRequest{UID: "u3", DesiredAPIVersion: "stable.example.com/v3",
-				Objects: []runtime.RawExtension{crontab("v2", `{}`)}}
+			req := ConversionRequest{UID: "u3", DesiredAPIVersion: "stable.example.com/v3",
+				Objects: []json.RawMessage{crontab("v2", `{}`)}}
 			return ConversionContext("v2-to-v3", ConversionStep{FromVersion: "stable.example.com/v2", ToVersion: "v3", Request: req},
 				Snapshots{"pods": {pod}})
 		}, `[{"binding":"v2-to-v3","type":"Conversion","fromVersion":"stable.example.com/v2","toVersion":"v3","snapshots":{"pods":[{"filterResult":{"name":"web"}}]},` +
 			`"review":{"request":{"uid":"u3","desiredAPIVersion":"stable.example.com/v3","objects":[{"apiVersion":"stable.example.com/v2","kind":"CronTab","metadata":{"name":"c1"},"spec":{}}]}}}]`},
 		{"conversion of no objects", func() (Context, error) {
 			return ConversionContext("c", ConversionStep{FromVersion: "v1", ToVersion: "v2",
-				Request: apiextensionsv1.ConversionRequest{UID: "u4", DesiredAPIVersion: "v2"}}, nil)
+				Request: ConversionRequest{UID: "u4", DesiredAPIVersion: "v2"}}, nil)
 		}, `[{"binding":"c","type":"Conversion","fromVersion":"v1","toVersion":"v2","review":{"request":{"uid":"u4","desiredAPIVersion":"v2","objects":[]}}}]`},
 	}
 	for _, tc := range cases {
@@ -108,7 +107,7 @@ func TestWebhookContextErrors(t *testing.T) {
 			t.Errorf("type %q: no error", typ)
 		}
 	}
-	bad := apiextensionsv1.ConversionRequest{Objects: []runtime.RawExtension{{Raw: []byte(`{"kind":`)}}}
+	bad := ConversionRequest{Objects: []json.RawMessage{json.RawMessage(`{"kind":`)}}
 	if _, err := ConversionContext("c", ConversionStep{Request: bad}, nil); err == nil {
 		t.Error("a conversion request with an object that is not JSON: no error")
 	}
@@ -122,7 +121,7 @@ func TestWebhookContextsUnmarshalAndRefill(t *testing.T) {
 		t.Fatal(err)
 	}
 	conversion, err := ConversionContext("c", ConversionStep{FromVersion: "v1", ToVersion: "v2",
-		Request: apiextensionsv1.ConversionRequest{UID: "u", DesiredAPIVersion: "v2"}}, nil)
+		Request: ConversionRequest{UID: "u", DesiredAPIVersion: "v2"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,43 @@
 package bindings
 
-import (
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
-
 // The defaults of an admission binding's keys (spec/WEBHOOKS.md §3).
 const (
-	DefaultFailurePolicy  = admissionregistrationv1.Fail
-	DefaultSideEffects    = admissionregistrationv1.SideEffectClassNone
+	DefaultFailurePolicy  = "Fail"
+	DefaultSideEffects    = "None"
 	DefaultTimeoutSeconds = int32(10)
 )
+
+// The model is plain data (the messages carry it): selectors, rules and
+// match conditions mirror admissionregistration/v1's and meta/v1's JSON
+// field for field, so a JSON round trip gives the API's types.
+
+// LabelSelector is meta/v1's LabelSelector.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels,omitempty"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is one matchExpressions entry.
+type LabelSelectorRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// Rule is admissionregistration/v1's RuleWithOperations.
+type Rule struct {
+	Operations  []string `json:"operations,omitempty"`
+	APIGroups   []string `json:"apiGroups,omitempty"`
+	APIVersions []string `json:"apiVersions,omitempty"`
+	Resources   []string `json:"resources,omitempty"`
+	Scope       *string  `json:"scope,omitempty"`
+}
+
+// MatchCondition is admissionregistration/v1's MatchCondition.
+type MatchCondition struct {
+	Name       string `json:"name"`
+	Expression string `json:"expression"`
+}
 
 // AdmissionBinding is one entry of kubernetesValidating or
 // kubernetesMutating: one webhook of the Validating- or
@@ -25,19 +52,19 @@ type AdmissionBinding struct {
 	// context stays Validating or Mutating, never Group.
 	Group string
 	// ObjectSelector is `labelSelector`; nil selects every object.
-	ObjectSelector *metav1.LabelSelector
+	ObjectSelector *LabelSelector
 	// NamespaceSelector is `namespace.labelSelector`; nil is every
 	// namespace.
-	NamespaceSelector *metav1.LabelSelector
-	Rules             []admissionregistrationv1.RuleWithOperations
+	NamespaceSelector *LabelSelector
+	Rules             []Rule
 	// FailurePolicy is Fail or Ignore (DefaultFailurePolicy).
-	FailurePolicy admissionregistrationv1.FailurePolicyType
+	FailurePolicy string
 	// SideEffects is None or NoneOnDryRun (DefaultSideEffects).
-	SideEffects admissionregistrationv1.SideEffectClass
+	SideEffects string
 	// TimeoutSeconds is what the apiserver waits for an answer
 	// (DefaultTimeoutSeconds); the operator does not enforce it.
 	TimeoutSeconds  int32
-	MatchConditions []admissionregistrationv1.MatchCondition
+	MatchConditions []MatchCondition
 }
 
 // ConversionBinding is one entry of kubernetesCustomResourceConversion:

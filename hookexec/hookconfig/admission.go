@@ -67,7 +67,7 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 	b := bindings.AdmissionBinding{
 		Name:           r.Name,
 		Group:          r.Group,
-		ObjectSelector: r.LabelSelector,
+		ObjectSelector: plain[*bindings.LabelSelector](r.LabelSelector),
 		FailurePolicy:  bindings.DefaultFailurePolicy,
 		SideEffects:    bindings.DefaultSideEffects,
 		TimeoutSeconds: bindings.DefaultTimeoutSeconds,
@@ -80,16 +80,30 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 		func() (err error) { b.IncludeSnapshotsFrom, err = snapshotRefs(field, r.IncludeSnapshotsFrom); return },
 		func() error { return checkQueueName(field+".group", r.Group) },
 		func() error { return webhookSelector(field+".labelSelector", r.LabelSelector) },
-		func() (err error) { b.NamespaceSelector, err = r.namespace(field + ".namespace"); return },
-		func() (err error) { b.Rules, err = rules(field+".rules", r.Rules); return },
-		func() (err error) {
-			b.FailurePolicy, err = failurePolicy(field+".failurePolicy", r.FailurePolicy)
-			return
+		func() error {
+			ns, err := r.namespace(field + ".namespace")
+			b.NamespaceSelector = plain[*bindings.LabelSelector](ns)
+			return err
 		},
-		func() (err error) { b.SideEffects, err = sideEffects(field+".sideEffects", r.SideEffects); return },
-		func() (err error) {
-			b.MatchConditions, err = matchConditions(field+".matchConditions", r.MatchConditions)
-			return
+		func() error {
+			rs, err := rules(field+".rules", r.Rules)
+			b.Rules = plain[[]bindings.Rule](rs)
+			return err
+		},
+		func() error {
+			p, err := failurePolicy(field+".failurePolicy", r.FailurePolicy)
+			b.FailurePolicy = string(p)
+			return err
+		},
+		func() error {
+			s, err := sideEffects(field+".sideEffects", r.SideEffects)
+			b.SideEffects = string(s)
+			return err
+		},
+		func() error {
+			mc, err := matchConditions(field+".matchConditions", r.MatchConditions)
+			b.MatchConditions = plain[[]bindings.MatchCondition](mc)
+			return err
 		},
 	}
 	for _, step := range steps {
@@ -98,6 +112,17 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 		}
 	}
 	return b, nil
+}
+
+// plain is v (the API's type) as the model's plain mirror of it (the same
+// JSON); nil stays nil.
+func plain[T any](v any) T {
+	var out T
+	data, err := json.Marshal(v)
+	if err == nil {
+		_ = json.Unmarshal(data, &out) // the same JSON fields: it cannot fail
+	}
+	return out
 }
 
 // requiredName refuses a missing or empty name.
@@ -148,7 +173,7 @@ func (r admissionRaw) namespace(field string) (*metav1.LabelSelector, error) {
 
 func failurePolicy(field string, p *string) (admissionregistrationv1.FailurePolicyType, error) {
 	if p == nil {
-		return bindings.DefaultFailurePolicy, nil
+		return admissionregistrationv1.Fail, nil
 	}
 	switch v := admissionregistrationv1.FailurePolicyType(*p); v {
 	case admissionregistrationv1.Fail, admissionregistrationv1.Ignore:
@@ -159,7 +184,7 @@ func failurePolicy(field string, p *string) (admissionregistrationv1.FailurePoli
 
 func sideEffects(field string, s *string) (admissionregistrationv1.SideEffectClass, error) {
 	if s == nil {
-		return bindings.DefaultSideEffects, nil
+		return admissionregistrationv1.SideEffectClassNone, nil
 	}
 	switch v := admissionregistrationv1.SideEffectClass(*s); v {
 	case admissionregistrationv1.SideEffectClassNone, admissionregistrationv1.SideEffectClassNoneOnDryRun:

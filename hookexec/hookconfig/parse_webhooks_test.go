@@ -6,9 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
@@ -35,23 +32,23 @@ func TestParseAdmissionEveryKey(t *testing.T) {
 		"rules":[{"apiGroups":["","apps"],"apiVersions":["v1"],"resources":["pods","deployments/scale"],"operations":["CREATE","UPDATE"],"scope":"Namespaced"}],
 		"failurePolicy":"Ignore","sideEffects":"NoneOnDryRun","timeoutSeconds":30,
 		"matchConditions":[{"name":"not-system","expression":"!request.userInfo.username.startsWith('system:')"}]}`
-	namespaced := admissionregistrationv1.NamespacedScope
+	namespaced := "Namespaced"
 	want := bindings.AdmissionBinding{
 		Name:                 "private-repo.example.com",
 		IncludeSnapshotsFrom: []string{"pods"},
 		Group:                "g",
-		ObjectSelector:       &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-		NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-			{Key: "env", Operator: metav1.LabelSelectorOpIn, Values: []string{"prod"}}}},
-		Rules: []admissionregistrationv1.RuleWithOperations{{
-			Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update},
-			Rule: admissionregistrationv1.Rule{APIGroups: []string{"", "apps"}, APIVersions: []string{"v1"},
-				Resources: []string{"pods", "deployments/scale"}, Scope: &namespaced},
+		ObjectSelector:       &bindings.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		NamespaceSelector: &bindings.LabelSelector{MatchExpressions: []bindings.LabelSelectorRequirement{
+			{Key: "env", Operator: "In", Values: []string{"prod"}}}},
+		Rules: []bindings.Rule{{
+			Operations: []string{"CREATE", "UPDATE"},
+			APIGroups:  []string{"", "apps"}, APIVersions: []string{"v1"},
+			Resources: []string{"pods", "deployments/scale"}, Scope: &namespaced,
 		}},
-		FailurePolicy:   admissionregistrationv1.Ignore,
-		SideEffects:     admissionregistrationv1.SideEffectClassNoneOnDryRun,
+		FailurePolicy:   "Ignore",
+		SideEffects:     "NoneOnDryRun",
 		TimeoutSeconds:  30,
-		MatchConditions: []admissionregistrationv1.MatchCondition{{Name: "not-system", Expression: "!request.userInfo.username.startsWith('system:')"}},
+		MatchConditions: []bindings.MatchCondition{{Name: "not-system", Expression: "!request.userInfo.username.startsWith('system:')"}},
 	}
 	runParseCases(t, []parseCase{
 		{"validating", bindings.ScopeGlobal, webhook1("kubernetesValidating", item), func(t *testing.T, c *bindings.Config) {
@@ -67,8 +64,8 @@ func TestParseAdmissionEveryKey(t *testing.T) {
 
 // What a key left out defaults to.
 func TestParseAdmissionDefaults(t *testing.T) {
-	want := []bindings.AdmissionBinding{{Name: "a.example.com", FailurePolicy: admissionregistrationv1.Fail,
-		SideEffects: admissionregistrationv1.SideEffectClassNone, TimeoutSeconds: 10}}
+	want := []bindings.AdmissionBinding{{Name: "a.example.com", FailurePolicy: "Fail",
+		SideEffects: "None", TimeoutSeconds: 10}}
 	check := func(t *testing.T, c *bindings.Config) { wantDeep(t, "validating", c.Validating, want) }
 	runParseCases(t, []parseCase{
 		{"json", 0, `{"configVersion":"v1","kubernetesValidating":[{"name":"a.example.com"}]}`, check},
@@ -79,7 +76,7 @@ func TestParseAdmissionDefaults(t *testing.T) {
 			func(t *testing.T, c *bindings.Config) {
 				r := c.Validating[0].Rules[0]
 				wantEq(t, "scope", r.Scope == nil, true)
-				wantEq(t, "operations", slices.Equal(r.Operations, []admissionregistrationv1.OperationType{admissionregistrationv1.OperationAll}), true)
+				wantEq(t, "operations", slices.Equal(r.Operations, []string{"*"}), true)
 			}},
 	})
 }
@@ -109,7 +106,7 @@ func TestParseAdmissionChecksOnlyValidating(t *testing.T) {
 		{"validating: one of each wildcard", 0, webhook1("kubernetesValidating",
 			`{"name":"a.b.c","rules":[{"apiGroups":["*"],"apiVersions":["*"],"resources":["*"],"operations":["*"],"scope":"*"}]}`),
 			func(t *testing.T, c *bindings.Config) {
-				wantEq(t, "scope", *c.Validating[0].Rules[0].Scope, admissionregistrationv1.AllScopes)
+				wantEq(t, "scope", *c.Validating[0].Rules[0].Scope, "*")
 			}},
 		{"validating: names unique in the list, not across types", 0,
 			`{"configVersion":"v1","kubernetes":[{"name":"a.b.c","kind":"Pod"}],"kubernetesValidating":[{"name":"a.b.c"}],"kubernetesMutating":[{"name":"a.b.c"}]}`,
@@ -117,7 +114,7 @@ func TestParseAdmissionChecksOnlyValidating(t *testing.T) {
 		{"matchConditions keep only name and expression", 0, webhook1("kubernetesMutating",
 			`{"name":"m","matchConditions":[{"name":"n","expression":"true","comment":"extra keys are no error"}]}`),
 			func(t *testing.T, c *bindings.Config) {
-				wantDeep(t, "conditions", c.Mutating[0].MatchConditions, []admissionregistrationv1.MatchCondition{{Name: "n", Expression: "true"}})
+				wantDeep(t, "conditions", c.Mutating[0].MatchConditions, []bindings.MatchCondition{{Name: "n", Expression: "true"}})
 			}},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
@@ -36,7 +37,7 @@ func checkValidating(key string, list []bindings.AdmissionBinding) error {
 				b.TimeoutSeconds, minTimeoutSeconds, maxTimeoutSeconds)
 		}
 		for j, r := range b.Rules {
-			if err := checkRule(fmt.Sprintf("%s.rules[%d]", field, j), r); err != nil {
+			if err := checkRule(fmt.Sprintf("%s.rules[%d]", field, j), plain[admissionregistrationv1.RuleWithOperations](r)); err != nil {
 				return err
 			}
 		}

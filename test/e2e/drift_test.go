@@ -92,10 +92,9 @@ func TestDriftReportedAndLeftAlone(t *testing.T) {
 		strings.Contains(got, "replicas") {
 		t.Fatalf("Deployment drift fields %s", got)
 	}
-	if _, body := op.get(t, "/metrics"); !strings.Contains(body, `addon_operator_helm_drift_total{kind="ConfigMap",module="drifty"} 1`) ||
-		!strings.Contains(body, `addon_operator_helm_drifted_objects{module="drifty"} 2`) {
-		t.Fatalf("/metrics lacks the drift series:\n%s", grepLines(body, "drift"))
-	}
+	// The counts follow the log lines on the module's goroutine.
+	op.waitMetrics(t, `addon_operator_helm_drift_total{kind="ConfigMap",module="drifty"} 1`,
+		`addon_operator_helm_drift_total{kind="Deployment",module="drifty"} 1`, `addon_operator_helm_drifted_objects{module="drifty"} 2`)
 	why := op.cli(t, "module", "why", "drifty")
 	for _, want := range []string{"DRIFT", "ConfigMap/" + ns + "/drifty-cm since", `data.a: "1" → "2" (live)`, "2 object(s) drifted"} {
 		if !strings.Contains(why, want) {
@@ -158,9 +157,7 @@ func TestDriftRestoredAndFightGivenUp(t *testing.T) {
 	if n := op.count("drift restored to the manifest", map[string]any{"object": "ConfigMap/" + ns + "/drifty-cm"}); n != restores {
 		t.Fatalf("%d restores after giving up", n-restores)
 	}
-	if _, body := op.get(t, "/metrics"); !strings.Contains(body, `addon_operator_helm_drift_restores_total{kind="ConfigMap",module="drifty",outcome="given_up"} 1`) {
-		t.Fatalf("/metrics lacks the give-up:\n%s", grepLines(body, "drift"))
-	}
+	op.waitMetrics(t, `addon_operator_helm_drift_restores_total{kind="ConfigMap",module="drifty",outcome="given_up"} 1`)
 }
 
 // editByHand changes the ConfigMap's data.a, the Deployment's image and
@@ -213,6 +210,24 @@ func fight(t *testing.T, client kubernetes.Interface, ns string) (stop func()) {
 		}
 	}()
 	return func() { cancel(); w.Stop(); <-done }
+}
+
+// waitMetrics waits until /metrics has every series line given.
+func (op *operator) waitMetrics(t *testing.T, series ...string) {
+	t.Helper()
+	var body string
+	ok := func() bool {
+		_, body = op.get(t, "/metrics")
+		for _, s := range series {
+			if !strings.Contains(body, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if !ok() {
+		waitFor(t, fmt.Sprintf("metrics %q", series), ok)
+	}
 }
 
 // waitChecks waits for n more periodic checks of module drifty.
