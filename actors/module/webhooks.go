@@ -1,0 +1,65 @@
+package module
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// A module's webhook bindings are served and registered while it is
+// enabled: in the first run since it was enabled, after its CRDs and
+// before onStartup (EnsureWebhooks), so that conversions and admissions
+// of its own objects are answered from its first helm run; its hooks
+// answer once its Synchronization is done (WebhooksSynced, ahead of
+// beforeHelm). Its delete removes them last (DropWebhooks), after
+// afterDeleteHelm: the configurations are deleted, never updated through
+// a review, so a module's own webhook cannot block its removal. A failure
+// fails the run (or the delete), which is retried.
+
+func (c *Core) webhooksRegistered(err error, env Env) []Effect {
+	if c.run == nil || c.run.phase != EnsureWebhooks {
+		return nil
+	}
+	if err != nil {
+		return c.finish(err, env)
+	}
+	return c.enter(Startup, env)
+}
+
+// dropsWebhooks tells whether the running delete has yet to remove the
+// module's webhooks.
+func (c *Core) dropsWebhooks() bool {
+	return c.HasWebhooks && c.run.task.Kind == messages.TaskModuleDelete && c.run.phase != DropWebhooks
+}
+
+func (c *Core) webhooksUnregistered(err error, env Env) []Effect {
+	if c.run == nil || c.run.phase != DropWebhooks {
+		return nil
+	}
+	if err != nil {
+		return c.finish(err, env)
+	}
+	return append(c.disable(), c.finish(nil, env)...)
+}
+
+// carryWebhooks carries out the webhook effects: registering and removing
+// are the worker's (they write to the cluster), Synced only opens gates.
+func (a *Actor) carryWebhooks(ctx actor.Context, e Effect) {
+	switch e.(type) {
+	case RegisterWebhooks:
+		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Webhooks: a.opts.Webhooks})
+	case UnregisterWebhooks:
+		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Unregister: true, Webhooks: a.opts.Webhooks})
+	case WebhooksSynced:
+		a.opts.Webhooks.Synced(a.name())
+	}
+}
+
+func (a *Actor) handleWebhookResult(ctx actor.Context, r worker.WebhookResult) {
+	if r.Unregister {
+		a.step(ctx, WebhooksUnregistered{Err: r.Err})
+		return
+	}
+	a.step(ctx, WebhooksRegistered{Err: r.Err})
+}
