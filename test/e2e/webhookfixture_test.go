@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -95,4 +96,13 @@ func errorHas(err error, want string) error {
 		return fmt.Errorf("error %q, want one with %q", err, want)
 	}
 	return nil
+}
+
+// deleteCRDAtEnd deletes the CRD name when the test ends.
+func deleteCRDAtEnd(t *testing.T, name string) {
+	t.Helper()
+	client := apiextensionsclient.NewForConfigOrDie(kube.Config(t))
+	t.Cleanup(func() {
+		_ = client.ApiextensionsV1().CustomResourceDefinitions().Delete(context.Background(), name, metav1.DeleteOptions{})
+	})
 }
