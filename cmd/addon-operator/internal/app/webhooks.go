@@ -91,7 +91,7 @@ func (w *webhooks) Register(ctx context.Context, owner string, hooks hookrun.Hoo
 	for _, h := range immediatelyReady(hooks) {
 		w.dispatcher.Ready(owner, h)
 	}
-	reg, convEndpoint, err := w.registrar()
+	reg, convEndpoint, err := w.registrar(len(adm) > 0, len(conv) > 0)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (w *webhooks) Unregister(ctx context.Context, owner string) error {
 	w.mu.Lock()
 	o, ok := w.owners[owner]
 	w.mu.Unlock()
-	reg, _, err := w.registrar()
+	reg, _, err := w.registrar(false, false)
 	if err != nil {
 		return err
 	}
@@ -188,25 +188,31 @@ func (w *webhooks) Forget(owner string) {
 }
 
 // registrar writes to the cluster with the CA bundles read now (they may
-// be renewed while the operator runs).
-func (w *webhooks) registrar() (*register.Registrar, register.Endpoint, error) {
-	adm, err := w.endpoint(w.cfg.Admission, w.cfg.AdmissionURL)
+// be renewed while the operator runs); only the bundles of the servers
+// registered are read (a removal needs none).
+func (w *webhooks) registrar(admission, conversion bool) (*register.Registrar, register.Endpoint, error) {
+	adm, err := w.endpoint(w.cfg.Admission, w.cfg.AdmissionURL, admission)
 	if err != nil {
 		return nil, register.Endpoint{}, err
 	}
-	conv, err := w.endpoint(w.cfg.Conversion, w.cfg.ConversionURL)
+	conv, err := w.endpoint(w.cfg.Conversion, w.cfg.ConversionURL, conversion)
 	if err != nil {
 		return nil, register.Endpoint{}, err
 	}
 	return register.New(w.kube, w.crds, w.cfg.Admission.ConfigurationName, adm), conv, nil
 }
 
-func (w *webhooks) endpoint(s server.Settings, url string) (register.Endpoint, error) {
+func (w *webhooks) endpoint(s server.Settings, url string, withCA bool) (register.Endpoint, error) {
+	e := register.Endpoint{URL: url, Namespace: w.namespace, ServiceName: s.ServiceName}
+	if !withCA {
+		return e, nil
+	}
 	ca, err := os.ReadFile(s.CAFile)
 	if err != nil {
 		return register.Endpoint{}, fmt.Errorf("webhook CA bundle: %w", err)
 	}
-	return register.Endpoint{URL: url, Namespace: w.namespace, ServiceName: s.ServiceName, CABundle: ca}, nil
+	e.CABundle = ca
+	return e, nil
 }
 
 // serve starts the servers asked for that are not running yet.
