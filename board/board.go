@@ -24,6 +24,7 @@ type Board struct {
 	dirErrors      atomic.Pointer[map[string]string]
 	config         atomic.Pointer[ConfigState]
 	snapshots      keyed[hookKey, map[string]Objects]
+	webhooks       keyed[string, []WebhookState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}

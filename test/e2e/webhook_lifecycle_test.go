@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,14 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 		return err
 	})
 	checkChain(t, dyn, ns, group)
+	why := op.cli(t, "module", "why", "guard")
+	for _, want := range []string{"Validating policy.guard.example.com (hook validate) at /guard/policy-guard-example-com: ready",
+		"Mutating labels.guard.example.com (hook mutate) at /guard/labels-guard-example-com: ready",
+		"Conversion v2-v3 (hook convert-b) at /" + crd + ": ready"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("module why guard does not show %q:\n%s", want, why)
+		}
+	}
 
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"guardEnabled": "false"}}
 	registered := op.count("webhooks registered", map[string]any{"owner": "guard"})
@@ -90,6 +99,9 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 	op.waitRecord(t, "webhooks removed", map[string]any{"owner": "guard"})
 	if configurationExists(t, client, ns+"-guard") {
 		t.Fatal("the guard's validating configuration is still there")
+	}
+	if why := op.cli(t, "module", "why", "guard"); strings.Contains(why, "WEBHOOK") {
+		t.Errorf("module why guard shows webhooks after the disable:\n%s", why)
 	}
 	if s := conversionStrategy(t, crds, crd); s != apiextensionsv1.NoneConverter {
 		t.Fatalf("conversion %q after the disable, want None", s)

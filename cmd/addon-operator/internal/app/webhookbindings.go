@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/webhook"
@@ -84,6 +85,19 @@ func keptConversions(conv []webhook.Conversion, keep map[string]bool) []webhook.
 		if keep[c.CRDName] {
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// webhookStates are an owner's webhooks as the board shows them.
+func webhookStates(o ownerWebhooks) []board.WebhookState {
+	var out []board.WebhookState
+	for _, a := range o.admissions {
+		out = append(out, board.WebhookState{Kind: string(a.Kind), Name: a.Name, Hook: a.Hook, Path: a.Path(), Ready: o.ready[a.Hook]})
+	}
+	for _, c := range o.conversion {
+		out = append(out, board.WebhookState{Kind: "Conversion", Name: c.Name, Hook: c.Hook, Path: c.Path(),
+			Ready: o.ready[c.Hook], Kept: o.kept})
 	}
 	return out
 }

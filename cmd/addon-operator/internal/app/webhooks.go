@@ -54,11 +54,15 @@ type webhooks struct {
 	running   sync.WaitGroup
 }
 
-// ownerWebhooks is what an owner registered.
+// ownerWebhooks is what an owner registered: its hooks, their bindings,
+// which hooks answer (ready), and whether these are conversions kept after
+// the owner was disabled.
 type ownerWebhooks struct {
 	hooks      hookrun.HookSet
 	admissions []webhook.Admission
 	conversion []webhook.Conversion
+	ready      map[string]bool
+	kept       bool
 }
 
 func newWebhooks(cfg Config, a *App, m *metrics, kube kubernetes.Interface, work context.Context) (*webhooks, error) {
@@ -84,13 +88,16 @@ func (w *webhooks) Register(ctx context.Context, owner string, hooks hookrun.Hoo
 	if err := w.serve(len(adm) > 0, len(conv) > 0); err != nil {
 		return err
 	}
-	w.mu.Lock()
-	w.owners[owner] = ownerWebhooks{hooks: hooks, admissions: adm, conversion: conv}
-	w.mu.Unlock()
+	o := ownerWebhooks{hooks: hooks, admissions: adm, conversion: conv, ready: map[string]bool{}}
 	w.dispatcher.Set(owner, adm, conv)
 	for _, h := range immediatelyReady(hooks) {
 		w.dispatcher.Ready(owner, h)
+		o.ready[h] = true
 	}
+	w.mu.Lock()
+	w.owners[owner] = o
+	w.board.SetWebhooks(owner, webhookStates(o))
+	w.mu.Unlock()
 	reg, convEndpoint, err := w.registrar(len(adm) > 0, len(conv) > 0)
 	if err != nil {
 		return err
@@ -110,13 +117,18 @@ func (w *webhooks) Register(ctx context.Context, owner string, hooks hookrun.Hoo
 // Synced implements worker.Webhooks.
 func (w *webhooks) Synced(owner string) {
 	w.mu.Lock()
-	o := w.owners[owner]
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	o, ok := w.owners[owner]
+	if !ok || o.kept {
+		return
+	}
 	for _, h := range o.hooks {
-		if h.Config != nil && h.Config.HasWebhooks() {
+		if h.Config != nil && h.Config.HasWebhooks() && !o.ready[h.Name] {
 			w.dispatcher.Ready(owner, h.Name)
+			o.ready[h.Name] = true
 		}
 	}
+	w.board.SetWebhooks(owner, webhookStates(o))
 }
 
 // Unregister implements worker.Webhooks: the configurations are deleted,
@@ -170,10 +182,13 @@ func (w *webhooks) forgetServed(owner string, o ownerWebhooks, keep map[string]b
 	if len(kept) == 0 {
 		delete(w.owners, owner)
 		w.dispatcher.Remove(owner)
+		w.board.SetWebhooks(owner, nil)
 		return
 	}
-	w.owners[owner] = ownerWebhooks{hooks: o.hooks, conversion: kept}
+	o = ownerWebhooks{hooks: o.hooks, conversion: kept, ready: o.ready, kept: true}
+	w.owners[owner] = o
 	w.dispatcher.Set(owner, nil, kept)
+	w.board.SetWebhooks(owner, webhookStates(o))
 }
 
 // Forget implements worker.Webhooks: the owner's actor is gone.
