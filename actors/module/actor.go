@@ -226,6 +226,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 		a.core.Hooks, a.crds = msg.Hooks, msg.CRDs
 		a.core.HasCRDs = len(msg.CRDs) > 0 && a.opts.CRDs != nil
 		a.core.HasWebhooks = msg.Hooks.HasWebhooks() && a.opts.Webhooks != nil
+		a.core.State.Webhooks = declaredWebhooks(a.name(), msg.Hooks)
 		a.core.State.Phase = "idle"
 		a.publish()
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})

@@ -4,7 +4,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/webhook"
 )
 
 // A module's webhook bindings are served and registered while it is
@@ -62,4 +65,27 @@ func (a *Actor) handleWebhookResult(ctx actor.Context, r worker.WebhookResult) {
 		return
 	}
 	a.step(ctx, WebhooksRegistered{Err: r.Err})
+}
+
+// declaredWebhooks are the webhook bindings of the module's hooks, as the
+// board shows them (plan lists them for a module it would enable).
+func declaredWebhooks(module string, hooks hookrun.HookSet) []board.WebhookState {
+	var out []board.WebhookState
+	for _, h := range hooks {
+		if h.Config == nil {
+			continue
+		}
+		for _, b := range h.Config.Validating {
+			out = append(out, board.WebhookState{Kind: string(webhook.Validating), Name: b.Name, Hook: h.Name,
+				Path: webhook.AdmissionPath(module, b.Name)})
+		}
+		for _, b := range h.Config.Mutating {
+			out = append(out, board.WebhookState{Kind: string(webhook.Mutating), Name: b.Name, Hook: h.Name,
+				Path: webhook.AdmissionPath(module, b.Name)})
+		}
+		for _, b := range h.Config.Conversion {
+			out = append(out, board.WebhookState{Kind: "Conversion", Name: b.Name, Hook: h.Name, Path: webhook.ConversionPath(b.CRDName)})
+		}
+	}
+	return out
 }

@@ -90,6 +90,11 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 		}
 	}
 
+	plan, _ := runPlan(t, op, "--set", "guardEnabled=false")
+	if want := "webhook Validating policy.guard.example.com (hook validate) at /guard/policy-guard-example-com: removed"; !strings.Contains(plan, want) {
+		t.Errorf("plan of the disable does not show %q:\n%s", want, plan)
+	}
+
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"guardEnabled": "false"}}
 	registered := op.count("webhooks registered", map[string]any{"owner": "guard"})
 	cm, err := client.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
