@@ -84,7 +84,8 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 	why := op.cli(t, "module", "why", "guard")
 	for _, want := range []string{"Validating policy.guard.example.com (hook validate) at /guard/policy-guard-example-com: ready",
 		"Mutating labels.guard.example.com (hook mutate) at /guard/labels-guard-example-com: ready",
-		"Conversion v2-v3 (hook convert-b) at /" + crd + ": ready"} {
+		"Conversion v2-v3 (hook convert-b) at /" + crd + ": ready",
+		"Validating snap.guard.example.com (hook snap) at /guard/snap-guard-example-com: ready"} {
 		if !strings.Contains(why, want) {
 			t.Errorf("module why guard does not show %q:\n%s", want, why)
 		}

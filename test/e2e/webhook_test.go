@@ -88,6 +88,26 @@ spec:
   - {name: v3, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
 `
 
+// guardSnap: a kubernetes binding on ConfigMaps labelled
+// webhook-e2e=marker (their names), and a validating binding including its
+// snapshot, on ConfigMaps labelled webhook-e2e=snap.
+func guardSnap(ns string) string {
+	return `{"configVersion":"v1","kubernetes":[{"name":"markers","apiVersion":"v1","kind":"ConfigMap",` +
+		`"namespace":{"nameSelector":{"matchNames":["` + ns + `"]}},"labelSelector":{"matchLabels":{"webhook-e2e":"marker"}},` +
+		`"jqFilter":".metadata.name"}],"kubernetesValidating":[{"name":"snap.guard.example.com",` + inNamespace(ns) + `,` +
+		`"includeSnapshotsFrom":["markers"],"labelSelector":{"matchLabels":{"webhook-e2e":"snap"}},` +
+		`"rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"],"scope":"Namespaced"}]}]}`
+}
+
+// snapBody allows X only while a ConfigMap marker-X is in the snapshot.
+const snapBody = `[[ $(jq -r '.[0].type' "$BINDING_CONTEXT_PATH") == Validating ]] || exit 0
+name=$(jq -r '.[0].review.request.object.metadata.name' "$BINDING_CONTEXT_PATH")
+if jq -e --arg m "marker-$name" '[.[0].snapshots.markers[].filterResult] | index($m)' "$BINDING_CONTEXT_PATH" >/dev/null; then
+  echo '{"allowed":true}' > "$VALIDATING_RESPONSE_PATH"
+else
+  echo '{"allowed":false,"message":"no marker for '"$name"'"}' > "$VALIDATING_RESPONSE_PATH"
+fi`
+
 // guardTree is the module guard, enabled, with its CRD of group.
 func guardTree(t *testing.T, ns, group string) string {
 	crd := "crontabs." + group
@@ -96,6 +116,7 @@ func guardTree(t *testing.T, ns, group string) string {
 		"modules/001-guard/crds/crontabs.yaml": strings.ReplaceAll(crontabCRD, "GROUP", group),
 		"modules/001-guard/hooks/validate":     hook(guardValidating(ns), validateBody),
 		"modules/001-guard/hooks/mutate":       hook(guardMutating(ns), mutateBody),
+		"modules/001-guard/hooks/snap":         hook(guardSnap(ns), snapBody),
 		"modules/001-guard/hooks/convert-a":    hook(guardConversion(crd, "v1-v2", "v1", "v2"), convertBody),
 		"modules/001-guard/hooks/convert-b":    hook(guardConversion(crd, "v2-v3", group+"/v2", group+"/v3"), convertBody),
 	})
@@ -190,6 +211,25 @@ func TestWebhookAdmission(t *testing.T) {
 	if _, err := cms.Create(ctx, labelled("other", "no"), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("a ConfigMap no binding selects: %v", err)
 	}
+}
+
+// A hook with a kubernetes binding answers with its snapshot as
+// published when its run starts: X is allowed once marker-X is there.
+func TestWebhookSeesSnapshots(t *testing.T) {
+	op, _, ns, _, client, _ := startGuard(t)
+	cms := client.CoreV1().ConfigMaps(ns)
+	ctx := context.Background()
+	_, err := cms.Create(ctx, labelled("x", "snap"), metav1.CreateOptions{})
+	if err := errorHas(err, "no marker for x"); err != nil {
+		t.Fatalf("%v\n%s", err, op.logText())
+	}
+	if _, err := cms.Create(ctx, labelled("marker-x", "marker"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	retryUntil(t, "x allowed once marker-x is in the snapshot", func() error {
+		_, err := cms.Create(ctx, labelled("x", "snap"), metav1.CreateOptions{})
+		return err
+	})
 }
 
 // A hook still running at its binding's timeoutSeconds is killed, its
