@@ -53,7 +53,8 @@ func (a *Actor) carryWebhooks(ctx actor.Context, e Effect) {
 	case RegisterWebhooks:
 		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Webhooks: a.opts.Webhooks})
 	case UnregisterWebhooks:
-		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Unregister: true, Webhooks: a.opts.Webhooks})
+		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Unregister: true,
+			Webhooks: a.opts.Webhooks})
 	case WebhooksSynced:
 		a.opts.Webhooks.Synced(a.name())
 	}

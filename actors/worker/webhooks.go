@@ -17,8 +17,10 @@ type Webhooks interface {
 	// Synced marks every hook of owner ready: its Synchronization is done.
 	Synced(owner string)
 	// Unregister stops serving owner's bindings and takes them out of the
-	// cluster.
-	Unregister(ctx context.Context, owner string) error
+	// cluster: its configurations, and the conversion of the CRDs its
+	// hooks convert (also when this process never registered them: a
+	// module disabled while the operator was down).
+	Unregister(ctx context.Context, owner string, hooks hookrun.HookSet) error
 	// Forget is Unregister for an owner whose actor is going away: it
 	// returns at once, the cluster is cleaned in the background.
 	Forget(owner string)
@@ -41,7 +43,7 @@ type (
 
 func (w *Worker) webhooks(job WebhookJob) WebhookResult {
 	if job.Unregister {
-		if err := job.Webhooks.Unregister(w.ctx, job.Owner); err != nil {
+		if err := job.Webhooks.Unregister(w.ctx, job.Owner, job.Hooks); err != nil {
 			return WebhookResult{Unregister: true, Err: fmt.Errorf("remove webhooks of %s: %w", job.Owner, err)}
 		}
 		return WebhookResult{Unregister: true}

@@ -2,6 +2,9 @@ package e2e_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -138,4 +141,77 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 		t.Fatalf("conversion %q after enabling again, want Webhook", s)
 	}
 	checkChain(t, dyn, ns, group)
+}
+
+// A CRD whose objects are stored in a version other than its storage
+// version keeps its conversion when the module is disabled: it is still
+// served (WARN, module why says kept) and the objects stay readable at
+// every version.
+func TestWebhookConversionKeptWhileObjectsNeedIt(t *testing.T) {
+	op, _, ns, group, client, _ := startGuard(t)
+	cfg := kube.Config(t)
+	dyn, crds := dynamic.NewForConfigOrDie(cfg), apiextensionsclient.NewForConfigOrDie(cfg)
+	crdName := "crontabs." + group
+	ctx := context.Background()
+	if _, err := dyn.Resource(crontabs(group, "v1")).Namespace(ns).Create(ctx, crontab(group, "v1", "c1"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	crd, err := crds.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crdName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range crd.Spec.Versions { // storage moves to v3: c3 is stored there
+		crd.Spec.Versions[i].Storage = crd.Spec.Versions[i].Name == "v3"
+	}
+	if _, err := crds.ApiextensionsV1().CustomResourceDefinitions().Update(ctx, crd, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	retryUntil(t, "c3 stored at v3", func() error {
+		if _, err := dyn.Resource(crontabs(group, "v3")).Namespace(ns).Create(ctx, crontab(group, "v3", "c3"), metav1.CreateOptions{}); err != nil {
+			return err
+		}
+		c, err := crds.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crdName, metav1.GetOptions{})
+		if err == nil && len(c.Status.StoredVersions) < 2 {
+			return fmt.Errorf("storedVersions %v", c.Status.StoredVersions)
+		}
+		return err
+	})
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"guardEnabled": "false"}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	op.waitRecord(t, "conversion webhook kept: the CRD's objects need it", map[string]any{"owner": "guard", "crd": crdName})
+	op.waitRecord(t, "webhooks removed", map[string]any{"owner": "guard"})
+	if s := conversionStrategy(t, crds, crdName); s != apiextensionsv1.WebhookConverter {
+		t.Fatalf("conversion %q, want Webhook kept", s)
+	}
+	if configurationExists(t, client, ns+"-guard") {
+		t.Fatal("the guard's validating configuration is still there")
+	}
+	for _, v := range []string{"v1", "v2", "v3"} {
+		if _, err := dyn.Resource(crontabs(group, v)).Namespace(ns).Get(ctx, "c1", metav1.GetOptions{}); err != nil {
+			t.Fatalf("read c1 at %s with the conversion kept: %v", v, err)
+		}
+	}
+	if why := op.cli(t, "module", "why", "guard"); !strings.Contains(why, "Conversion v1-v2 (hook convert-a) at /"+crdName+": ready; kept") {
+		t.Errorf("module why guard does not show the kept conversion:\n%s", why)
+	}
+	// The test deletes the CRD: the apiserver then stops calling us.
+}
+
+// A module's dir removed while it runs: its webhooks are removed and its
+// CRD's conversion released.
+func TestWebhookRemovedWithTheModuleDir(t *testing.T) {
+	op, root, ns, group, client, _ := startGuard(t, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=1s")
+	crds := apiextensionsclient.NewForConfigOrDie(kube.Config(t))
+	if err := os.RemoveAll(filepath.Join(root, "modules", "001-guard")); err != nil {
+		t.Fatal(err)
+	}
+	op.waitRecord(t, "webhooks removed", map[string]any{"owner": "guard"})
+	if configurationExists(t, client, ns+"-guard") {
+		t.Fatal("the guard's validating configuration is still there")
+	}
+	if s := conversionStrategy(t, crds, "crontabs."+group); s != apiextensionsv1.NoneConverter {
+		t.Fatalf("conversion %q after the dir went, want None", s)
+	}
 }

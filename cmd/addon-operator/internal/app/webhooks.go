@@ -135,10 +135,14 @@ func (w *webhooks) Synced(owner string) {
 // each CRD's conversion released, and what is released no more served. A
 // CRD whose objects only the webhook can convert keeps its conversion,
 // served (WARN).
-func (w *webhooks) Unregister(ctx context.Context, owner string) error {
+func (w *webhooks) Unregister(ctx context.Context, owner string, hooks hookrun.HookSet) error {
 	w.mu.Lock()
 	o, ok := w.owners[owner]
 	w.mu.Unlock()
+	if !ok { // not registered by this process: what its hooks convert
+		_, o.conversion = webhookBindings(owner, hooks)
+		o.hooks, o.ready = hooks, map[string]bool{}
+	}
 	reg, _, err := w.registrar(false, false)
 	if err != nil {
 		return err
@@ -146,11 +150,11 @@ func (w *webhooks) Unregister(ctx context.Context, owner string) error {
 	if err := reg.Remove(ctx, owner); err != nil {
 		return err
 	}
-	if !ok {
-		return nil
-	}
 	keep, err := w.releaseConversions(ctx, reg, owner, o.conversion)
 	if err != nil {
+		return err
+	}
+	if err := w.serve(false, len(keep) > 0); err != nil {
 		return err
 	}
 	w.forgetServed(owner, o, keep)
@@ -185,9 +189,13 @@ func (w *webhooks) forgetServed(owner string, o ownerWebhooks, keep map[string]b
 		w.board.SetWebhooks(owner, nil)
 		return
 	}
-	o = ownerWebhooks{hooks: o.hooks, conversion: kept, ready: o.ready, kept: true}
+	o = ownerWebhooks{hooks: o.hooks, conversion: kept, ready: map[string]bool{}, kept: true}
 	w.owners[owner] = o
 	w.dispatcher.Set(owner, nil, kept)
+	for _, c := range kept { // the CRD's objects are read now
+		w.dispatcher.Ready(owner, c.Hook)
+		o.ready[c.Hook] = true
+	}
 	w.board.SetWebhooks(owner, webhookStates(o))
 }
 
@@ -196,7 +204,7 @@ func (w *webhooks) Forget(owner string) {
 	w.running.Add(1)
 	go func() {
 		defer w.running.Done()
-		if err := w.Unregister(w.work, owner); err != nil {
+		if err := w.Unregister(w.work, owner, nil); err != nil {
 			w.log.Error("webhooks of a removed module not removed", "owner", owner, "err", err)
 		}
 	}()
