@@ -188,6 +188,7 @@ func waitDenied(t *testing.T, client kubernetes.Interface, ns, name string) {
 // response file is shell-operator's "Hook failed".
 func TestWebhookAdmission(t *testing.T) {
 	op, _, ns, _, client, warned := startGuard(t)
+	defer checkWebhookMetrics(t, op)
 	cms := client.CoreV1().ConfigMaps(ns)
 	ctx := context.Background()
 	_, err := cms.Create(ctx, labelled("deny-one", "yes"), metav1.CreateOptions{})
@@ -232,14 +233,32 @@ func TestWebhookSeesSnapshots(t *testing.T) {
 	})
 }
 
+// checkWebhookMetrics: the runs count in the hook metrics with
+// queue="webhook", the reviews in the webhook server's.
+func checkWebhookMetrics(t *testing.T, op *operator) {
+	t.Helper()
+	_, body := op.get(t, "/metrics")
+	for _, want := range []string{
+		`addon_operator_module_hook_run_seconds_count{binding="policy.guard.example.com",hook="validate",module="guard",queue="webhook"}`,
+		`addon_operator_webhook_requests_total{binding="policy.guard.example.com",kind="validating",owner="guard"}`,
+		`addon_operator_webhook_denials_total{binding="policy.guard.example.com",kind="validating",owner="guard"}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics has no %s", want)
+		}
+	}
+}
+
 // A hook still running at its binding's timeoutSeconds is killed, its
 // child too, and the request fails.
 func TestWebhookHookPastItsTimeoutIsKilled(t *testing.T) {
-	_, root, ns, _, client, _ := startGuard(t)
+	op, root, ns, _, client, _ := startGuard(t)
 	_, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), labelled("hang-one", "slow"), metav1.CreateOptions{})
 	if err == nil {
 		t.Fatal("hang-one created, want the failure of its webhook")
 	}
+	rec := op.waitRecord(t, "webhook denied", map[string]any{"binding": "slow.guard.example.com"})
+	t.Logf("the operator's reply: %v", rec["message"])
 	for _, file := range []string{"hang.pid", "hang-child.pid"} {
 		pid := strings.TrimSpace(record(t, root, file))
 		retryUntil(t, "process "+file+" gone", func() error { return gone(pid) })
