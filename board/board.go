@@ -24,6 +24,7 @@ type Board struct {
 	dirErrors      atomic.Pointer[map[string]string]
 	config         atomic.Pointer[ConfigState]
 	snapshots      keyed[hookKey, map[string]Objects]
+	webhooks       keyed[string, []WebhookState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	ready          atomic.Bool
 	readyCh        chan struct{}
@@ -65,6 +66,10 @@ type ModuleState struct {
 	// Wait is set while the helm step waits for the release's workloads
 	// (ADDON_OPERATOR_WAIT_READY, module.yaml readiness).
 	Wait *WaitState `json:"wait,omitempty"`
+	// Webhooks are the webhook bindings its hooks declare, registered
+	// while it is enabled (Ready is not set here: Board.Webhooks has
+	// those served).
+	Webhooks []WebhookState `json:"webhooks,omitempty"`
 }
 
 // WaitState is a helm step waiting for its release's workloads.

@@ -3,7 +3,6 @@ package hookexec
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 
@@ -15,8 +14,8 @@ import (
 // and parses what it prints (JSON or YAML) into its binding configuration
 // for scope. Errors name the hook file and the field (see hookconfig.Parse);
 // they wrap ErrConfig and the bindings sentinel, or ErrHookFailed. Webhook
-// bindings are parsed and checked, but the operator does not serve them
-// yet: a hook that has some is logged at WARN once, naming its keys.
+// bindings are parsed and checked here; the operator serves them
+// (cmd/addon-operator/internal/app, webhook/server).
 func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*bindings.Config, error) {
 	if hook.Config != nil {
 		return hook.Config, nil // read at discovery (a batch hook)
@@ -28,11 +27,6 @@ func (r *Runner) Config(ctx context.Context, hook Hook, scope bindings.Scope) (*
 	cfg, err := hookconfig.Parse(out, scope)
 	if err != nil {
 		return nil, fmt.Errorf("%w: hook %s --config: %w", ErrConfig, hook.Path, err)
-	}
-	if cfg.HasWebhooks() {
-		r.opts.Logger.Warn("hook webhook bindings not served yet", slog.String("hook", hook.Path),
-			slog.Int("kubernetesValidating", len(cfg.Validating)), slog.Int("kubernetesMutating", len(cfg.Mutating)),
-			slog.Int("kubernetesCustomResourceConversion", len(cfg.Conversion)))
 	}
 	return cfg, nil
 }

@@ -82,3 +82,13 @@ func (s HookSet) HasKubernetes() bool {
 	}
 	return false
 }
+
+// HasWebhooks tells whether some hook has a webhook binding.
+func (s HookSet) HasWebhooks() bool {
+	for _, h := range s {
+		if h.Config != nil && h.Config.HasWebhooks() {
+			return true
+		}
+	}
+	return false
+}

@@ -39,6 +39,9 @@ type Options struct {
 	// Work is the context hooks and helm run under; the process cancels it
 	// when the shutdown grace period is over. Nil is context.Background().
 	Work context.Context
+	// Webhooks serves and registers the global hooks' webhook bindings,
+	// from start-up on; nil: they are not served.
+	Webhooks worker.Webhooks
 }
 
 // Actor is the global actor: a shell around Core, which decides; it
@@ -75,6 +78,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
 		a.handleKubeSyncRuns(ctx, msg)
+	case worker.WebhookResult:
+		a.handleWebhooksRegistered(ctx, msg)
 	case worker.HookResult:
 		a.step(ctx, HookFinished{Result: msg})
 	case messages.HookSnapshots:
@@ -123,6 +128,10 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	// schedule fires and no event runs a hook before it.
 	a.core.Hooks = msg.Hooks
 	a.opts.Log.Info("global hooks configured", "count", len(a.core.Hooks))
+	if msg.Err == nil && a.servesWebhooks() {
+		a.registerWebhooks(ctx) // OwnerReady follows
+		return
+	}
 	ctx.Send(a.peers.Report, ready)
 }
 

@@ -13,5 +13,7 @@
 // time, queues concurrently, each with its own hookrun.Run; SyncWait
 // (syncwait.go) is the GlobalSynchronization wait. The actor (actor.go,
 // shell.go, sync.go) turns messages into their events and carries out the
-// effects, with one worker per queue.
+// effects, with one worker per queue. The global hooks' webhook bindings
+// (webhooks.go) are registered once the hooks are configured, before the
+// actor reports ready, and live as long as the operator.
 package global

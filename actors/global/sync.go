@@ -19,6 +19,7 @@ func (a *Actor) startSync(ctx actor.Context, queue string) {
 	if a.peers.Kube == nil || !hooks.HasKubernetes() {
 		sendTo(ctx, a.peers.Schedule, hooks.Schedules(messages.OwnerGlobal, "", true))
 		sendTo(ctx, a.peers.Kube, hooks.Monitors(messages.WatchKube{Owner: messages.OwnerGlobal}, true))
+		a.webhooksSynced()
 		a.step(ctx, SyncEnded{Queue: queue})
 		return
 	}
@@ -49,6 +50,9 @@ func (a *Actor) syncStep(ctx actor.Context, step SyncStep) {
 	}
 	if step.Done {
 		a.sync = nil
+		if step.Err == "" {
+			a.webhooksSynced()
+		}
 	}
 	if step.EndTask {
 		a.step(ctx, SyncEnded{Queue: s.queue, Done: messages.TaskDone{Err: step.Err, Next: step.Next}})

@@ -59,6 +59,9 @@ type Options struct {
 	// CRDs applies the module's crds/ before its first run since it was
 	// enabled; nil: they are not applied.
 	CRDs worker.CRDApplier
+	// Webhooks serves and registers the module's webhook bindings while
+	// it is enabled; nil: they are not served.
+	Webhooks worker.Webhooks
 }
 
 // Reporter is the inspector's Report (inspect.Registry implements it).
@@ -161,6 +164,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, DeleteFinished{Result: msg})
 	case worker.CRDResult:
 		a.step(ctx, CRDsApplied{Err: msg.Err})
+	case worker.WebhookResult:
+		a.handleWebhookResult(ctx, msg)
 	case checkRelease:
 		a.handleCheckRelease(ctx)
 	case worker.CheckResult:
@@ -220,6 +225,8 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	} else {
 		a.core.Hooks, a.crds = msg.Hooks, msg.CRDs
 		a.core.HasCRDs = len(msg.CRDs) > 0 && a.opts.CRDs != nil
+		a.core.HasWebhooks = msg.Hooks.HasWebhooks() && a.opts.Webhooks != nil
+		a.core.State.Webhooks = declaredWebhooks(a.name(), msg.Hooks)
 		a.core.State.Phase = "idle"
 		a.publish()
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
@@ -267,6 +274,9 @@ func (a *Actor) handleRemoved(ctx actor.Context) {
 	}
 	if a.opts.Board != nil {
 		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)
+	}
+	if a.core.HasWebhooks {
+		a.opts.Webhooks.Forget(a.name())
 	}
 	a.removed = true // nothing more is published
 }

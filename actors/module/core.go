@@ -21,7 +21,9 @@ type Phase int
 // -> SyncHooks -> BeforeHelm -> Helm -> AfterHelm; a module delete goes
 // BeforeDeleteHelm (only with a chart whose release exists) -> Delete ->
 // AfterDeleteHelm; an event task is one EventHook. A module with crds/
-// applies them first (EnsureCRDs) in a run that goes through Startup.
+// applies them first (EnsureCRDs) in a run that goes through Startup; a
+// module with webhook bindings registers them next (EnsureWebhooks), and
+// its delete removes them last (DropWebhooks).
 const (
 	Idle Phase = iota
 	Startup
@@ -35,10 +37,13 @@ const (
 	AfterDeleteHelm
 	EventHook
 	EnsureCRDs
+	EnsureWebhooks
+	DropWebhooks
 )
 
 var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "BeforeHelm", "Helm", "AfterHelm",
-	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook", "EnsureCRDs"}
+	"BeforeDeleteHelm", "Delete", "AfterDeleteHelm", "EventHook", "EnsureCRDs",
+	"EnsureWebhooks", "DropWebhooks"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -50,6 +55,9 @@ type Core struct {
 	// HasCRDs: the module has crds/ files to apply before the first run
 	// since it was enabled.
 	HasCRDs bool
+	// HasWebhooks: the module's hooks have webhook bindings, registered
+	// while it is enabled.
+	HasWebhooks bool
 	// WithKube: there is a kube actor (its bindings report their
 	// Synchronization runs).
 	WithKube bool
@@ -138,6 +146,10 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.deleteFinished(e.Result, env)
 	case CRDsApplied:
 		return c.crdsApplied(e.Err, env)
+	case WebhooksRegistered:
+		return c.webhooksRegistered(e.Err, env)
+	case WebhooksUnregistered:
+		return c.webhooksUnregistered(e.Err, env)
 	case SectionChanged:
 		return c.configChanged(e)
 	case Disabled:

@@ -13,6 +13,15 @@ func (c *Core) firstPhase() Phase {
 	if c.HasCRDs {
 		return EnsureCRDs
 	}
+	return c.afterCRDs()
+}
+
+// afterCRDs is the phase after EnsureCRDs: the webhooks are registered
+// once the CRDs they convert exist.
+func (c *Core) afterCRDs() Phase {
+	if c.HasWebhooks {
+		return EnsureWebhooks
+	}
 	return Startup
 }
 
@@ -23,5 +32,5 @@ func (c *Core) crdsApplied(err error, env Env) []Effect {
 	if err != nil {
 		return c.finish(err, env)
 	}
-	return c.enter(Startup, env)
+	return c.enter(c.afterCRDs(), env)
 }

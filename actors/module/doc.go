@@ -17,5 +17,11 @@
 // modules are read from the board for each Step and pinned by a run when
 // it starts.
 //
+// A module's crds/ (crds.go) and its hooks' webhook bindings (webhooks.go)
+// follow its enabled state: applied and registered in the first run since
+// it was enabled, before onStartup; the webhooks are removed last in its
+// delete (configurations deleted, never updated through a review, so its
+// own webhook cannot block it) and when its dir goes.
+//
 // Scan reads the modules directories into Definitions at start-up.
 package module

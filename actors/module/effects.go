@@ -56,21 +56,27 @@ type (
 	HookEventArrived struct{ Event messages.HookEvent }
 	// CRDsApplied is the worker's CRDs result.
 	CRDsApplied struct{ Err error }
+	// WebhooksRegistered and WebhooksUnregistered are the worker's
+	// webhook results.
+	WebhooksRegistered   struct{ Err error }
+	WebhooksUnregistered struct{ Err error }
 )
 
-func (TaskAssigned) moduleEvent()     {}
-func (HookFinished) moduleEvent()     {}
-func (SnapshotsRead) moduleEvent()    {}
-func (ConfigWritten) moduleEvent()    {}
-func (TokenArrived) moduleEvent()     {}
-func (KubeSynced) moduleEvent()       {}
-func (HelmFinished) moduleEvent()     {}
-func (ReleaseChecked) moduleEvent()   {}
-func (DeleteFinished) moduleEvent()   {}
-func (SectionChanged) moduleEvent()   {}
-func (Disabled) moduleEvent()         {}
-func (HookEventArrived) moduleEvent() {}
-func (CRDsApplied) moduleEvent()      {}
+func (TaskAssigned) moduleEvent()         {}
+func (HookFinished) moduleEvent()         {}
+func (SnapshotsRead) moduleEvent()        {}
+func (ConfigWritten) moduleEvent()        {}
+func (TokenArrived) moduleEvent()         {}
+func (KubeSynced) moduleEvent()           {}
+func (HelmFinished) moduleEvent()         {}
+func (ReleaseChecked) moduleEvent()       {}
+func (DeleteFinished) moduleEvent()       {}
+func (SectionChanged) moduleEvent()       {}
+func (Disabled) moduleEvent()             {}
+func (HookEventArrived) moduleEvent()     {}
+func (CRDsApplied) moduleEvent()          {}
+func (WebhooksRegistered) moduleEvent()   {}
+func (WebhooksUnregistered) moduleEvent() {}
 
 // Effect is an output of the module core: one of the types below, or a
 // hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
@@ -137,4 +143,12 @@ type (
 	HelmSkipped struct{ State string }
 	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
 	ApplyCRDs struct{}
+	// RegisterWebhooks serves and registers the module's webhook bindings
+	// (WebhooksRegistered follows); UnregisterWebhooks removes them
+	// (WebhooksUnregistered follows).
+	RegisterWebhooks   struct{}
+	UnregisterWebhooks struct{}
+	// WebhooksSynced: the module's Synchronization is done, its webhook
+	// hooks may answer reviews.
+	WebhooksSynced struct{}
 )

@@ -18,6 +18,10 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 	switch p {
 	case EnsureCRDs:
 		return []Effect{ApplyCRDs{}}
+	case EnsureWebhooks:
+		return []Effect{RegisterWebhooks{}}
+	case DropWebhooks:
+		return []Effect{UnregisterWebhooks{}}
 	case Startup:
 		r.left = c.ordered(bindings.OnStartup, false)
 	case KubeSync:
@@ -30,6 +34,9 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 		return append(c.watch(true, false), c.enter(BeforeHelm, env)...)
 	case BeforeHelm:
 		r.left = c.ordered(bindings.BeforeHelm, false)
+		if c.HasWebhooks {
+			return append([]Effect{WebhooksSynced{}}, c.nextHook(env)...)
+		}
 	case Helm:
 		return c.helm(env)
 	case AfterHelm:
@@ -85,6 +92,9 @@ func (c *Core) nextHook(env Env) []Effect {
 func (c *Core) advance(env Env) []Effect {
 	next := after(c.run.phase)
 	if next == Idle {
+		if c.dropsWebhooks() {
+			return c.enter(DropWebhooks, env)
+		}
 		if c.run.task.Kind == messages.TaskModuleDelete {
 			return append(c.disable(), c.finish(nil, env)...)
 		}

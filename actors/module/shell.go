@@ -62,6 +62,8 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
+	case RegisterWebhooks, UnregisterWebhooks, WebhooksSynced:
+		a.carryWebhooks(ctx, e)
 	default:
 		a.observe(ctx, e)
 	}

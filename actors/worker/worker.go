@@ -47,6 +47,8 @@ func (w *Worker) Receive(ctx actor.Context) {
 		ctx.Respond(ReleaseResult{Exists: exists, Err: err})
 	case CRDJob:
 		ctx.Respond(w.applyCRDs(job))
+	case WebhookJob:
+		ctx.Respond(w.webhooks(job))
 	case CheckJob:
 		check, err := w.releaser.Check(w.ctx, job)
 		ctx.Respond(CheckResult{Check: check, Err: err})

@@ -34,7 +34,22 @@ func textWhy(w io.Writer, body []byte) error {
 	writeReadyWait(tw, st.Wait, why.At)
 	writeDrift(tw, st.Drift, why.At)
 	writeRetry(tw, why.Retry)
+	writeWebhooks(tw, why.Webhooks)
 	return tw.Flush()
+}
+
+// writeWebhooks prints the module's webhook bindings served now.
+func writeWebhooks(w io.Writer, list []board.WebhookState) {
+	for _, h := range list {
+		state := "waiting for Synchronization"
+		if h.Ready {
+			state = "ready"
+		}
+		if h.Kept {
+			state += "; kept after the disable: the CRD's stored objects need it"
+		}
+		fmt.Fprintf(w, "WEBHOOK\t%s %s (hook %s) at %s: %s\n", h.Kind, h.Name, h.Hook, h.Path, state)
+	}
 }
 
 // writeDrift prints the release's objects that differ from its manifest:

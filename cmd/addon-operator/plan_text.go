@@ -32,9 +32,11 @@ func textPlan(w io.Writer, plan whatif.Plan, colour bool) error {
 	fmt.Fprintf(&b, "%s %s\n", p.bold("Enabled modules:"), orNone(strings.Join(plan.Enabled, ", ")))
 	for _, t := range plan.Enable {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.green("+ enable"), t.Module, t.Reason)
+		writeToggleWebhooks(&b, t, "registered")
 	}
 	for _, t := range plan.Disable {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("- disable"), t.Module, t.Reason)
+		writeToggleWebhooks(&b, t, "removed")
 	}
 	for _, m := range slices.Sorted(maps.Keys(plan.Unmet)) {
 		fmt.Fprintf(&b, "  %s %s: %s\n", p.red("unmet requirements"), m, strings.Join(plan.Unmet[m], "; "))
@@ -136,4 +138,12 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// writeToggleWebhooks lists the webhooks an enable registers or a disable
+// removes.
+func writeToggleWebhooks(b *strings.Builder, t whatif.Toggle, what string) {
+	for _, h := range t.Webhooks {
+		fmt.Fprintf(b, "      webhook %s %s (hook %s) at %s: %s\n", h.Kind, h.Name, h.Hook, h.Path, what)
+	}
 }

@@ -158,7 +158,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, ParallelModuleRuns: s.ParallelModuleRuns,
 		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
-		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher),
+		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher), Webhooks: app.WebhookConfig(s.Webhooks),
 	})
 }
 

@@ -34,23 +34,25 @@ func watchEventConfig(ns, extra string) string {
 // A global and a module hook bound with watchEvent: ["Added"] and
 // resynchronizationPeriod load, the operator becomes ready, and an Added
 // ConfigMap runs both with its Event context; a Modified one runs neither.
-// The global hook's validating binding is parsed and checked like any other
-// key; until the operator serves webhooks, one WARN says so.
+// The global hook's validating binding is served from start-up: its
+// configuration <prefix>-global is in the cluster once the operator is
+// ready.
 func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 	ns := kube.Namespace(t)
 	body := `record "$(cat $BINDING_CONTEXT_PATH)" `
 	root := tree(t, map[string]string{
-		"global-hooks/watch":              hook(watchEventConfig(ns, validatingKey("v.example.com")), body+"global"),
+		"global-hooks/watch":              hook(watchEventConfig(ns, validatingKey("v.example.com", ns)), body+"global"),
 		"modules/values.yaml":             "watcherEnabled: true\n",
 		"modules/001-watcher/hooks/watch": hook(watchEventConfig(ns, ""), body+"module"),
 	})
-	op := startSpec(t, root, ns)
+	op := startSpec(t, root, ns, webhookEnv(t, ns, "global")...)
 	op.waitReady(t)
-	if n := op.count("hook webhook bindings not served yet", map[string]any{"kubernetesValidating": float64(1)}); n != 1 {
-		t.Fatalf("%d WARNs that the webhook binding is not served, want 1\n%s", n, op.logText())
+	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	if !configurationExists(t, client, ns+"-global") {
+		t.Fatalf("no validating configuration %s-global\n%s", ns, op.logText())
 	}
 
-	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
+	cms := client.CoreV1().ConfigMaps(ns)
 	first := createLabelled(t, cms, "first")
 	waitContexts(t, op, root, 1)
 	first.Data = map[string]string{"changed": "yes"}
@@ -74,9 +76,9 @@ func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 }
 
 // validatingKey is a kubernetesValidating key (with its comma) of one
-// binding named name, on Pod creation.
-func validatingKey(name string) string {
-	return `"kubernetesValidating":[{"name":"` + name + `","rules":[{"apiGroups":[""],"apiVersions":["v1"],` +
+// binding named name, on Pod creation in ns.
+func validatingKey(name, ns string) string {
+	return `"kubernetesValidating":[{"name":"` + name + `",` + inNamespace(ns) + `,"rules":[{"apiGroups":[""],"apiVersions":["v1"],` +
 		`"resources":["pods"],"operations":["CREATE"]}]}],`
 }
 
@@ -109,7 +111,7 @@ func TestV1ModeStopsStartup(t *testing.T) {
 // hook's --config is refused naming the field, and start-up stops.
 func TestV1BadValidatingBindingStopsStartup(t *testing.T) {
 	ns := kube.Namespace(t)
-	root := tree(t, map[string]string{"global-hooks/policy": hook(watchEventConfig(ns, validatingKey("policy")), "record ran policy")})
+	root := tree(t, map[string]string{"global-hooks/policy": hook(watchEventConfig(ns, validatingKey("policy", ns)), "record ran policy")})
 	op := startSpec(t, root, ns)
 	if code := op.waitExit(t, 60*time.Second); code == 0 {
 		t.Fatalf("exit code 0 with a bad validating binding\n%s", op.logText())

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/addon-actors/addon-operator/test/testpki"
 	"github.com/addon-actors/addon-operator/webhook"
-	"github.com/addon-actors/addon-operator/webhook/internal/testpki"
 	"github.com/addon-actors/addon-operator/webhook/server"
 )
 

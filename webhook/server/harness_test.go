@@ -14,8 +14,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/addon-actors/addon-operator/test/testpki"
 	"github.com/addon-actors/addon-operator/webhook"
-	"github.com/addon-actors/addon-operator/webhook/internal/testpki"
 	"github.com/addon-actors/addon-operator/webhook/server"
 )
 

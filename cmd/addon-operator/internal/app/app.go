@@ -79,6 +79,9 @@ type Config struct {
 	CRDExtraLabels    string
 	// ObjectPatcher limits the client of hooks' object patches.
 	ObjectPatcher ObjectPatcherLimits
+	// Webhooks are the settings of the servers of hooks' webhook
+	// bindings (started only when some hook has one).
+	Webhooks WebhookConfig
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
@@ -111,6 +114,7 @@ type App struct {
 	planner    *whatif.Planner
 	// kubeVersion is the apiserver's version read at start-up.
 	kubeVersion string
+	webhooks    *webhooks
 }
 
 // Start reads the directories and starts the actor tree.
@@ -152,14 +156,17 @@ func Start(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
+		return nil, err
+	}
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
-		runner: hookRunner,
-		slots:  make(chan struct{}, runtime.GOMAXPROCS(0))}
+		runner: hookRunner, webhooks: a.webhooks,
+		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	life := lifecycleOptions(cfg, a, m, parts, read)
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
@@ -252,6 +259,7 @@ func (a *App) Stop(grace time.Duration) error {
 	defer timer.Stop()
 	err := a.System.Stop(grace + stopSlack)
 	a.cancelWork()
+	a.webhooks.stop()
 	a.Runner.Close()
 	return err
 }

@@ -45,6 +45,8 @@ type parts struct {
 	watch *worker.RunWatch
 	// runner runs the owners' hooks (app.Runner, applying object patches).
 	runner worker.Runner
+	// webhooks serves and registers the owners' webhook bindings.
+	webhooks *webhooks
 }
 
 // children are spawned in this order and stopped in the reverse one: the
@@ -69,7 +71,8 @@ func (p parts) children() []operator.Child {
 		{Name: operator.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),
 			Runner: p.runner, Board: p.app.Board, Log: log.With("actor", "global"), Work: p.work,
-			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch}))},
+			Metrics: p.metrics, Clock: p.cfg.Clock, WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch,
+			Webhooks: p.webhooks}))},
 	}
 	for _, d := range p.defs {
 		out = append(out, operator.Child{Name: operator.ModuleChild(d.Names.Name), Props: p.moduleProps(d)})
@@ -86,7 +89,8 @@ func (p parts) moduleProps(d layout.Definition) *actor.Props {
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Drift: p.cfg.Drift, Work: p.work,
 		WaitReady: p.cfg.WaitReady, WaitReadyTimeout: p.cfg.WaitReadyTimeout,
 		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
-		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch, CRDs: p.crds}))
+		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch, CRDs: p.crds,
+		Webhooks: p.webhooks}))
 }
 
 // scan reads the modules dirs again, with the start-up's common values.

@@ -51,7 +51,8 @@ func startApp(t testing.TB, root string) *started {
 	return startAppIn(t, root, kube.Namespace(t))
 }
 
-func startAppIn(t testing.TB, root, ns string) *started {
+// startAppIn starts the app on root in ns; opts change its config.
+func startAppIn(t testing.TB, root, ns string, opts ...func(*app.Config)) *started {
 	t.Helper()
 	cfg := kube.Config(t)
 	releaser, err := chartrun.NewReleaser(cfg, ns, chartrun.Options{})
@@ -69,13 +70,17 @@ func startAppIn(t testing.TB, root, ns string) *started {
 	w := &testWriter{t: t}
 	t.Cleanup(w.close) // registered first, so it runs after the app's stop
 	log := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	a, err := app.Start(app.Config{
+	config := app.Config{
 		ModulesDirs: []string{filepath.Join(root, "modules")}, GlobalHooksDir: filepath.Join(root, "global-hooks"),
 		Namespace: ns, ConfigMap: "addon-operator", TmpDir: t.TempDir(),
 		Environ: append(os.Environ(), "RECORD_DIR="+filepath.Join(root, "record")),
 		Policy:  supervision.Fixed{Wait: 200 * time.Millisecond}, MetricsPrefix: "addon_operator_",
 		Rest: cfg, Helm: app.ChartHelm{R: releaser}, Log: log, CheckInterval: 100 * time.Millisecond,
-	})
+	}
+	for _, o := range opts {
+		o(&config)
+	}
+	a, err := app.Start(config)
 	if err != nil {
 		t.Fatal(err)
 	}

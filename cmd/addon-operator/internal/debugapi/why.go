@@ -26,7 +26,9 @@ type Why struct {
 	// Superseded is what last dropped or replaced a failing run of the
 	// module, and why.
 	Superseded *board.Superseded `json:"superseded,omitempty"`
-	At         time.Time         `json:"at"`
+	// Webhooks are the module's webhook bindings served now.
+	Webhooks []board.WebhookState `json:"webhooks,omitempty"`
+	At       time.Time            `json:"at"`
 }
 
 // Wait is a module another one waits for, and its run's error while it
@@ -58,6 +60,7 @@ type WhyInput struct {
 	DirError string
 	Queues   messages.QueueSnapshot
 	Converge board.ConvergeState
+	Webhooks []board.WebhookState
 	Now      time.Time
 }
 
@@ -68,7 +71,8 @@ func AssembleWhy(in WhyInput) Why {
 	if in.DirError != "" {
 		st.DirError = in.DirError
 	}
-	w := Why{Module: st.Name, State: st, Enabled: in.Decision, Retry: retryOf(st.Name, in.Queues, in.Now), At: in.Now}
+	w := Why{Module: st.Name, State: st, Enabled: in.Decision, Retry: retryOf(st.Name, in.Queues, in.Now),
+		Webhooks: in.Webhooks, At: in.Now}
 	for _, m := range in.Converge.Waits[st.Name] {
 		wait := Wait{Module: m}
 		if r := retryOf(m, in.Queues, in.Now); r != nil {
@@ -180,7 +184,8 @@ func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
 		}
 		st = unseenState(name, reason)
 	}
-	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Converge: b.Converge(), Now: now}
+	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Converge: b.Converge(),
+		Webhooks: b.Webhooks(name), Now: now}
 	if d, ok := b.EnabledDecisions()[name]; ok {
 		in.Decision = &d
 	}

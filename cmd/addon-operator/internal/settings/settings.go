@@ -58,6 +58,8 @@ type Settings struct {
 	// ParallelModuleRuns > 1 runs the module runs of one weight in that
 	// many parallel queues; 1 runs them one by one in main.
 	ParallelModuleRuns int
+	// Webhooks are the webhook servers' settings.
+	Webhooks Webhooks
 }
 
 // ClientLimits are a Kubernetes client's QPS, burst and request timeout
@@ -100,7 +102,7 @@ type setting struct {
 // table lists the settings; a function, so that nothing package-level can
 // be changed.
 func table() []setting {
-	return []setting{
+	return append([]setting{
 		{"modules-dir", "/modules", "modules directories, colon-separated", []string{"MODULES_DIR", "ADDON_OPERATOR_MODULES_DIR"}},
 		{"global-hooks-dir", "/global-hooks", "global hooks directory", []string{"GLOBAL_HOOKS_DIR", "ADDON_OPERATOR_GLOBAL_HOOKS_DIR"}},
 		{"namespace", "", "namespace of the operator's ConfigMap and releases (required)", []string{"ADDON_OPERATOR_NAMESPACE"}},
@@ -140,7 +142,7 @@ func table() []setting {
 		{"hook-output-max-bytes", "1048576", "output bytes of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES"}},
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}
+	}, webhookTable()...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -200,6 +202,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
+		Webhooks: c.webhooks(v),
 	}
 	if st.WaitReadyTimeout == 0 {
 		c.bad(v, "wait-ready-timeout", "a duration above 0")

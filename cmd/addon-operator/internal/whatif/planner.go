@@ -137,7 +137,7 @@ func (c *candidate) converge(ctx context.Context, defs []layout.Definition, unlo
 				return err
 			}
 			c.plan.Modules = append(c.plan.Modules, m)
-			c.plan.Disable = append(c.plan.Disable, Toggle{Module: t.Module, Reason: t.Reason})
+			c.plan.Disable = append(c.plan.Disable, Toggle{Module: t.Module, Reason: t.Reason, Webhooks: c.webhooks(t.Module)})
 		case messages.TaskModulePurge:
 			c.plan.Purges = append(c.plan.Purges, Toggle{Module: t.Module, Reason: t.Reason})
 		}
@@ -178,7 +178,13 @@ const phaseFailedStart = "failed"
 func (c *candidate) toggles(was map[string]bool) {
 	for _, name := range c.plan.Enabled {
 		if !was[name] {
-			c.plan.Enable = append(c.plan.Enable, Toggle{Module: name, Reason: "enabled by discovery"})
+			c.plan.Enable = append(c.plan.Enable, Toggle{Module: name, Reason: "enabled by discovery", Webhooks: c.webhooks(name)})
 		}
 	}
+}
+
+// webhooks are the webhook bindings the module's hooks declare.
+func (c *candidate) webhooks(module string) []board.WebhookState {
+	st, _ := c.planner.opts.Board.Module(module)
+	return st.Webhooks
 }

@@ -53,6 +53,9 @@ type Problem struct {
 type Toggle struct {
 	Module string `json:"module"`
 	Reason string `json:"reason"`
+	// Webhooks are the module's webhook bindings, which the enable
+	// registers or the disable removes.
+	Webhooks []board.WebhookState `json:"webhooks,omitempty"`
 }
 
 // ValuesChange is the values a scope would get, and their diff (YAML)

@@ -1,0 +1,70 @@
+package settings
+
+import (
+	"strings"
+
+	"github.com/addon-actors/addon-operator/webhook/server"
+)
+
+// Webhooks are the settings of the servers of hooks' webhook bindings,
+// under shell-operator's names (VALIDATING_WEBHOOK_*, CONVERSION_WEBHOOK_*)
+// and defaults.
+type Webhooks struct {
+	Admission, Conversion server.Settings
+	// AdmissionURL and ConversionURL, when set, are the base URLs the
+	// apiserver calls instead of the Services (no Service routes to the
+	// operator: a local run, a test).
+	AdmissionURL, ConversionURL string
+	// Concurrency is how many reviews one hook answers at once.
+	Concurrency int
+}
+
+// webhookTable are the webhook settings; shell-operator's flags and
+// variables.
+func webhookTable() []setting {
+	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
+	return []setting{
+		{"validating-webhook-configuration-name", adm.ConfigurationName, "prefix of the names of the Validating- and MutatingWebhookConfigurations (<prefix>-<module>, <prefix>-global)", []string{"VALIDATING_WEBHOOK_CONFIGURATION_NAME"}},
+		{"validating-webhook-service-name", adm.ServiceName, "Service in front of the admission webhook server (port 443), in the operator's namespace", []string{"VALIDATING_WEBHOOK_SERVICE_NAME"}},
+		{"validating-webhook-server-cert", adm.CertFile, "admission server certificate (re-read when it changes)", []string{"VALIDATING_WEBHOOK_SERVER_CERT"}},
+		{"validating-webhook-server-key", adm.KeyFile, "admission server key", []string{"VALIDATING_WEBHOOK_SERVER_KEY"}},
+		{"validating-webhook-ca", adm.CAFile, "CA of the admission server certificate (the configurations' caBundle)", []string{"VALIDATING_WEBHOOK_CA"}},
+		{"validating-webhook-client-ca", "", "CAs of client certificates, comma-separated; set: clients must present one (mTLS)", []string{"VALIDATING_WEBHOOK_CLIENT_CA"}},
+		{"validating-webhook-listen-port", "9680", "admission server port", []string{"VALIDATING_WEBHOOK_LISTEN_PORT"}},
+		{"validating-webhook-listen-address", adm.ListenAddress, "admission server address", []string{"VALIDATING_WEBHOOK_LISTEN_ADDRESS"}},
+		{"conversion-webhook-service-name", conv.ServiceName, "Service in front of the conversion webhook server (port 443), in the operator's namespace", []string{"CONVERSION_WEBHOOK_SERVICE_NAME"}},
+		{"conversion-webhook-server-cert", conv.CertFile, "conversion server certificate (re-read when it changes)", []string{"CONVERSION_WEBHOOK_SERVER_CERT"}},
+		{"conversion-webhook-server-key", conv.KeyFile, "conversion server key", []string{"CONVERSION_WEBHOOK_SERVER_KEY"}},
+		{"conversion-webhook-ca", conv.CAFile, "CA of the conversion server certificate (the CRDs' caBundle)", []string{"CONVERSION_WEBHOOK_CA"}},
+		{"conversion-webhook-client-ca", "", "CAs of client certificates, comma-separated; set: mTLS", []string{"CONVERSION_WEBHOOK_CLIENT_CA"}},
+		{"conversion-webhook-listen-port", "9681", "conversion server port", []string{"CONVERSION_WEBHOOK_LISTEN_PORT"}},
+		{"conversion-webhook-listen-address", conv.ListenAddress, "conversion server address", []string{"CONVERSION_WEBHOOK_LISTEN_ADDRESS"}},
+		{"webhook-url", "", "base URL the apiserver calls for admission reviews (https://127.0.0.1:9680) instead of the Service; empty: the Service", []string{"ADDON_OPERATOR_WEBHOOK_URL"}},
+		{"webhook-conversion-url", "", "base URL the apiserver calls for conversion reviews instead of the Service; empty: the Service", []string{"ADDON_OPERATOR_WEBHOOK_CONVERSION_URL"}},
+		{"webhook-concurrency", "4", "reviews one hook answers at once; more wait for a slot within their timeout", []string{"ADDON_OPERATOR_WEBHOOK_CONCURRENCY"}},
+	}
+}
+
+func (c *converter) webhooks(v map[string]string) Webhooks {
+	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
+	adm.ConfigurationName, adm.ServiceName = v["validating-webhook-configuration-name"], v["validating-webhook-service-name"]
+	adm.CertFile, adm.KeyFile, adm.CAFile = v["validating-webhook-server-cert"], v["validating-webhook-server-key"], v["validating-webhook-ca"]
+	adm.ClientCAFiles = splitList(v["validating-webhook-client-ca"])
+	adm.ListenPort, adm.ListenAddress = c.port(v, "validating-webhook-listen-port"), v["validating-webhook-listen-address"]
+	conv.ServiceName = v["conversion-webhook-service-name"]
+	conv.CertFile, conv.KeyFile, conv.CAFile = v["conversion-webhook-server-cert"], v["conversion-webhook-server-key"], v["conversion-webhook-ca"]
+	conv.ClientCAFiles = splitList(v["conversion-webhook-client-ca"])
+	conv.ListenPort, conv.ListenAddress = c.port(v, "conversion-webhook-listen-port"), v["conversion-webhook-listen-address"]
+	return Webhooks{Admission: adm, Conversion: conv, AdmissionURL: strings.TrimSuffix(v["webhook-url"], "/"),
+		ConversionURL: strings.TrimSuffix(v["webhook-conversion-url"], "/"), Concurrency: c.positive(v, "webhook-concurrency")}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

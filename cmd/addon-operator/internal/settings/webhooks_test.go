@@ -1,0 +1,43 @@
+package settings_test
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
+	"github.com/addon-actors/addon-operator/webhook/server"
+)
+
+// The webhook servers' settings default to shell-operator's, read its
+// variables, and take the URL form and the concurrency of our own.
+func TestWebhookSettings(t *testing.T) {
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := settings.Webhooks{Admission: server.DefaultAdmission(), Conversion: server.DefaultConversion(), Concurrency: 4}
+	if !reflect.DeepEqual(s.Webhooks, want) {
+		t.Fatalf("defaults\n got %+v\nwant %+v", s.Webhooks, want)
+	}
+	s, err = settings.Load([]string{"--webhook-concurrency", "2"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+		"VALIDATING_WEBHOOK_CONFIGURATION_NAME", "ops-hooks", "VALIDATING_WEBHOOK_LISTEN_PORT", "8443",
+		"VALIDATING_WEBHOOK_CLIENT_CA", "/a.crt, /b.crt", "CONVERSION_WEBHOOK_SERVER_CERT", "/c/tls.crt",
+		"ADDON_OPERATOR_WEBHOOK_URL", "https://127.0.0.1:8443/", "ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "9"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Webhooks
+	if w.Admission.ConfigurationName != "ops-hooks" || w.Admission.ListenPort != 8443 ||
+		!reflect.DeepEqual(w.Admission.ClientCAFiles, []string{"/a.crt", "/b.crt"}) || w.Conversion.CertFile != "/c/tls.crt" ||
+		w.AdmissionURL != "https://127.0.0.1:8443" || w.ConversionURL != "" || w.Concurrency != 2 {
+		t.Fatalf("settings %+v", w)
+	}
+	for _, bad := range [][2]string{{"ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "0"}, {"CONVERSION_WEBHOOK_LISTEN_PORT", "70000"}} {
+		_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", bad[0], bad[1]), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), bad[0]) {
+			t.Errorf("%s=%s: err %v, want one naming it", bad[0], bad[1], err)
+		}
+	}
+}
