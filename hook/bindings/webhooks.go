@@ -1,5 +1,7 @@
 package bindings
 
+import "encoding/json"
+
 // The defaults of an admission binding's keys (spec/WEBHOOKS.md §3).
 const (
 	DefaultFailurePolicy  = "Fail"
@@ -10,6 +12,17 @@ const (
 // The model is plain data (the messages carry it): selectors, rules and
 // match conditions mirror admissionregistration/v1's and meta/v1's JSON
 // field for field, so a JSON round trip gives the API's types.
+
+// As converts between the model's mirror types and the API's (the same
+// JSON, either way): As[*metav1.LabelSelector](b.ObjectSelector). Nil stays
+// nil.
+func As[T any](v any) T {
+	var out T
+	if data, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(data, &out) // the same JSON fields: it cannot fail
+	}
+	return out
+}
 
 // LabelSelector is meta/v1's LabelSelector.
 type LabelSelector struct {

@@ -67,7 +67,7 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 	b := bindings.AdmissionBinding{
 		Name:           r.Name,
 		Group:          r.Group,
-		ObjectSelector: plain[*bindings.LabelSelector](r.LabelSelector),
+		ObjectSelector: bindings.As[*bindings.LabelSelector](r.LabelSelector),
 		FailurePolicy:  bindings.DefaultFailurePolicy,
 		SideEffects:    bindings.DefaultSideEffects,
 		TimeoutSeconds: bindings.DefaultTimeoutSeconds,
@@ -82,12 +82,12 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 		func() error { return webhookSelector(field+".labelSelector", r.LabelSelector) },
 		func() error {
 			ns, err := r.namespace(field + ".namespace")
-			b.NamespaceSelector = plain[*bindings.LabelSelector](ns)
+			b.NamespaceSelector = bindings.As[*bindings.LabelSelector](ns)
 			return err
 		},
 		func() error {
 			rs, err := rules(field+".rules", r.Rules)
-			b.Rules = plain[[]bindings.Rule](rs)
+			b.Rules = bindings.As[[]bindings.Rule](rs)
 			return err
 		},
 		func() error {
@@ -102,7 +102,7 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 		},
 		func() error {
 			mc, err := matchConditions(field+".matchConditions", r.MatchConditions)
-			b.MatchConditions = plain[[]bindings.MatchCondition](mc)
+			b.MatchConditions = bindings.As[[]bindings.MatchCondition](mc)
 			return err
 		},
 	}
@@ -112,17 +112,6 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 		}
 	}
 	return b, nil
-}
-
-// plain is v (the API's type) as the model's plain mirror of it (the same
-// JSON); nil stays nil.
-func plain[T any](v any) T {
-	var out T
-	data, err := json.Marshal(v)
-	if err == nil {
-		_ = json.Unmarshal(data, &out) // the same JSON fields: it cannot fail
-	}
-	return out
 }
 
 // requiredName refuses a missing or empty name.

@@ -37,7 +37,7 @@ func checkValidating(key string, list []bindings.AdmissionBinding) error {
 				b.TimeoutSeconds, minTimeoutSeconds, maxTimeoutSeconds)
 		}
 		for j, r := range b.Rules {
-			if err := checkRule(fmt.Sprintf("%s.rules[%d]", field, j), plain[admissionregistrationv1.RuleWithOperations](r)); err != nil {
+			if err := checkRule(fmt.Sprintf("%s.rules[%d]", field, j), bindings.As[admissionregistrationv1.RuleWithOperations](r)); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,9 @@
 package app
 
 import (
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
@@ -29,16 +32,21 @@ func webhookBindings(owner string, hooks hookrun.HookSet) ([]webhook.Admission, 
 	return adm, conv
 }
 
+// admission is a binding as the server and the registrar take it: the
+// model's plain selectors, rules and conditions become the API's types
+// (the same JSON).
 func admission(owner, hook string, kind webhook.Kind, b bindings.AdmissionBinding) webhook.Admission {
-	a := webhook.Admission{Owner: owner, Hook: hook, Name: b.Name, Kind: kind, Rules: b.Rules,
-		TimeoutSeconds: b.TimeoutSeconds, ObjectSelector: b.ObjectSelector, NamespaceSelector: b.NamespaceSelector,
-		MatchConditions: b.MatchConditions}
+	a := webhook.Admission{Owner: owner, Hook: hook, Name: b.Name, Kind: kind,
+		Rules: bindings.As[[]admissionregistrationv1.RuleWithOperations](b.Rules), TimeoutSeconds: b.TimeoutSeconds,
+		ObjectSelector:    bindings.As[*metav1.LabelSelector](b.ObjectSelector),
+		NamespaceSelector: bindings.As[*metav1.LabelSelector](b.NamespaceSelector),
+		MatchConditions:   bindings.As[[]admissionregistrationv1.MatchCondition](b.MatchConditions)}
 	if b.FailurePolicy != "" {
-		fp := b.FailurePolicy
+		fp := admissionregistrationv1.FailurePolicyType(b.FailurePolicy)
 		a.FailurePolicy = &fp
 	}
 	if b.SideEffects != "" {
-		se := b.SideEffects
+		se := admissionregistrationv1.SideEffectClass(b.SideEffects)
 		a.SideEffects = &se
 	}
 	return a

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hook/bindings"
@@ -46,7 +45,7 @@ func (w *webhooks) Convert(ctx context.Context, cv webhook.Conversion, from, to 
 	if err != nil {
 		return nil, err
 	}
-	var req apiextensionsv1.ConversionRequest
+	var req bctx.ConversionRequest
 	if err := json.Unmarshal(request, &req); err != nil {
 		return nil, fmt.Errorf("%s hook %s binding %s: read conversion request: %w", cv.Owner, cv.Hook, cv.Name, err)
 	}
