@@ -56,8 +56,9 @@ func (b *lifecycle) converged() {
 	took := b.opts.Clock.Now().Sub(b.convergeStart)
 	b.convergeStart = time.Time{}
 	if !b.opts.Board.Ready() {
-		b.opts.Log.Info("first converge done; ready", "took", took)
+		// Ready first: whoever reads the log line finds /readyz 200.
 		b.opts.Board.SetReady()
+		b.opts.Log.Info("first converge done; ready", "took", took)
 	} else {
 		b.opts.Log.Info("converge done", "took", took)
 	}
