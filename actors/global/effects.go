@@ -45,8 +45,9 @@ func (SyncEnded) globalEvent()        {}
 func (SectionChanged) globalEvent()   {}
 func (HookEventArrived) globalEvent() {}
 
-// Effect is an output of the global core.
-type Effect any
+// Effect is an output of the global core: one of the types below, a closed
+// set the actor's apply covers case by case.
+type Effect interface{ globalEffect() }
 
 // Effects of the global core.
 type (
@@ -69,3 +70,11 @@ type (
 	// TaskEnded tells the GlobalSynchronization wait a task ended.
 	TaskEnded struct{ Task messages.Task }
 )
+
+func (InQueue) globalEffect()     {}
+func (Reply) globalEffect()       {}
+func (Publish) globalEffect()     {}
+func (ConfigReply) globalEffect() {}
+func (Enqueue) globalEffect()     {}
+func (StartSync) globalEffect()   {}
+func (TaskEnded) globalEffect()   {}

@@ -1,6 +1,8 @@
 package global
 
 import (
+	"fmt"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -16,14 +18,17 @@ type tokenArrived struct{ queue string }
 // step feeds ev to the core and carries out the effects.
 func (a *Actor) step(ctx actor.Context, ev Event) {
 	for _, e := range a.core.Step(ev, Env{Now: a.now()}) {
-		a.carry(ctx, e)
+		a.apply(ctx, e)
 	}
 }
 
-func (a *Actor) carry(ctx actor.Context, e Effect) {
+// apply carries out one effect. Its switch has a case for every type of the
+// closed set Effect (TestApplyCoversEveryEffect holds it to that): an
+// effect without one is a bug, not something to ignore.
+func (a *Actor) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
 	case InQueue:
-		a.carryRun(ctx, e.Queue, e.Effect)
+		a.applyRun(ctx, e.Queue, e.Effect)
 	case Reply:
 		ctx.Send(e.To, e.Done)
 	case Publish:
@@ -39,11 +44,14 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		a.startSync(ctx, e.Queue)
 	case TaskEnded:
 		a.syncFinished(ctx, e.Task)
+	default:
+		panic(fmt.Sprintf("global: effect %T has no case in apply", e))
 	}
 }
 
-// carryRun carries out a queue's hook run effect.
-func (a *Actor) carryRun(ctx actor.Context, queue string, e hookrun.Effect) {
+// applyRun carries out a queue's hook run effect; Committed and Finished
+// never leave the core.
+func (a *Actor) applyRun(ctx actor.Context, queue string, e hookrun.Effect) {
 	switch e := e.(type) {
 	case hookrun.GetSnapshots:
 		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: messages.OwnerGlobal, Hook: e.Hook, Tag: queue})
@@ -57,6 +65,10 @@ func (a *Actor) carryRun(ctx actor.Context, queue string, e hookrun.Effect) {
 		a.record(e)
 	case hookrun.WriteConfigPatch:
 		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook, Tag: queue})
+	case hookrun.Committed, hookrun.Finished:
+		panic(fmt.Sprintf("global: the core keeps the hook run's %T", e))
+	default:
+		panic(fmt.Sprintf("global: hook run effect %T has no case in applyRun", e))
 	}
 }
 

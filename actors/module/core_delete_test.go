@@ -44,12 +44,12 @@ func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 	pod := bctx.ObjectAndFilterResult{Object: json.RawMessage(`{"kind":"Pod"}`), FilterResult: json.RawMessage(`"p"`)}
 	effects := h.step(SnapshotsRead{Snapshots: bctx.Snapshots{"pods": {pod}}}, "RunHook g-bdh.sh beforeDeleteHelm")
 	want := `[{"binding":"beforeDeleteHelm","snapshots":{"cms":[],"pods":[{"object":{"kind":"Pod"},"filterResult":"p"}]}}]`
-	if got := string(effects[0].(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, want) {
+	if got := string(effects[0].(HookEffect).Effect.(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, want) {
 		t.Errorf("binding context\n got  %s\n want %s", got, want)
 	}
 	h.step(ok(t, ""), "Ran", "RunHook f-bdh.sh beforeDeleteHelm")
 	effects = h.step(ok(t, ""), "Ran", "RunHook h-bdh.sh beforeDeleteHelm")
-	if got := string(effects[1].(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, `[{"binding":"beforeDeleteHelm","snapshots":{}}]`) {
+	if got := string(effects[1].(HookEffect).Effect.(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, `[{"binding":"beforeDeleteHelm","snapshots":{}}]`) {
 		t.Errorf("binding context of a hook without kubernetes bindings: %s", got)
 	}
 	h.step(ok(t, ""), "Ran", "Uninstall")

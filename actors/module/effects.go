@@ -78,13 +78,16 @@ func (CRDsApplied) moduleEvent()          {}
 func (WebhooksRegistered) moduleEvent()   {}
 func (WebhooksUnregistered) moduleEvent() {}
 
-// Effect is an output of the module core: one of the types below, or a
-// hook run's effect (hookrun.GetSnapshots, ArmTimer, RunHook, Ran,
-// WriteConfigPatch), which the actor carries out as they are.
-type Effect any
+// Effect is an output of the module core: one of the types below, a closed
+// set the actor's apply covers case by case.
+type Effect interface{ moduleEffect() }
 
 // Effects of the module core.
 type (
+	// HookEffect is a hook run's effect that the actor carries out
+	// (hookrun.GetSnapshots, ArmTimer, RunHook, Ran, WriteConfigPatch);
+	// the core keeps Committed and Finished.
+	HookEffect struct{ Effect hookrun.Effect }
 	// RunHelm upgrades the release with Values.
 	RunHelm struct{ Values map[string]any }
 	// CheckRelease asks whether the release exists (ReleaseChecked).
@@ -152,3 +155,26 @@ type (
 	// hooks may answer reviews.
 	WebhooksSynced struct{}
 )
+
+func (HookEffect) moduleEffect()         {}
+func (RunHelm) moduleEffect()            {}
+func (CheckRelease) moduleEffect()       {}
+func (Uninstall) moduleEffect()          {}
+func (Watch) moduleEffect()              {}
+func (Reply) moduleEffect()              {}
+func (Publish) moduleEffect()            {}
+func (ConfigReply) moduleEffect()        {}
+func (Observed) moduleEffect()           {}
+func (DestructiveDone) moduleEffect()    {}
+func (HelmUpgraded) moduleEffect()       {}
+func (Uninstalled) moduleEffect()        {}
+func (TaskFailed) moduleEffect()         {}
+func (HookFailureAllowed) moduleEffect() {}
+func (ArmCheck) moduleEffect()           {}
+func (Enqueue) moduleEffect()            {}
+func (MaintenanceSet) moduleEffect()     {}
+func (HelmSkipped) moduleEffect()        {}
+func (ApplyCRDs) moduleEffect()          {}
+func (RegisterWebhooks) moduleEffect()   {}
+func (UnregisterWebhooks) moduleEffect() {}
+func (WebhooksSynced) moduleEffect()     {}

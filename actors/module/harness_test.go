@@ -105,8 +105,8 @@ func describe(effects []Effect) []string {
 
 func describeOne(e Effect) string {
 	switch e := e.(type) {
-	case hookrun.RunHook:
-		return fmt.Sprintf("RunHook %s %s", e.Request.Hook.Name, e.Info.Binding)
+	case HookEffect:
+		return describeHook(e.Effect)
 	case Watch:
 		return fmt.Sprintf("Watch on=%t sync=%t", e.On, e.Sync)
 	case Reply:
@@ -117,6 +117,15 @@ func describeOne(e Effect) string {
 		return fmt.Sprintf("Observed helm=%t err=%t", e.Helm, e.Err != nil)
 	case DestructiveDone:
 		return fmt.Sprintf("DestructiveDone %d", len(e.Actions))
+	}
+	return reflect.TypeOf(e).Name()
+}
+
+// describeHook writes a hook run's effect as describeOne would the effect
+// itself: the wrapping HookEffect is left out.
+func describeHook(e hookrun.Effect) string {
+	if rh, ok := e.(hookrun.RunHook); ok {
+		return fmt.Sprintf("RunHook %s %s", rh.Request.Hook.Name, rh.Info.Binding)
 	}
 	return reflect.TypeOf(e).Name()
 }
@@ -138,7 +147,8 @@ func describeDone(d messages.TaskDone) string {
 // requestValues is the values a RunHook effect gives the hook.
 func requestValues(t *testing.T, e Effect) map[string]any {
 	t.Helper()
-	rh, isRun := e.(hookrun.RunHook)
+	he, _ := e.(HookEffect)
+	rh, isRun := he.Effect.(hookrun.RunHook)
 	if !isRun {
 		t.Fatalf("effect %T, want RunHook", e)
 	}

@@ -57,20 +57,15 @@ func maintenanceCause(state string) string {
 // helm phase maintenance mode skipped.
 const HelmSkippedMessage = "helm skipped: module in maintenance mode"
 
-// observeMaintenance logs and counts the maintenance effects.
-func (a *Actor) observeMaintenance(e Effect) {
-	switch e := e.(type) {
-	case MaintenanceSet:
-		if e.State == "" {
-			a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
-		} else {
-			a.log.Warn("maintenance mode on: helm and the healing of absent objects are skipped, hooks run",
-				"state", e.State)
-		}
-		if a.opts.Metrics != nil {
-			a.opts.Metrics.Maintenance(a.name(), e.State)
-		}
-	case HelmSkipped:
-		a.log.Info(HelmSkippedMessage, "state", e.State, "revision", a.core.State.Revision)
+// maintenanceSet logs and counts a change of the maintenance state.
+func (a *Actor) maintenanceSet(e MaintenanceSet) {
+	if e.State == "" {
+		a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
+	} else {
+		a.log.Warn("maintenance mode on: helm and the healing of absent objects are skipped, hooks run",
+			"state", e.State)
+	}
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.Maintenance(a.name(), e.State)
 	}
 }

@@ -120,7 +120,7 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 		case hookrun.Finished:
 			return append(out, c.hookEnded(e.Err, env)...)
 		default:
-			out = append(out, e)
+			out = append(out, HookEffect{Effect: e})
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package module
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -26,23 +27,17 @@ func (a *Actor) step(ctx actor.Context, ev Event) {
 		env.Global, env.Enabled = a.opts.Board.Global(), a.opts.Board.EnabledModules()
 	}
 	for _, e := range a.core.Step(ev, env) {
-		a.carry(ctx, e)
+		a.apply(ctx, e)
 	}
 }
 
-// carry carries out one effect.
-func (a *Actor) carry(ctx actor.Context, e Effect) {
+// apply carries out one effect. Its switch has a case for every type of the
+// closed set Effect (TestApplyCoversEveryEffect holds it to that): an
+// effect without one is a bug, not something to ignore.
+func (a *Actor) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
-	case hookrun.GetSnapshots:
-		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: a.owner(), Hook: e.Hook})
-	case hookrun.ArmTimer:
-		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{}, e.Wait)
-	case hookrun.RunHook:
-		a.runHook(ctx, e)
-	case hookrun.Ran:
-		a.record(e)
-	case hookrun.WriteConfigPatch:
-		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
+	case HookEffect:
+		a.applyHook(ctx, e.Effect)
 	case RunHelm:
 		ctx.Request(a.worker, a.helmJob(e.Values))
 	case CheckRelease:
@@ -62,25 +57,14 @@ func (a *Actor) carry(ctx actor.Context, e Effect) {
 		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
-	case RegisterWebhooks, UnregisterWebhooks, WebhooksSynced:
-		a.carryWebhooks(ctx, e)
-	default:
-		a.observe(ctx, e)
-	}
-}
-
-// observe carries out the effects that only log, count or arm the check.
-func (a *Actor) observe(ctx actor.Context, e Effect) {
-	switch e := e.(type) {
+	case RegisterWebhooks:
+		a.webhookJob(ctx, false)
+	case UnregisterWebhooks:
+		a.webhookJob(ctx, true)
+	case WebhooksSynced:
+		a.opts.Webhooks.Synced(a.name())
 	case Observed:
-		if a.opts.Metrics == nil {
-			return
-		}
-		if e.Helm {
-			a.opts.Metrics.Helm(a.name(), e.Took, e.Err)
-		} else {
-			a.opts.Metrics.ModuleRun(a.name(), e.Took, e.Err)
-		}
+		a.observed(e)
 	case DestructiveDone:
 		a.countDestructive(e.Actions)
 	case HelmUpgraded:
@@ -89,19 +73,61 @@ func (a *Actor) observe(ctx actor.Context, e Effect) {
 		a.log.Warn(UninstalledMessage, "release", a.name(), "revision", e.Removal.Revision,
 			"status", e.Removal.Status, "reason", e.Reason)
 	case TaskFailed:
-		if e.Allowed {
-			a.log.Warn("task failed; its binding allows failure", "err", e.Err)
-			return
-		}
-		a.log.Error("task failed", "err", e.Err)
+		a.taskFailed(e)
 	case HookFailureAllowed:
 		a.log.Warn("hook failed; its binding allows failure, the run goes on", "hook", e.Hook,
 			"binding", e.Binding, "err", e.Err)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
-	case MaintenanceSet, HelmSkipped:
-		a.observeMaintenance(e)
+	case MaintenanceSet:
+		a.maintenanceSet(e)
+	case HelmSkipped:
+		a.log.Info(HelmSkippedMessage, "state", e.State, "revision", a.core.State.Revision)
+	default:
+		panic(fmt.Sprintf("module: effect %T has no case in apply", e))
 	}
+}
+
+// applyHook carries out a hook run's effect; Committed and Finished never
+// leave the core.
+func (a *Actor) applyHook(ctx actor.Context, e hookrun.Effect) {
+	switch e := e.(type) {
+	case hookrun.GetSnapshots:
+		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: a.owner(), Hook: e.Hook})
+	case hookrun.ArmTimer:
+		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{}, e.Wait)
+	case hookrun.RunHook:
+		a.runHook(ctx, e)
+	case hookrun.Ran:
+		a.record(e)
+	case hookrun.WriteConfigPatch:
+		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
+	case hookrun.Committed, hookrun.Finished:
+		panic(fmt.Sprintf("module: the core keeps the hook run's %T", e))
+	default:
+		panic(fmt.Sprintf("module: hook run effect %T has no case in applyHook", e))
+	}
+}
+
+// observed counts a finished module run or helm upgrade.
+func (a *Actor) observed(e Observed) {
+	if a.opts.Metrics == nil {
+		return
+	}
+	if e.Helm {
+		a.opts.Metrics.Helm(a.name(), e.Took, e.Err)
+	} else {
+		a.opts.Metrics.ModuleRun(a.name(), e.Took, e.Err)
+	}
+}
+
+// taskFailed logs a failed task, at WARN when the queue drops it.
+func (a *Actor) taskFailed(e TaskFailed) {
+	if e.Allowed {
+		a.log.Warn("task failed; its binding allows failure", "err", e.Err)
+		return
+	}
+	a.log.Error("task failed", "err", e.Err)
 }
 
 // runHook sends the hook run to the worker, with a logger that names the

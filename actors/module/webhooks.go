@@ -46,18 +46,11 @@ func (c *Core) webhooksUnregistered(err error, env Env) []Effect {
 	return append(c.disable(), c.finish(nil, env)...)
 }
 
-// carryWebhooks carries out the webhook effects: registering and removing
-// are the worker's (they write to the cluster), Synced only opens gates.
-func (a *Actor) carryWebhooks(ctx actor.Context, e Effect) {
-	switch e.(type) {
-	case RegisterWebhooks:
-		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Webhooks: a.opts.Webhooks})
-	case UnregisterWebhooks:
-		ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Unregister: true,
-			Webhooks: a.opts.Webhooks})
-	case WebhooksSynced:
-		a.opts.Webhooks.Synced(a.name())
-	}
+// webhookJob has the worker register the module's webhooks, or remove them
+// (unregister): both write to the cluster.
+func (a *Actor) webhookJob(ctx actor.Context, unregister bool) {
+	ctx.Request(a.worker, worker.WebhookJob{Owner: a.name(), Hooks: a.core.Hooks, Unregister: unregister,
+		Webhooks: a.opts.Webhooks})
 }
 
 func (a *Actor) handleWebhookResult(ctx actor.Context, r worker.WebhookResult) {
