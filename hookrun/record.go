@@ -1,6 +1,9 @@
 package hookrun
 
-import "github.com/addon-actors/addon-operator/hookexec"
+import (
+	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+)
 
 // RunInfo is what a hook run is for: its binding and queue, and whether a
 // failure is allowed (then it is counted apart and dropped).
@@ -10,12 +13,10 @@ type RunInfo struct {
 	AllowFailure bool
 }
 
-// RunInfoOf is the run information of a task.
+// RunInfoOf is the run information of a task; an empty queue is the main
+// one (bindings.QueueName).
 func RunInfoOf(binding, queue string, allowFailure bool) RunInfo {
-	if queue == "" {
-		queue = "main"
-	}
-	return RunInfo{Binding: binding, Queue: queue, AllowFailure: allowFailure}
+	return RunInfo{Binding: binding, Queue: bindings.QueueName(queue), AllowFailure: allowFailure}
 }
 
 // HookRun is one finished hook run, for metrics.

@@ -3,10 +3,13 @@ package messages
 import (
 	"fmt"
 	"time"
+
+	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
-// MainQueue is the name of the main queue; hooks may name others.
-const MainQueue = "main"
+// MainQueue is the name of the main queue, the one a task or binding that
+// names no queue runs in (bindings.QueueName); hooks may name others.
+const MainQueue = bindings.DefaultQueue
 
 // TaskKind says what a task does and which actor owns it.
 type TaskKind string

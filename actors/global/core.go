@@ -54,13 +54,6 @@ func (c *Core) queue(name string) *queueRun {
 	return r
 }
 
-func queueOf(t messages.Task) string {
-	if t.Queue == "" {
-		return messages.MainQueue
-	}
-	return t.Queue
-}
-
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
@@ -95,7 +88,7 @@ func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
 	if c.Stopping {
 		return fail("the operator is stopping")
 	}
-	q := queueOf(t)
+	q := bindings.QueueName(t.Queue)
 	r := c.queue(q)
 	if r.task != nil {
 		return fail("the global actor is still running a task of this queue")

@@ -15,6 +15,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // bigPayload is the data of each big ConfigMap: just under the 1 MiB the
@@ -47,12 +48,12 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: actortest.Owners(queue.PID), Report: report.PID})))
+		Owner: owners.All(queue.PID), Report: report.PID})))
 	before := heapInUse()
 	filter := `{name: .metadata.name, size: (.data.payload | length), first: .data.payload[0:1]}`
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
+	sync := owners.ExpectTask(queue, time.Minute).Tasks[0]
 	var results []string
 	for i := range bigCount {
 		results = append(results, fmt.Sprintf(`{"filterResult":{"first":"%c","name":"big%d","size":1000000}}`, 'a'+i, i))
@@ -63,7 +64,7 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	}
 
 	change(t, cms, "big1", func(cm *corev1.ConfigMap) { cm.Data["payload"] = strings.Repeat("z", bigPayload-1) })
-	event := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
+	event := owners.ExpectTask(queue, time.Minute).Tasks[0]
 	want = `[{"binding":"cms","type":"Event","watchEvent":"Modified","filterResult":{"first":"z","name":"big1","size":999999}}]`
 	if string(event.Context) != want {
 		t.Fatalf("event context of %d bytes: %.2000s\nwant %s", len(event.Context), event.Context, want)

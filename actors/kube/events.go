@@ -95,7 +95,7 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 func (a *Actor) queueSync(ctx actor.Context, m *monitor) {
 	b := m.hook.Binding
 	to := a.syncTo[m.owner]
-	named := b.Queue != "" && b.Queue != messages.MainQueue
+	named := bindings.QueueName(b.Queue) != messages.MainQueue
 	if to == nil || named && (!b.WaitForSynchronization || a.waitNamed[m.owner]) {
 		if a.groupSyncQueued(m) {
 			return

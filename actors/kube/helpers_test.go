@@ -16,6 +16,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -117,7 +118,7 @@ func expectEvents(tb testing.TB, queue *actortest.Probe, want ...event) {
 	tb.Helper()
 	left := slices.Clone(want)
 	for len(left) > 0 {
-		for _, c := range contextsOf(tb, actortest.ExpectOwnerTask(queue, time.Minute)) {
+		for _, c := range contextsOf(tb, owners.ExpectTask(queue, time.Minute)) {
 			i := slices.Index(left, c.event())
 			if c.Type != "Event" || i < 0 {
 				tb.Fatalf("unexpected %s %s %q; still waiting for %v", c.Type, c.WatchEvent, c.FilterResult.Name, left)

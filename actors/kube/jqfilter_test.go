@@ -18,6 +18,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -58,7 +59,7 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 			kit := actortest.New(t)
 			queue, report := kit.NewProbe(), kit.NewProbe()
 			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-				Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+				Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
 				Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 			filter := `{name: .metadata.name, n: (.data.n | tonumber)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, keepFull)}})
@@ -73,7 +74,7 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 			if synced := actortest.Expect[messages.KubeSynced](report, time.Minute); synced.Err != "" {
 				t.Fatalf("KubeSynced %+v: a filter error is no watch error", synced)
 			}
-			sync := numbered(t, actortest.ExpectOwnerTask(queue, time.Minute))
+			sync := numbered(t, owners.ExpectTask(queue, time.Minute))
 			if want := []numberedEvent{{"Synchronization", "", "good1", 1}}; !reflect.DeepEqual(sync, want) {
 				t.Fatalf("Synchronization %+v, want %+v", sync, want)
 			}
@@ -135,7 +136,7 @@ func TestJqFilterOnIntegers(t *testing.T) {
 			kit := actortest.New(t)
 			queue, report := kit.NewProbe(), kit.NewProbe()
 			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-				Owner: actortest.Owners(queue.PID), Report: report.PID})))
+				Owner: owners.All(queue.PID), Report: report.PID})))
 			filter := `{next: (.spec.ports[0].port + 1), high: (.spec.ports[0].port > 1024), type: (.spec.ports[0].port | type)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "Service", filter, keepFull)}})
 			actortest.Expect[messages.KubeSynced](report, time.Minute)
@@ -144,7 +145,7 @@ func TestJqFilterOnIntegers(t *testing.T) {
 					FilterResult json.RawMessage `json:"filterResult"`
 				} `json:"objects"`
 			}
-			task := actortest.ExpectOwnerTask(queue, time.Minute).Tasks[0]
+			task := owners.ExpectTask(queue, time.Minute).Tasks[0]
 			if err := json.Unmarshal(task.Context, &ctxs); err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +203,7 @@ func numbered(tb testing.TB, msg messages.Enqueue) []numberedEvent {
 // expectNumbered fails unless the next queued run is exactly want.
 func expectNumbered(tb testing.TB, queue *actortest.Probe, want numberedEvent) {
 	tb.Helper()
-	got := numbered(tb, actortest.ExpectOwnerTask(queue, time.Minute))
+	got := numbered(tb, owners.ExpectTask(queue, time.Minute))
 	if len(got) != 1 || got[0] != want {
 		tb.Fatalf("run %+v, want %+v", got, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -48,7 +49,7 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	}
 	ready := time.Now()
 	createLabelled(t, cms, "d")
-	got := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Until(ready.Add(resumeWithin))))
+	got := contextsOf(t, owners.ExpectTask(queue, time.Until(ready.Add(resumeWithin))))
 	if len(got) != 1 || got[0].event() != (event{"Added", "d"}) {
 		t.Fatalf("first run after the outage %+v, want Added d", got)
 	}
@@ -79,11 +80,11 @@ func watchOnPrivateCluster(tb testing.TB, opts kube.Options, before func(typedco
 	kit := actortest.New(tb)
 	report := kit.NewProbe()
 	f.queue = kit.NewProbe()
-	opts.Owner, opts.Report = actortest.Owners(f.queue.PID), report.PID
+	opts.Owner, opts.Report = owners.All(f.queue.PID), report.PID
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, opts)))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(tb, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	actortest.ExpectOwnerTask(f.queue, time.Minute)
+	owners.ExpectTask(f.queue, time.Minute)
 	return f
 }
 

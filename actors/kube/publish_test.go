@@ -14,6 +14,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // waitPublished waits until the board's snapshot of global's hook h holds
@@ -59,7 +60,7 @@ func TestSnapshotsArePublished(t *testing.T) {
 	b := board.New()
 	kit := actortest.New(t)
 	queue, report, probe := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: actortest.Owners(queue.PID), Report: report.PID, Board: b})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners.All(queue.PID), Report: report.PID, Board: b})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	waitPublished(t, b, clusterLabels(t, client, ns))

@@ -16,6 +16,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // A binding on ConfigMaps its service account may not list is logged as an
@@ -44,7 +45,7 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
+		Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
 		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
@@ -55,7 +56,7 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 
 	grant(t, client, ns, "get", "list")
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
+	if sync := contextsOf(t, owners.ExpectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
 		t.Fatalf("Synchronization %+v, want one context with the ConfigMap", sync)
 	}
 	want["verb"] = "watch"

@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // A kube actor that panics is restarted by the guardian with every
@@ -29,7 +30,7 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report, firstRun := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: actortest.Owners(queue.PID), Report: report.PID, Log: slog.New(trap)})))
+		Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(trap)})))
 	owner := messages.ModuleOwner("m")
 	kit.Send(pid, messages.WatchKube{Owner: owner, Module: "m", SyncTo: firstRun.PID,
 		Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", `{name: .metadata.name, n: (.data.n | tonumber)}`, false)}})
@@ -42,7 +43,7 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	putN(t, cms, "bad", "x") // its filter error is logged: the handler panics
 	actortest.ExpectLog(t, logs, slog.LevelInfo, "monitors started again after a restart", map[string]string{"owners": "1"})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := numbered(t, actortest.ExpectOwnerTask(queue, time.Minute))
+	sync := numbered(t, owners.ExpectTask(queue, time.Minute))
 	if want := []numberedEvent{{"Synchronization", "", "a", 1}}; len(sync) != 1 || sync[0] != want[0] {
 		t.Fatalf("Synchronization after the restart %+v, want %+v", sync, want)
 	}

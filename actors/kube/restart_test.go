@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/owners"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -33,10 +34,10 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 	kit := actortest.New(t)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: actortest.Owners(queue.PID), Report: report.PID})))
+		Owner: owners.All(queue.PID), Report: report.PID})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, actortest.ExpectOwnerTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
+	if sync := contextsOf(t, owners.ExpectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
 		t.Fatalf("Synchronization %+v, want one context with 4 objects", sync)
 	}
 

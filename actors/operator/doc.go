@@ -5,8 +5,9 @@
 // global, modules, kube, schedule, ...), supervises them with the panic
 // guardian, and on Shutdown stops them one by one in reverse order, waiting
 // for each to terminate, so that a graceful stop really leaves no actor
-// behind. System wraps the actor system with the process's slog logger and
-// the inspector, and stops the whole tree.
+// behind. System is the actor system of supervision/actorsys (the process's
+// slog logger, the inspector, the panic guardian) with the root, and stops
+// the whole tree.
 //
 // Started with LifecycleOptions (System.StartWith), the root also runs the
 // lifecycle. At start-up it tells the config actor which module actor reads

@@ -9,6 +9,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/tree"
 )
 
 // The operator's start-up: it tells the config actor who reads which
@@ -18,7 +19,7 @@ import (
 func Example() {
 	t := &actortest.Standalone{}
 	defer t.Close()
-	kit := actortest.New(t)
+	kit := tree.New(t)
 	probe := kit.NewProbe()
 	var children []operator.Child
 	for _, name := range []string{operator.ChildConfig, operator.ChildGlobal, operator.ChildQueue} {

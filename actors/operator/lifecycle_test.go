@@ -16,6 +16,7 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/tree"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -45,7 +46,7 @@ func forwarder(probe *actortest.Probe) actor.Producer {
 }
 
 type env struct {
-	kit   *actortest.Kit
+	kit   *tree.Kit
 	root  *actor.PID
 	probe *actortest.Probe
 	board *board.Board
@@ -67,7 +68,7 @@ func start(t *testing.T, defs []layout.Definition, owned []string) *env {
 
 // startWith is start with options changed by set.
 func startWith(t *testing.T, defs []layout.Definition, owned []string, set func(*operator.LifecycleOptions)) *env {
-	kit := actortest.New(t)
+	kit := tree.New(t)
 	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
 	children := []operator.Child{
 		{Name: operator.ChildConfig, Props: actor.PropsFromProducer(forwarder(e.probe))},

@@ -10,6 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/actortest/tree"
 )
 
 type lifecycle struct {
@@ -67,7 +68,7 @@ func expectLifecycle(t *testing.T, probe *actortest.Probe, want ...lifecycle) {
 }
 
 func TestChildrenStartInOrderAndStopInReverse(t *testing.T) {
-	kit := actortest.New(t)
+	kit := tree.New(t)
 	probe := kit.NewProbe()
 	names := []string{"config", "queue", "global"}
 	if _, err := kit.System.Start(children(kit.System, probe.PID, names...)); err != nil {
@@ -103,7 +104,7 @@ func TestChildrenStartInOrderAndStopInReverse(t *testing.T) {
 }
 
 func TestPanickingChildIsRestartedCountedAndHandlesTheNextMessage(t *testing.T) {
-	kit := actortest.New(t)
+	kit := tree.New(t)
 	probe := kit.NewProbe()
 	events := make(chan supervision.ActorRestarted, 1)
 	sub := kit.System.Actors.EventStream.Subscribe(func(evt interface{}) {
@@ -136,7 +137,7 @@ func TestPanickingChildIsRestartedCountedAndHandlesTheNextMessage(t *testing.T) 
 }
 
 func TestChildThatKeepsPanickingIsStopped(t *testing.T) {
-	kit := actortest.New(t)
+	kit := tree.New(t)
 	probe := kit.NewProbe()
 	if _, err := kit.System.Start(children(kit.System, probe.PID, "module")); err != nil {
 		t.Fatal(err)

@@ -3,79 +3,31 @@ package operator
 import (
 	"errors"
 	"fmt"
-	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/supervision"
-	"github.com/addon-actors/addon-operator/supervision/inspect"
+	"github.com/addon-actors/addon-operator/supervision/actorsys"
 )
 
 // RootName is the root actor's name, the first element of every path.
 const RootName = "operator"
 
-// Options configures NewSystem.
-type Options struct {
-	Log       *slog.Logger
-	Clock     supervision.Clock
-	Guardian  supervision.GuardianOptions
-	Inspector *inspect.Registry // nil: a new one on Clock
-}
+// Options configures NewSystem: the actor system's options.
+type Options = actorsys.Options
 
-// System is an actor system with the process's logger, the inspector and the
-// panic guardian, which knows how to stop everything it started.
+// System is the actor system (actorsys: the process's logger, the inspector
+// and the panic guardian) with the operator's root, which knows how to stop
+// everything it started.
 type System struct {
-	Actors    *actor.ActorSystem
-	Inspector *inspect.Registry
-	Guardian  *supervision.Guardian
-	log       *slog.Logger
-	root      *actor.PID
-	shutdown  sync.Once
+	*actorsys.System
+	root *actor.PID
 }
 
-// NewSystem creates the actor system. Protoactor's own log lines go to
-// opts.Log, not to its colourised default logger.
+// NewSystem creates the actor system; Start spawns the root.
 func NewSystem(opts Options) *System {
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
-	}
-	if opts.Clock == nil {
-		opts.Clock = supervision.RealClock{}
-	}
-	if opts.Inspector == nil {
-		opts.Inspector = inspect.NewRegistry(opts.Clock)
-	}
-	if opts.Guardian.History == nil {
-		opts.Guardian.History = opts.Inspector
-	}
-	protoLog := opts.Log.With("component", "protoactor")
-	sys := actor.NewActorSystemWithConfig(actor.Configure(
-		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return protoLog })))
-	return &System{
-		Actors:    sys,
-		Inspector: opts.Inspector,
-		Guardian:  supervision.NewGuardian(opts.Log, opts.Clock, opts.Guardian),
-		log:       opts.Log,
-	}
-}
-
-// Props returns props for a child actor of the given kind: an inspected
-// unbounded mailbox, and the guardian strategy for its own children.
-func (s *System) Props(kind string, producer actor.Producer, opts ...actor.PropsOption) *actor.Props {
-	base := []actor.PropsOption{
-		actor.WithMailbox(s.Inspector.Mailbox(kind)),
-		actor.WithSupervisor(s.Guardian),
-	}
-	return actor.PropsFromProducer(producer, append(base, opts...)...)
-}
-
-// TopProps is Props for an actor spawned from the root context, which the
-// guardian supervises (protoactor refuses a guardian on a child's props).
-func (s *System) TopProps(kind string, producer actor.Producer, opts ...actor.PropsOption) *actor.Props {
-	return s.Props(kind, producer, append([]actor.PropsOption{actor.WithGuardian(s.Guardian)}, opts...)...)
+	return &System{System: actorsys.New(opts)}
 }
 
 // ErrStarted is returned by Start on a system whose root already runs.
@@ -102,7 +54,7 @@ func (s *System) start(children []Child, opts *LifecycleOptions) (*actor.PID, er
 		if opts != nil {
 			life = newLifecycle(*opts)
 		}
-		return newRoot(s.log, children, life)
+		return newRoot(s.Log, children, life)
 	})
 	pid, err := s.Actors.Root.SpawnNamed(props, RootName)
 	if err != nil {
@@ -116,14 +68,14 @@ func (s *System) start(children []Child, opts *LifecycleOptions) (*actor.PID, er
 // waiting up to timeout for the children. It is safe to call without Start
 // and more than once.
 func (s *System) Stop(timeout time.Duration) error {
-	defer s.shutdown.Do(s.Actors.Shutdown)
+	defer s.Shutdown()
 	if s.root == nil {
 		return nil
 	}
 	root := s.root
 	s.root = nil
 	if _, err := s.Actors.Root.RequestFuture(root, messages.Shutdown{}, timeout).Result(); err != nil {
-		s.log.Error("ordered shutdown did not finish; stopping the tree at once", "err", err)
+		s.Log.Error("ordered shutdown did not finish; stopping the tree at once", "err", err)
 	}
 	if err := s.Actors.Root.StopFuture(root).Wait(); err != nil {
 		return fmt.Errorf("stop operator root: %w", err)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -48,17 +49,10 @@ func (q *Queues) line(name string) *line {
 	return l
 }
 
-func queueOf(t messages.Task) string {
-	if t.Queue == "" {
-		return messages.MainQueue
-	}
-	return t.Queue
-}
-
 // prepare numbers a new task and stamps it.
 func (q *Queues) prepare(t messages.Task, now time.Time) messages.Task {
 	q.nextID++
-	t.ID, t.Queue, t.QueuedAt = q.nextID, queueOf(t), now
+	t.ID, t.Queue, t.QueuedAt = q.nextID, bindings.QueueName(t.Queue), now
 	t.Attempts, t.LastError, t.NextRetry, t.Running = 0, "", time.Time{}, false
 	return t
 }

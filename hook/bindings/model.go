@@ -67,6 +67,16 @@ func OrderTypes() []Type {
 // DefaultQueue is the queue a binding uses when it names none.
 const DefaultQueue = "main"
 
+// QueueName is the queue that name stands for: name, or DefaultQueue when
+// it is empty. It is the one place that says so; the hook parser, the
+// queue, the owners and the metrics all ask it.
+func QueueName(name string) string {
+	if name == "" {
+		return DefaultQueue
+	}
+	return name
+}
+
 // WatchEvent is a kind of Kubernetes watch event, as binding contexts name it.
 type WatchEvent string
 

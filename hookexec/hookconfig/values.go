@@ -91,12 +91,10 @@ func checkQueueName(field, name string) error {
 	return nil
 }
 
-// queueOr validates the queue name and returns it, or DefaultQueue if empty.
+// queueOr validates the queue name and returns the queue it stands for
+// (bindings.QueueName: the default queue if empty).
 func queueOr(field, name string) (string, error) {
-	if name == "" {
-		return bindings.DefaultQueue, nil
-	}
-	return name, checkQueueName(field, name)
+	return bindings.QueueName(name), checkQueueName(field, name)
 }
 
 func checkBindingName(field, name string) error {

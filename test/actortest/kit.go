@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/supervision/actorsys"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
 
@@ -21,38 +21,51 @@ type TB interface {
 // Epoch is where every kit's fake clock starts.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// stopTimeout bounds how long cleanup waits for one actor to stop.
-const stopTimeout = 10 * time.Second
-
 // Kit is one test's actor system.
 type Kit struct {
 	t         TB
-	System    *operator.System
+	System    *actorsys.System
 	Root      *actor.RootContext
 	Clock     *supervision.FakeClock
 	Inspector *inspect.Registry
 	spawned   []*actor.PID
+	stop      func() error
 }
 
-// Option changes how New builds the kit.
-type Option func(*operator.Options)
+// Option changes how New builds the kit's actor system.
+type Option func(*actorsys.Options)
 
 // WithLogger sends the actor system's and guardian's logs to log instead of
 // discarding them.
 func WithLogger(log *slog.Logger) Option {
-	return func(o *operator.Options) { o.Log = log }
+	return func(o *actorsys.Options) { o.Log = log }
 }
 
 // New returns a kit whose actors are all stopped when the test ends.
 func New(t TB, opts ...Option) *Kit {
 	t.Helper()
+	o, clock := Options(opts...)
+	sys := actorsys.New(o)
+	return On(t, sys, clock, func() error { sys.Shutdown(); return nil })
+}
+
+// Options are the options New builds the actor system with: a fake clock
+// at Epoch and a discard logger, changed by opts. A kit on a system that
+// builds on actorsys (test/actortest/tree) starts from them too.
+func Options(opts ...Option) (actorsys.Options, *supervision.FakeClock) {
 	clock := supervision.NewFakeClock(Epoch)
-	o := operator.Options{Log: slog.New(slog.DiscardHandler), Clock: clock}
+	o := actorsys.Options{Log: slog.New(slog.DiscardHandler), Clock: clock}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sys := operator.NewSystem(o)
-	k := &Kit{t: t, System: sys, Root: sys.Actors.Root, Clock: clock, Inspector: sys.Inspector}
+	return o, clock
+}
+
+// On returns a kit on sys, whose clock is clock: when the test ends, it
+// stops every actor it spawned, then calls stop, which stops the system.
+func On(t TB, sys *actorsys.System, clock *supervision.FakeClock, stop func() error) *Kit {
+	t.Helper()
+	k := &Kit{t: t, System: sys, Root: sys.Actors.Root, Clock: clock, Inspector: sys.Inspector, stop: stop}
 	t.Cleanup(k.stopAll)
 	return k
 }
@@ -90,7 +103,7 @@ func (k *Kit) stopAll() {
 			k.t.Fatalf("stop actor %s: %v", k.spawned[i].Id, err)
 		}
 	}
-	if err := k.System.Stop(stopTimeout); err != nil {
-		k.t.Fatalf("stop operator: %v", err)
+	if err := k.stop(); err != nil {
+		k.t.Fatalf("stop actor system: %v", err)
 	}
 }

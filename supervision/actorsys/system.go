@@ -1,0 +1,77 @@
+package actorsys
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/supervision/inspect"
+)
+
+// Options configures New.
+type Options struct {
+	Log       *slog.Logger // nil: discard
+	Clock     supervision.Clock
+	Guardian  supervision.GuardianOptions
+	Inspector *inspect.Registry // nil: a new one on Clock
+}
+
+// System is an actor system with the process's logger, the inspector and the
+// panic guardian.
+type System struct {
+	Actors    *actor.ActorSystem
+	Inspector *inspect.Registry
+	Guardian  *supervision.Guardian
+	Log       *slog.Logger
+	shutdown  sync.Once
+}
+
+// New creates the actor system. Protoactor's own log lines go to opts.Log,
+// not to its colourised default logger.
+func New(opts Options) *System {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Clock == nil {
+		opts.Clock = supervision.RealClock{}
+	}
+	if opts.Inspector == nil {
+		opts.Inspector = inspect.NewRegistry(opts.Clock)
+	}
+	if opts.Guardian.History == nil {
+		opts.Guardian.History = opts.Inspector
+	}
+	protoLog := opts.Log.With("component", "protoactor")
+	sys := actor.NewActorSystemWithConfig(actor.Configure(
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return protoLog })))
+	return &System{
+		Actors:    sys,
+		Inspector: opts.Inspector,
+		Guardian:  supervision.NewGuardian(opts.Log, opts.Clock, opts.Guardian),
+		Log:       opts.Log,
+	}
+}
+
+// Props returns props for a child actor of the given kind: an inspected
+// unbounded mailbox, and the guardian strategy for its own children.
+func (s *System) Props(kind string, producer actor.Producer, opts ...actor.PropsOption) *actor.Props {
+	base := []actor.PropsOption{
+		actor.WithMailbox(s.Inspector.Mailbox(kind)),
+		actor.WithSupervisor(s.Guardian),
+	}
+	return actor.PropsFromProducer(producer, append(base, opts...)...)
+}
+
+// TopProps is Props for an actor spawned from the root context, which the
+// guardian supervises (protoactor refuses a guardian on a child's props).
+func (s *System) TopProps(kind string, producer actor.Producer, opts ...actor.PropsOption) *actor.Props {
+	return s.Props(kind, producer, append([]actor.PropsOption{actor.WithGuardian(s.Guardian)}, opts...)...)
+}
+
+// Shutdown shuts the actor system down; it is safe to call more than once.
+// Whoever spawned actors stops them first.
+func (s *System) Shutdown() {
+	s.shutdown.Do(s.Actors.Shutdown)
+}
