@@ -6,11 +6,16 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 )
 
-// TaskOf is the task an owner queues for a hook event: the one place where
-// a Kubernetes event, a schedule tick or a binding's Synchronization
-// becomes a task, for the global and the module owners alike. Event runs
-// of one hook that wait in the queue compact into one run; a
-// Synchronization stays one task, since an owner may wait for it.
+// TaskOf is the task an owner queues for a hook event
+// (messages.HookEvent): the one place where a Kubernetes event, a schedule
+// tick or a Synchronization that the kube actor sends as an event becomes
+// a task, for the global and the module owners alike. (The Synchronization
+// runs an owner takes as KubeSyncRuns are not events: a module runs them
+// inside its module run, the global actor queues its main-queue ones from
+// SyncWait.) Event runs of one hook that wait in a queue compact into one
+// run (MergeKey, Compact); a Synchronization stays one task, since an
+// owner may wait for it. Every such task is marked Event: the queue holds
+// it back while module discovery fails.
 func TaskOf(ev messages.HookEvent) messages.Task {
 	kind, module := messages.TaskGlobalHook, ""
 	if name, ok := strings.CutPrefix(ev.Owner, messages.ModuleOwner("")); ok {

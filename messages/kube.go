@@ -21,11 +21,12 @@ type WatchKube struct {
 	Module   string
 	Monitors []HookMonitor
 	// SyncTo, when set, receives the Synchronization runs as KubeSyncRuns
-	// instead of the queue: a module runs them inside its first module run,
-	// between onStartup and beforeHelm (LIFECYCLE-STEPS step 5); the global
-	// actor after the global onStartup hooks (step 2). A binding in a named
-	// queue with waitForSynchronization: false is queued in its queue all
-	// the same: nothing waits for it.
+	// instead of as HookEvents for the owner to queue: a module runs them
+	// inside its first module run, between onStartup and beforeHelm
+	// (LIFECYCLE-STEPS step 5); the global actor after the global onStartup
+	// hooks (step 2). A binding in a named queue with
+	// waitForSynchronization: false goes to its queue all the same: nothing
+	// waits for it.
 	SyncTo *actor.PID
 	// WaitNamed queues the Synchronization of a named queue's binding in
 	// its queue even when it waits (waitForSynchronization), and lists it
@@ -66,7 +67,7 @@ type KubeSyncRuns struct {
 }
 
 // KubeSynced tells the operator that every monitor of an owner has listed
-// its objects and queued its Synchronization run (at once for an owner
+// its objects and handed out its Synchronization run (at once for an owner
 // with none). Start-up waits for the global hooks' (LIFECYCLE-STEPS step 2).
 type KubeSynced struct {
 	Owner string

@@ -212,7 +212,7 @@ func (a *Actor) reportIfSynced(ctx actor.Context, owner string) {
 		delete(a.syncTo, owner)
 		delete(a.waited, owner)
 		if w, ok := a.inputs.watches[owner]; ok {
-			w.SyncTo = nil // its first run has them: a restart queues them
+			w.SyncTo = nil // its first run has them: after a restart they go out as HookEvents
 			a.inputs.watches[owner] = w
 		}
 	}

@@ -2,26 +2,28 @@
 // `onKubernetesEvent`) binding of the global hooks and of enabled modules'
 // hooks, each on a dynamic informer (kubewatch.Informer). The informers' callbacks only
 // post messages; the actor keeps each binding's snapshot (object and
-// jqFilter result), and queues hook runs: a Synchronization with all
-// objects once the informer has listed them, then an Event per add, update
-// and delete that executeHookOnEvent selects (an update whose filter result
-// did not change runs nothing). Runs of one hook waiting in a queue are
-// compacted into one; a Synchronization run stays one task, since its
-// owner may wait for it. An owner that runs its Synchronization itself
-// (WatchKube.SyncTo) gets them, in hook and binding order, one per hook and
-// group, once every monitor has listed. The snapshots a context carries
-// are a placeholder here: the owner reads them when the hook starts.
-// While module discovery fails, the runs wait here and are queued in order
-// once it is released. A namespace that a namespace label selector picks
-// later runs the hook as Added for each of its objects; one it drops
-// leaves the snapshot without runs.
+// jqFilter result) and tells the hook's owner (global or module/NAME) what
+// should run, as a messages.HookEvent: a Synchronization with all objects
+// once the informer has listed them, then an Event per add, update and
+// delete that executeHookOnEvent selects (an update whose filter result
+// did not change runs nothing). It queues nothing itself: the owner makes
+// the task (hookrun.TaskOf), and the queue actor compacts waiting event
+// runs of one hook and holds them back while module discovery fails. An
+// owner that runs its Synchronization itself (WatchKube.SyncTo) gets its
+// runs as one messages.KubeSyncRuns instead, in hook and binding order, one
+// per hook and group, once every monitor has listed. The snapshots a
+// context carries are a placeholder here: the owner asks for them
+// (messages.GetSnapshots) when the hook starts. A namespace that a
+// namespace label selector picks later runs the hook as Added for each of
+// its objects; one it drops leaves the snapshot without runs.
 //
 // A jqFilter sees the object as JSON would give it (integers are numbers).
 // An object it fails on is logged, counted through Options.Errors and left
 // out: the hook hears of it once the filter can read it.
 //
 // What the owners sent outlives the actor: restarted after a panic, it
-// starts their monitors again, which list and queue a fresh Synchronization.
+// starts their monitors again, which list and send their owners a fresh
+// Synchronization (as HookEvents: an owner's own first run has had them).
 //
 // Every list or watch call that fails is counted through Options.Errors.
 // One that RBAC or the credentials refuse is logged as an error with the

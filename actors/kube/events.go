@@ -13,8 +13,8 @@ import (
 
 func key(namespace, name string) string { return namespace + "/" + name }
 
-// handleObject updates the snapshot and, once synced, queues a run for the
-// events the binding wants.
+// handleObject updates the snapshot and, once synced, sends the owner a
+// run for the events the binding wants.
 func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	m, ok := a.monitors[ev.monitor]
 	if !ok {
@@ -47,7 +47,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 		}
 		m.snapshot[k] = it
 	}
-	// Until the Synchronization is queued, events only build the snapshot
+	// Until the Synchronization is handed out, events only build the snapshot
 	// it carries: a hook hears of no event before it. Afterwards every
 	// event runs the hook, also the first listing of a namespace picked
 	// later: its objects are new to the hook.
@@ -59,15 +59,15 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 	if ev.event == string(bindings.Modified) && existed && m.sel.jq != nil && string(before.filter) == string(it.filter) {
 		return // the filter result did not change
 	}
-	a.enqueue(ctx, m, a.eventContext(m, ev, it), false)
+	a.sendEvent(ctx, m, a.eventContext(m, ev, it), false)
 }
 
 func (a *Actor) wants(m *monitor, event string) bool {
 	return slices.Contains(m.hook.Binding.ExecuteHookOnEvent, bindings.WatchEvent(event))
 }
 
-// handleSynced queues the Synchronization run once every informer of the
-// binding has listed.
+// handleSynced hands out the Synchronization run once every informer of
+// the binding has listed.
 func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	m, ok := a.monitors[s.monitor]
 	if !ok {
@@ -82,44 +82,44 @@ func (a *Actor) handleSynced(ctx actor.Context, s informerSynced) {
 	}
 	m.initialDone = true
 	if m.hook.Binding.ExecuteHookOnSynchronization {
-		a.queueSync(ctx, m)
+		a.handOutSync(ctx, m)
 	}
 	a.reportIfSynced(ctx, m.owner)
 }
 
-// queueSync keeps the binding's Synchronization run for its owner's
+// handOutSync keeps the binding's Synchronization run for its owner's
 // KubeSyncRuns, or sends it to the owner as a HookEvent to queue (an owner
 // that does not run them itself, and named queues: see WatchKube.SyncTo
 // and WaitNamed). A grouped binding's run is one per
 // hook and group: its Group context stands for every binding of the group.
-func (a *Actor) queueSync(ctx actor.Context, m *monitor) {
+func (a *Actor) handOutSync(ctx actor.Context, m *monitor) {
 	b := m.hook.Binding
 	to := a.syncTo[m.owner]
 	named := bindings.QueueName(b.Queue) != messages.MainQueue
 	if to == nil || named && (!b.WaitForSynchronization || a.waitNamed[m.owner]) {
-		if a.groupSyncQueued(m) {
+		if a.groupSyncSent(m) {
 			return
 		}
-		m.syncQueued = true
+		m.syncSent = true
 		if to != nil && b.WaitForSynchronization {
 			a.waited[m.owner] = append(a.waited[m.owner], messages.SyncRef{Hook: m.hook.Hook, Binding: b.Name})
 		}
-		a.enqueue(ctx, m, a.syncContext(m), true)
+		a.sendEvent(ctx, m, a.syncContext(m), true)
 		return
 	}
 	m.syncRun = &messages.SyncRun{Hook: m.hook.Hook, Binding: b.Name, Group: b.Group, Context: a.syncContext(m),
 		AllowFailure: b.AllowFailure}
 }
 
-// groupSyncQueued tells whether another binding of m's group in the same
-// hook has queued its Synchronization: its Group context stands for m's.
-func (a *Actor) groupSyncQueued(m *monitor) bool {
+// groupSyncSent tells whether another binding of m's group in the same
+// hook has sent its Synchronization: its Group context stands for m's.
+func (a *Actor) groupSyncSent(m *monitor) bool {
 	if m.hook.Binding.Group == "" {
 		return false
 	}
 	for _, id := range a.byOwner[m.owner] {
 		o := a.monitors[id]
-		if o != nil && o != m && o.syncQueued && o.hook.Hook == m.hook.Hook && o.hook.Binding.Group == m.hook.Binding.Group {
+		if o != nil && o != m && o.syncSent && o.hook.Hook == m.hook.Hook && o.hook.Binding.Group == m.hook.Binding.Group {
 			return true
 		}
 	}
@@ -181,9 +181,9 @@ func placeholder(b bindings.KubernetesBinding) bctx.Snapshots {
 	return bctx.Snapshots{}
 }
 
-// enqueue hands the hook run of an event or a Synchronization to the
+// sendEvent hands the hook run of an event or a Synchronization to the
 // hook's owner, which queues it (waiting event runs of one hook compact).
-func (a *Actor) enqueue(ctx actor.Context, m *monitor, context []byte, sync bool) {
+func (a *Actor) sendEvent(ctx actor.Context, m *monitor, context []byte, sync bool) {
 	b := m.hook.Binding
 	source := "kubernetes " + m.kind
 	if sync {

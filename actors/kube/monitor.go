@@ -52,8 +52,8 @@ type monitor struct {
 	// syncRun is the Synchronization run kept for an owner that runs
 	// them itself, until it gets them.
 	syncRun *messages.SyncRun
-	// syncQueued: its Synchronization run went to the queue.
-	syncQueued bool
+	// syncSent: its Synchronization run went to its owner as a HookEvent.
+	syncSent bool
 	// failures counts the failed lists and watches of each source.
 	failures map[string]int
 	// watch is what every informer's kubewatch.Guard shares.

@@ -1,27 +1,46 @@
 // Package module is the module actor, one per module directory: it owns the
 // module's hooks, its values (values.yaml files, its ConfigMap section, its
 // hooks' patches), its enabled state and its release. It answers discovery
-// (CheckEnabled runs the enabled script), and runs the module's tasks one at
-// a time through its worker child: a module run (onStartup if it has not
-// completed since the module was enabled, beforeHelm, helm upgrade when
-// needed, afterHelm), a module delete (helm uninstall, afterDeleteHelm), and
-// event hook runs. A failed run answers with the error and is retried by the
-// queue from its first phase.
+// (CheckEnabled runs the enabled script, enabled.go), turns its hooks'
+// events (messages.HookEvent from the kube and schedule actors) into tasks
+// for the queue, queues its own run when its ConfigMap section changes, and
+// runs the module's tasks one at a time through its worker child: a module
+// run (its crds/ and webhooks first, and onStartup, if no run has completed
+// since the module was enabled; the bindings' Synchronization in the first
+// run; beforeHelm, helm upgrade when needed, afterHelm), a module delete
+// (beforeDeleteHelm when the release exists, helm uninstall,
+// afterDeleteHelm, then its webhooks removed), and event hook runs. A
+// failed run answers with the error and is retried by the queue from its
+// first phase.
 //
 // The decisions are in Core, a pure state machine over explicit phases
-// (core.go, phases.go, finish.go): Step takes an event (a task assigned, a
-// worker's result, the module's ConfigMap section...) and returns effects
-// as plain data (run a hook, run helm, write a config patch, reply to the
-// queue...). The actor (actor.go, shell.go) turns each message into an
-// event and carries out the effects; global values and the enabled
-// modules are read from the board for each Step and pinned by a run when
-// it starts.
+// (core.go, phases.go, finish.go, crds.go, webhooks.go, maintenance.go):
+// Step takes an event (a task assigned, a worker's result, the module's
+// ConfigMap section...) and returns effects as plain data (run a hook, run
+// helm, write a config patch, reply to the queue...). The actor (actor.go,
+// shell.go) turns each message into an event and carries out the effects;
+// global values and the enabled modules are read from the board for each
+// Step and pinned by a run when it starts.
 //
 // A module's crds/ (crds.go) and its hooks' webhook bindings (webhooks.go)
 // follow its enabled state: applied and registered in the first run since
-// it was enabled, before onStartup; the webhooks are removed last in its
-// delete (configurations deleted, never updated through a review, so its
-// own webhook cannot block it) and when its dir goes.
+// it was enabled, before onStartup (EnsureCRDs, EnsureWebhooks); its hooks
+// answer webhooks once its Synchronization is done; the webhooks are
+// removed last in its delete (DropWebhooks: configurations deleted, never
+// updated through a review, so its own webhook cannot block it) and, in
+// the background, when its dir goes.
 //
-// Scan reads the modules directories into Definitions at start-up.
+// Besides its tasks the actor looks after its release itself, off the
+// queue (releasecheck.go, drifttrack.go): every Options.CheckInterval an
+// enabled module, when idle, asks its worker for the release's objects
+// that are absent (it queues its own run to restore them) and those that
+// drifted from the manifest (reported, or restored with the drift mode
+// "restore"; Options.Drift, overridden by module.yaml). With
+// Options.WaitReady (or module.yaml's readiness) the helm step waits for
+// the release's workloads to be ready (readywait.go): what it waits for is
+// shown in the module's state and as its task's status, and a timeout
+// fails the run.
+//
+// The modules dirs are read into Definitions by layout.Scan; a module
+// actor is made from one.
 package module

@@ -34,64 +34,64 @@ func newBoot(modules []string) boot {
 	return boot{owners: map[string]bool{messages.OwnerGlobal: true}, pending: pending}
 }
 
-func (b *lifecycle) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
-	delete(b.boot.owners, msg.Owner)
+func (l *lifecycle) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
+	delete(l.boot.owners, msg.Owner)
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
-			b.fatal(fmt.Errorf("global hooks: %s", msg.Err))
+			l.fatal(fmt.Errorf("global hooks: %s", msg.Err))
 			return
 		}
-		b.failed[msg.Owner] = true
-		b.opts.Log.Error("module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)
+		l.failed[msg.Owner] = true
+		l.opts.Log.Error("module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)
 	}
 	if msg.Owner != messages.OwnerGlobal {
 		return
 	}
-	b.maybeApplyConfig(ctx)
+	l.maybeApplyConfig(ctx)
 }
 
-func (b *lifecycle) handleConfigInvalid(msg messages.ConfigInvalid) {
-	if !b.boot.done && !b.boot.configRead {
-		b.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
+func (l *lifecycle) handleConfigInvalid(msg messages.ConfigInvalid) {
+	if !l.boot.done && !l.boot.configRead {
+		l.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
 	}
 }
 
 // maybeApplyConfig hands the global actor its section once it is ready and
 // the configuration has been read.
-func (b *lifecycle) maybeApplyConfig(ctx actor.Context) {
-	if b.boot.done || b.boot.globalAsked || !b.boot.configRead || len(b.boot.owners) > 0 {
+func (l *lifecycle) maybeApplyConfig(ctx actor.Context) {
+	if l.boot.done || l.boot.globalAsked || !l.boot.configRead || len(l.boot.owners) > 0 {
 		return
 	}
-	b.boot.globalAsked = true
-	ctx.Request(b.children.PID(ChildGlobal), messages.ApplyConfig{Section: b.config.Global})
+	l.boot.globalAsked = true
+	ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: l.config.Global})
 }
 
 // bootApplied counts start-up replies; invalid configuration is fatal,
 // except in a module that failed to start (it is left out anyway).
-func (b *lifecycle) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	if !b.boot.pending[msg.Owner] {
+func (l *lifecycle) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
+	if !l.boot.pending[msg.Owner] {
 		return
 	}
-	delete(b.boot.pending, msg.Owner)
-	if msg.Err != "" && !b.failed[msg.Owner] {
-		b.boot.applyFailed = append(b.boot.applyFailed, msg.Err)
+	delete(l.boot.pending, msg.Owner)
+	if msg.Err != "" && !l.failed[msg.Owner] {
+		l.boot.applyFailed = append(l.boot.applyFailed, msg.Err)
 	}
-	if len(b.boot.pending) > 0 {
+	if len(l.boot.pending) > 0 {
 		return
 	}
-	if len(b.boot.applyFailed) > 0 {
-		b.fatal(fmt.Errorf("invalid configuration: %v", b.boot.applyFailed))
+	if len(l.boot.applyFailed) > 0 {
+		l.fatal(fmt.Errorf("invalid configuration: %v", l.boot.applyFailed))
 		return
 	}
-	b.boot.applied = true
-	b.maybeQueueStartup(ctx)
+	l.boot.applied = true
+	l.maybeQueueStartup(ctx)
 }
 
 // handleKubeSynced stops start-up when a global hook's kubernetes binding
 // cannot be watched (an unknown kind) before the first converge is done.
-func (b *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
-	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !b.opts.Board.Ready() {
-		b.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
+func (l *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
+	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !l.opts.Board.Ready() {
+		l.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
 	}
 }
 
@@ -99,14 +99,14 @@ func (b *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
 // (LIFECYCLE-STEPS 1–3): the global onStartup hooks, then the global
 // hooks' bindings start and their Synchronization runs, then the first
 // converge, beforeAll first.
-func (b *lifecycle) maybeQueueStartup(ctx actor.Context) {
-	if b.boot.done || !b.boot.applied {
+func (l *lifecycle) maybeQueueStartup(ctx actor.Context) {
+	if l.boot.done || !l.boot.applied {
 		return
 	}
-	b.boot.done = true
-	b.convergeStart = b.opts.Clock.Now()
-	b.opts.Log.Info("start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")
-	b.enqueue(ctx,
+	l.boot.done = true
+	l.convergeStart = l.opts.Clock.Now()
+	l.opts.Log.Info("start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")
+	l.enqueue(ctx,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
 		messages.Task{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up"},
 		messages.NewReloadAll("start-up"))

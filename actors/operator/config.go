@@ -45,55 +45,55 @@ func onConfigApplied(msg messages.ConfigApplied) configEffects {
 	return configEffects{}
 }
 
-func (b *lifecycle) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
-	b.config = msg.Config
-	if !b.boot.applied {
-		b.boot.configRead = true
-		b.maybeApplyConfig(ctx)
+func (l *lifecycle) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
+	l.config = msg.Config
+	if !l.boot.applied {
+		l.boot.configRead = true
+		l.maybeApplyConfig(ctx)
 	}
-	b.carryOut(ctx, onConfigChanged(b.boot.applied, msg.Change))
+	l.carryOut(ctx, onConfigChanged(l.boot.applied, msg.Change))
 }
 
-func (b *lifecycle) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	if !b.boot.applied {
-		b.bootApplied(ctx, msg)
+func (l *lifecycle) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
+	if !l.boot.applied {
+		l.bootApplied(ctx, msg)
 		return
 	}
-	b.carryOut(ctx, onConfigApplied(msg))
+	l.carryOut(ctx, onConfigApplied(msg))
 }
 
-func (b *lifecycle) carryOut(ctx actor.Context, e configEffects) {
-	if e.countError && b.opts.ConfigErrors != nil {
-		b.opts.ConfigErrors.Inc()
+func (l *lifecycle) carryOut(ctx actor.Context, e configEffects) {
+	if e.countError && l.opts.ConfigErrors != nil {
+		l.opts.ConfigErrors.Inc()
 	}
 	if e.applyGlobal {
-		ctx.Request(b.children.PID(ChildGlobal), messages.ApplyConfig{Section: b.config.Global})
+		ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: l.config.Global})
 	}
 	if e.reloadAll != "" {
-		b.enqueue(ctx, messages.NewReloadAll(e.reloadAll))
+		l.enqueue(ctx, messages.NewReloadAll(e.reloadAll))
 	}
 }
 
 // tellReaders tells the config actor which module actors read which
 // section; the first section each gets is answered to the operator.
-func (b *lifecycle) tellReaders(ctx actor.Context) {
+func (l *lifecycle) tellReaders(ctx actor.Context) {
 	readers := map[string]messages.SectionReader{}
-	for _, d := range b.opts.Modules {
+	for _, d := range l.opts.Modules {
 		owner := messages.ModuleOwner(d.Names.Name)
-		if pid := b.children.PID(owner); pid != nil {
+		if pid := l.children.PID(owner); pid != nil {
 			readers[d.Names.ValuesKey] = messages.SectionReader{Owner: owner, PID: pid}
 		}
 	}
-	if pid := b.children.PID(ChildConfig); pid != nil {
+	if pid := l.children.PID(ChildConfig); pid != nil {
 		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self()})
 	}
 }
 
 // started are the module owners whose actor runs.
-func (b *lifecycle) started() []string {
+func (l *lifecycle) started() []string {
 	var out []string
-	for _, d := range b.opts.Modules {
-		if owner := messages.ModuleOwner(d.Names.Name); b.children.PID(owner) != nil {
+	for _, d := range l.opts.Modules {
+		if owner := messages.ModuleOwner(d.Names.Name); l.children.PID(owner) != nil {
 			out = append(out, owner)
 		}
 	}

@@ -12,23 +12,23 @@ import (
 // taken back (the module counts as enabled again, so that the reload's
 // discovery deletes it again if it is still disabled), and each dropped
 // module run is noted for `module why`.
-func (b *lifecycle) handleConvergeSuperseded(msg messages.ConvergeSuperseded) {
-	if b.group != nil && b.group.id == msg.Group {
-		b.group = nil
+func (l *lifecycle) handleConvergeSuperseded(msg messages.ConvergeSuperseded) {
+	if l.group != nil && l.group.id == msg.Group {
+		l.group = nil
 	}
-	if b.superseded == nil {
-		b.superseded = map[string]board.Superseded{}
+	if l.superseded == nil {
+		l.superseded = map[string]board.Superseded{}
 	}
-	now := b.opts.Clock.Now()
+	now := l.opts.Clock.Now()
 	for _, t := range msg.Dropped {
 		switch t.Kind {
 		case messages.TaskModuleDelete:
-			b.enabled[t.Module] = true
+			l.enabled[t.Module] = true
 		case messages.TaskModuleRun:
-			b.superseded[t.Module] = board.Superseded{Task: describeTask(t), By: msg.By.Reason, At: now}
+			l.superseded[t.Module] = board.Superseded{Task: describeTask(t), By: msg.By.Reason, At: now}
 		}
 	}
-	b.publishConverge()
+	l.publishConverge()
 }
 
 // describeTask names a task for a note: queue, kind, and the attempts of
@@ -46,13 +46,13 @@ func describeTask(t messages.Task) string {
 
 // publishConverge publishes what the converge waits for, what reloads
 // dropped and a refused modules set.
-func (b *lifecycle) publishConverge() {
-	if b.opts.Board == nil {
+func (l *lifecycle) publishConverge() {
+	if l.opts.Board == nil {
 		return
 	}
-	s := board.ConvergeState{Superseded: maps.Clone(b.superseded), ModulesError: b.modulesError}
-	if b.group != nil {
-		s.Waits = b.group.waits()
+	s := board.ConvergeState{Superseded: maps.Clone(l.superseded), ModulesError: l.modulesError}
+	if l.group != nil {
+		s.Waits = l.group.waits()
 	}
-	b.opts.Board.SetConverge(s)
+	l.opts.Board.SetConverge(s)
 }

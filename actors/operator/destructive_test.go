@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
-	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -49,7 +49,7 @@ func TestDestructiveTasksSayWhy(t *testing.T) {
 	e := startWith(t, defs, []string{"b", "gone"}, func(o *operator.LifecycleOptions) {
 		o.Releases = releases{names: []string{"b", "gone"}, others: []string{"c"}}
 		o.Log = slog.New(logs)
-		o.Destructive = func(release string, d ownerworker.Destructive) {
+		o.Destructive = func(release string, d worker.Destructive) {
 			mu.Lock()
 			defer mu.Unlock()
 			counted = append(counted, release+" "+d.Action+" "+d.Reason)

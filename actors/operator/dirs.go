@@ -19,7 +19,7 @@ type DirLister func() ([]string, error)
 type (
 	// checkDirs is delivered by the clock every DirsInterval.
 	checkDirs struct{}
-	// listDirs asks the worker for the module dirs.
+	// listDirs asks the ioActor for the module dirs.
 	listDirs   struct{}
 	dirsListed struct {
 		Dirs []string
@@ -30,43 +30,43 @@ type (
 )
 
 // armDirsCheck schedules the next look at the modules dirs.
-func (b *lifecycle) armDirsCheck(ctx actor.Context) {
-	if b.opts.ListDirs == nil || b.opts.DirsInterval <= 0 {
+func (l *lifecycle) armDirsCheck(ctx actor.Context) {
+	if l.opts.ListDirs == nil || l.opts.DirsInterval <= 0 {
 		return
 	}
-	supervision.Deliver(b.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkDirs{}, b.opts.DirsInterval)
+	supervision.Deliver(l.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkDirs{}, l.opts.DirsInterval)
 }
 
-func (b *lifecycle) handleCheckDirs(ctx actor.Context) {
-	ctx.Request(b.releases, listDirs{})
+func (l *lifecycle) handleCheckDirs(ctx actor.Context) {
+	ctx.Request(l.io, listDirs{})
 }
 
 // handleDirsListed converges again when module dirs were added or
 // removed, or a module.yaml changed, since the last look (the first look
 // compares the dirs with the modules running): that converge reads them
 // (see startDiscovery).
-func (b *lifecycle) handleDirsListed(ctx actor.Context, msg dirsListed) {
-	defer b.armDirsCheck(ctx)
-	b.lookedAtGlobalDir(msg.GlobalErr)
+func (l *lifecycle) handleDirsListed(ctx actor.Context, msg dirsListed) {
+	defer l.armDirsCheck(ctx)
+	l.lookedAtGlobalDir(msg.GlobalErr)
 	if msg.Err != nil {
-		b.opts.Log.Warn("modules dirs not listed", "err", msg.Err)
+		l.opts.Log.Warn("modules dirs not listed", "err", msg.Err)
 		return
 	}
-	last, now := b.lastDirs, msg.Dirs
+	last, now := l.lastDirs, msg.Dirs
 	if last == nil {
-		last, now = b.knownDirs(), dirsOnly(msg.Dirs)
+		last, now = l.knownDirs(), dirsOnly(msg.Dirs)
 	}
-	b.lastDirs = msg.Dirs
+	l.lastDirs = msg.Dirs
 	if !slices.Equal(last, now) {
-		b.opts.Log.Info("modules dirs changed; converging")
-		b.enqueue(ctx, messages.NewReloadAll("modules dirs changed"))
+		l.opts.Log.Info("modules dirs changed; converging")
+		l.enqueue(ctx, messages.NewReloadAll("modules dirs changed"))
 	}
 }
 
 // knownDirs are the dirs of the running modules, sorted.
-func (b *lifecycle) knownDirs() []string {
+func (l *lifecycle) knownDirs() []string {
 	dirs := []string{}
-	for _, d := range b.opts.Modules {
+	for _, d := range l.opts.Modules {
 		dirs = append(dirs, filepath.Clean(d.Dir))
 	}
 	slices.Sort(dirs)
@@ -88,17 +88,17 @@ func dirsOnly(listed []string) []string {
 // readable. Nothing is decided from its absence: the global hooks keep
 // their values and enabled flags, and their runs fail (and are retried)
 // until the dir is back, so no module is disabled for it.
-func (b *lifecycle) lookedAtGlobalDir(err error) {
-	was := b.globalDirErr
-	b.globalDirErr = ""
+func (l *lifecycle) lookedAtGlobalDir(err error) {
+	was := l.globalDirErr
+	l.globalDirErr = ""
 	if err != nil {
-		b.globalDirErr = err.Error()
+		l.globalDirErr = err.Error()
 	}
 	switch {
 	case err != nil && was == "":
-		b.opts.Log.Error("global hooks dir cannot be read; the global hooks keep their last good state, their runs fail and are retried until it can",
-			"dir", b.opts.GlobalHooksDir, "err", err)
+		l.opts.Log.Error("global hooks dir cannot be read; the global hooks keep their last good state, their runs fail and are retried until it can",
+			"dir", l.opts.GlobalHooksDir, "err", err)
 	case err == nil && was != "":
-		b.opts.Log.Info("global hooks dir can be read again", "dir", b.opts.GlobalHooksDir)
+		l.opts.Log.Info("global hooks dir can be read again", "dir", l.opts.GlobalHooksDir)
 	}
 }

@@ -28,56 +28,56 @@ type discovery struct {
 
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
-func (b *lifecycle) discover(ctx actor.Context) {
-	dynamic := b.opts.Board.DynamicEnabled()
-	b.held = layout.HeldByRequirements(b.opts.Modules, b.selfSkipped)
+func (l *lifecycle) discover(ctx actor.Context) {
+	dynamic := l.opts.Board.DynamicEnabled()
+	l.held = layout.HeldByRequirements(l.opts.Modules, l.selfSkipped)
 	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
-		defs: definitions(b.opts.Modules)}
-	for _, def := range b.runOrder() {
-		if b.skipped(def.Names.Name) {
+		defs: definitions(l.opts.Modules)}
+	for _, def := range l.runOrder() {
+		if l.skipped(def.Names.Name) {
 			continue
 		}
-		layers := append(def.StaticEnabled(), b.config.Enabled, dynamic)
+		layers := append(def.StaticEnabled(), l.config.Enabled, dynamic)
 		if values.EnabledByLayers(def.Names.ValuesKey, layers...) {
 			d.candidates = append(d.candidates, def.Names.Name)
 		}
 	}
-	b.disc = d
-	b.askNext(ctx)
+	l.disc = d
+	l.askNext(ctx)
 }
 
-func (b *lifecycle) askNext(ctx actor.Context) {
-	d := b.disc
+func (l *lifecycle) askNext(ctx actor.Context) {
+	d := l.disc
 	if d.next >= len(d.candidates) {
-		ctx.Request(b.releases, listReleases{})
+		ctx.Request(l.io, listReleases{})
 		return
 	}
 	name := d.candidates[d.next]
-	if unmet := b.unmetRequirements(d, name); len(unmet) > 0 {
+	if unmet := l.unmetRequirements(d, name); len(unmet) > 0 {
 		d.unmet[name] = unmet
-		b.opts.Log.Info("module disabled: unmet requirements", "module", name, "unmet", unmet)
+		l.opts.Log.Info("module disabled: unmet requirements", "module", name, "unmet", unmet)
 		d.next++
-		b.askNext(ctx)
+		l.askNext(ctx)
 		return
 	}
-	ctx.Request(b.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
+	ctx.Request(l.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
 }
 
-func (b *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
-	d := b.disc
+func (l *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
+	d := l.disc
 	if d == nil || d.next >= len(d.candidates) || d.candidates[d.next] != msg.Module {
 		return
 	}
 	if msg.Unavailable {
-		b.failed[messages.ModuleOwner(msg.Module)] = true
+		l.failed[messages.ModuleOwner(msg.Module)] = true
 		d.next++
-		b.askNext(ctx)
+		l.askNext(ctx)
 		return
 	}
 	if msg.Err != "" {
-		b.disc = nil
-		b.holdEvents(ctx, true)
-		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
+		l.disc = nil
+		l.holdEvents(ctx, true)
+		l.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
 		return
 	}
 	if msg.Enabled {
@@ -86,21 +86,21 @@ func (b *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.Enabled
 		d.byScript[msg.Module] = true
 	}
 	d.next++
-	b.askNext(ctx)
+	l.askNext(ctx)
 }
 
 // unmetRequirements checks a candidate's requirements against the
 // modules this discovery has enabled so far (those it requires come
 // first: runOrder).
-func (b *lifecycle) unmetRequirements(d *discovery, name string) []string {
-	return layout.UnmetAmong(d.defs, name, d.enabled, b.opts.KubeVersion)
+func (l *lifecycle) unmetRequirements(d *discovery, name string) []string {
+	return layout.UnmetAmong(d.defs, name, d.enabled, l.opts.KubeVersion)
 }
 
 // runOrder is the modules in the order discovery decides them and their
 // runs go one by one: every module after those it requires, the others by
 // weight. The set has no cycle (refused at start-up and by every scan).
-func (b *lifecycle) runOrder() []layout.Definition {
-	return RunOrder(b.opts.Modules)
+func (l *lifecycle) runOrder() []layout.Definition {
+	return RunOrder(l.opts.Modules)
 }
 
 // RunOrder is defs (in module order) in requirement order; defs with a
@@ -116,71 +116,71 @@ func RunOrder(defs []layout.Definition) []layout.Definition {
 // handleReleasesListed ends discovery: module runs for the enabled modules,
 // deletes for the disabled ones that were enabled or have a release, purges
 // for owned releases without a module dir, then afterAll.
-func (b *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) {
-	d := b.disc
-	b.disc = nil
+func (l *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) {
+	d := l.disc
+	l.disc = nil
 	if d == nil {
 		return
 	}
 	if msg.Err != nil {
-		b.holdEvents(ctx, true)
-		b.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
+		l.holdEvents(ctx, true)
+		l.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
 		return
 	}
-	b.holdEvents(ctx, false)
+	l.holdEvents(ctx, false)
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
-	b.tellDiscovered(d.enabled, d.unmet)
-	b.publishDecisions(d)
-	b.opts.Board.SetEnabledModules(d.enabled)
-	next := b.moduleTasks(ctx, d, msg)
+	l.tellDiscovered(d.enabled, d.unmet)
+	l.publishDecisions(d)
+	l.opts.Board.SetEnabledModules(d.enabled)
+	next := l.moduleTasks(ctx, d, msg)
 	next = append(next,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
 		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
 	for i := range next {
 		next[i].Converge = true // a reload that supersedes this converge decides them again
 	}
-	b.opts.Log.Info("modules discovered", "enabled", d.enabled)
-	b.done(ctx, messages.TaskDone{Next: next})
+	l.opts.Log.Info("modules discovered", "enabled", d.enabled)
+	l.done(ctx, messages.TaskDone{Next: next})
 }
 
-func (b *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
-	p := planConverge(convergeInput{modules: b.opts.Modules, discovered: d, config: b.config, wasEnabled: b.enabled,
-		skipped: b.skipped, releases: releases, unloaded: b.unloaded, ignore: b.opts.IgnoreRelease,
-		parallel: b.opts.ParallelModuleRuns})
+func (l *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
+	p := planConverge(convergeInput{modules: l.opts.Modules, discovered: d, config: l.config, wasEnabled: l.enabled,
+		skipped: l.skipped, releases: releases, unloaded: l.unloaded, ignore: l.opts.IgnoreRelease,
+		parallel: l.opts.ParallelModuleRuns})
 	for _, name := range p.disabled {
-		ctx.Send(b.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
+		ctx.Send(l.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
 	}
 	for _, r := range p.kept {
-		b.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
+		l.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
 	}
-	b.enabled = p.enabled
+	l.enabled = p.enabled
 	return p.tasks
 }
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back
 // while discovery is failing (and counts the failure).
-func (b *lifecycle) holdEvents(ctx actor.Context, hold bool) {
-	if hold && b.opts.DiscoverErrors != nil {
-		b.opts.DiscoverErrors.Inc()
+func (l *lifecycle) holdEvents(ctx actor.Context, hold bool) {
+	if hold && l.opts.DiscoverErrors != nil {
+		l.opts.DiscoverErrors.Inc()
 	}
-	if pid := b.children.PID(ChildQueue); pid != nil {
+	if pid := l.children.PID(ChildQueue); pid != nil {
 		ctx.Send(pid, messages.HoldEvents{Hold: hold})
 	}
 }
 
 // tellDiscovered hands the modules and the enabled ones to
 // LifecycleOptions.Discovered.
-func (b *lifecycle) tellDiscovered(enabled []string, unmet map[string][]string) {
-	if b.opts.Unmet != nil {
-		b.opts.Unmet(maps.Clone(unmet))
+func (l *lifecycle) tellDiscovered(enabled []string, unmet map[string][]string) {
+	if l.opts.Unmet != nil {
+		l.opts.Unmet(maps.Clone(unmet))
 	}
-	if b.opts.Discovered == nil {
+	if l.opts.Discovered == nil {
 		return
 	}
-	all := make([]string, 0, len(b.opts.Modules))
-	for _, def := range b.opts.Modules {
+	all := make([]string, 0, len(l.opts.Modules))
+	for _, def := range l.opts.Modules {
 		all = append(all, def.Names.Name)
 	}
-	b.opts.Discovered(all, slices.Clone(enabled))
+	l.opts.Discovered(all, slices.Clone(enabled))
 }

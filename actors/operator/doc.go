@@ -1,30 +1,43 @@
 // Package operator is the root of the actor tree and the operator's
 // lifecycle, the state machine of spec/LIFECYCLE.md and LIFECYCLE-STEPS.md.
 //
-// The root actor spawns its children in the order given (config, queue,
-// global, modules, kube, schedule, ...), supervises them with the panic
-// guardian, and on Shutdown stops them one by one in reverse order, waiting
-// for each to terminate, so that a graceful stop really leaves no actor
-// behind. System is the actor system of supervision/actorsys (the process's
-// slog logger, the inspector, the panic guardian) with the root, and stops
-// the whole tree.
+// The root actor (root.go) spawns its children in the order given (the
+// operator's: config, schedule, kube, global, one module/NAME per module,
+// queue; cmd/addon-operator/internal/app/children.go), places a module
+// actor started later (its dir appeared) before the queue, supervises them
+// with the panic guardian, and on Shutdown stops them one by one in reverse
+// order (the queue first, the config actor last), waiting for each to
+// terminate, so that a graceful stop really leaves no actor behind. System
+// is the actor system of supervision/actorsys (the process's slog logger,
+// the inspector, the panic guardian) with the root, and stops the whole
+// tree.
 //
 // Started with LifecycleOptions (System.StartWith), the root also runs the
-// lifecycle. At start-up it tells the config actor which module actor reads
-// which ConfigMap section (messages.SectionReaders), waits for the first
-// good configuration and for the global actor to have configured its hooks,
-// hands the global actor its section, and waits until every owner has
-// applied its first section (modules answer the config actor's hand-out to
-// the operator; invalid configuration stops start-up); then it queues the
-// global onStartup hooks and a "reload all modules". It owns the operator's
-// tasks: reload all (beforeAll, then discovery), discovery (enabled flags
-// and enabled scripts in module order, then module runs, deletes, purges and
-// afterAll), purge and the end of a converge, after which the operator is
-// ready. Afterwards it reloads all modules when the global section's values
-// or the enabled flags change; a module's own section goes from the config
-// actor to the module, which queues its own run. Each discovery publishes
-// how it decided every module (board.EnabledDecision, why.go): each
-// enabled layer's say, the enabled script's answer, and the reason.
+// lifecycle (lifecycle.go), which sees every message the root gets, and does
+// its blocking I/O (helm's release list and purges, reading the modules
+// dirs) in a child of its own, ioActor (releases.go). At start-up it tells
+// the config actor which module actor reads which ConfigMap section
+// (messages.SectionReaders), waits for the first good configuration and for
+// the global actor to have configured its hooks, hands the global actor its
+// section, and waits until every owner has applied its first section
+// (modules answer the config actor's hand-out to the operator; invalid
+// configuration stops start-up); then it queues the global onStartup hooks,
+// the start of the global hooks' bindings (GlobalSynchronization) and a
+// "reload all modules" (boot.go). It owns the operator's tasks (tasks.go):
+// reload all (beforeAll, then discovery), discovery (after the first
+// converge the modules dirs are read again first; then the enabled flags and
+// enabled scripts in run order, then module runs, deletes, purges and
+// afterAll: discovery.go, plan.go), a ParallelModuleRun, purge and the end
+// of a converge, after which the operator is ready. Afterwards (config.go)
+// it reloads all modules when the enabled flags change or the global actor
+// reports that the global section changed its values. The config actor's
+// ConfigChanged names the changed module sections too, but those are not the
+// operator's to act on: the config actor hands each to its module, which
+// queues its own run. A module the reload's discovery finds disabled is told
+// so (messages.ModuleDisabled) and its delete is queued, with the reason
+// that disabled.go names. Each discovery publishes how it decided every
+// module (board.EnabledDecision, why.go): each enabled layer's say, the
+// enabled script's answer, and the reason.
 //
 // Discovery decides the modules in requirement order (module.yaml,
 // layout.RequirementOrder); a module whose requirements are not met is

@@ -8,7 +8,7 @@ import (
 )
 
 // Family is the root's children in spawn order (they are stopped in
-// reverse order). The brain finds them by name, and may add a child before
+// reverse order). The lifecycle finds them by name, and may add a child before
 // another one or remove one while the operator runs: a module whose dir
 // appeared or disappeared.
 type Family struct {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	ownerworker "github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
@@ -62,7 +62,7 @@ type LifecycleOptions struct {
 	Discovered func(all, enabled []string)
 	// Destructive, when set, counts each purge of a release (action
 	// worker.ActionPurge), after it is logged at WARN.
-	Destructive func(release string, d ownerworker.Destructive)
+	Destructive func(release string, d worker.Destructive)
 	// Scan and ModuleProps, when both set, let every discovery read the
 	// modules dirs again: a module whose dir appeared gets an actor (made
 	// from ModuleProps), one whose dir is gone is stopped and its release
@@ -119,7 +119,7 @@ type lifecycle struct {
 	scanning      bool     // a scan of the modules dirs is on its way
 	lastDirs      []string // the module dirs at the last look
 	current       hookrun.Assigned
-	releases      *actor.PID
+	io            *actor.PID // the ioActor child, which does the blocking I/O
 	convergeStart time.Time
 	group         *runGraph // the ParallelModuleRun in flight
 	// superseded notes, by module, what last dropped or replaced its run;
@@ -138,57 +138,57 @@ func newLifecycle(opts LifecycleOptions) *lifecycle {
 }
 
 // receive handles one message of the root actor.
-func (b *lifecycle) receive(ctx actor.Context, children *Family) {
-	b.children = children
+func (l *lifecycle) receive(ctx actor.Context, children *Family) {
+	l.children = children
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		b.handleStarted(ctx)
+		l.handleStarted(ctx)
 	case messages.ConfigChanged:
-		b.handleConfigChanged(ctx, msg)
+		l.handleConfigChanged(ctx, msg)
 	case messages.ConfigInvalid:
-		b.handleConfigInvalid(msg)
+		l.handleConfigInvalid(msg)
 	case messages.OwnerReady:
-		b.handleOwnerReady(ctx, msg)
+		l.handleOwnerReady(ctx, msg)
 	case messages.KubeSynced:
-		b.handleKubeSynced(msg)
+		l.handleKubeSynced(msg)
 	case messages.ConfigApplied:
-		b.handleConfigApplied(ctx, msg)
+		l.handleConfigApplied(ctx, msg)
 	case messages.RunTask:
-		b.handleRunTask(ctx, msg)
+		l.handleRunTask(ctx, msg)
 	case messages.EnabledChecked:
-		b.handleEnabledChecked(ctx, msg)
+		l.handleEnabledChecked(ctx, msg)
 	case checkDirs:
-		b.handleCheckDirs(ctx)
+		l.handleCheckDirs(ctx)
 	case dirsListed:
-		b.handleDirsListed(ctx, msg)
+		l.handleDirsListed(ctx, msg)
 	case modulesScanned:
-		b.handleModulesScanned(ctx, msg)
+		l.handleModulesScanned(ctx, msg)
 	case releasesListed:
-		b.handleReleasesListed(ctx, msg)
+		l.handleReleasesListed(ctx, msg)
 	case releaseDeleted:
-		b.handleReleaseDeleted(ctx, msg)
+		l.handleReleaseDeleted(ctx, msg)
 	case messages.GroupRunReport:
-		b.handleGroupReport(ctx, msg)
+		l.handleGroupReport(ctx, msg)
 	case messages.ConvergeSuperseded:
-		b.handleConvergeSuperseded(msg)
+		l.handleConvergeSuperseded(msg)
 	}
 }
 
-func (b *lifecycle) handleStarted(ctx actor.Context) {
-	b.releases = ctx.Spawn(actor.PropsFromProducer(newWorker(b.opts.Releases, b.opts.Scan, b.opts.ListDirs, b.opts.GlobalHooksDir)))
-	b.boot = newBoot(b.started())
-	b.tellReaders(ctx)
-	b.publishUnseen()
+func (l *lifecycle) handleStarted(ctx actor.Context) {
+	l.io = ctx.Spawn(actor.PropsFromProducer(newIOActor(l.opts.Releases, l.opts.Scan, l.opts.ListDirs, l.opts.GlobalHooksDir)))
+	l.boot = newBoot(l.started())
+	l.tellReaders(ctx)
+	l.publishUnseen()
 }
 
-func (b *lifecycle) enqueue(ctx actor.Context, tasks ...messages.Task) {
-	ctx.Send(b.children.PID(ChildQueue), messages.Enqueue{Tasks: tasks})
+func (l *lifecycle) enqueue(ctx actor.Context, tasks ...messages.Task) {
+	ctx.Send(l.children.PID(ChildQueue), messages.Enqueue{Tasks: tasks})
 }
 
-func (b *lifecycle) fatal(err error) {
-	b.opts.Log.Error("start-up failed", "err", err)
-	if b.opts.Fatal != nil {
-		b.opts.Fatal(err)
-		b.opts.Fatal = nil
+func (l *lifecycle) fatal(err error) {
+	l.opts.Log.Error("start-up failed", "err", err)
+	if l.opts.Fatal != nil {
+		l.opts.Fatal(err)
+		l.opts.Fatal = nil
 	}
 }

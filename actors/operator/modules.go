@@ -18,7 +18,7 @@ import (
 type Scanner func() ([]layout.Definition, []error)
 
 type (
-	// scanModules asks the worker to read the modules dirs; Known are the
+	// scanModules asks the ioActor to read the modules dirs; Known are the
 	// dirs of the modules running now.
 	scanModules struct{ Known map[string]string }
 	// modulesScanned lists what is there now: Defs (in module order), the
@@ -83,24 +83,24 @@ func diffModules(known []layout.Definition, scan modulesScanned) moduleChanges {
 // startDiscovery reads the modules dirs again when the operator can spawn
 // module actors, then discovers. Until the first converge is done the
 // modules are those the start-up has just read.
-func (b *lifecycle) startDiscovery(ctx actor.Context) {
-	if b.opts.Scan == nil || b.opts.ModuleProps == nil || !b.opts.Board.Ready() {
-		b.discover(ctx)
+func (l *lifecycle) startDiscovery(ctx actor.Context) {
+	if l.opts.Scan == nil || l.opts.ModuleProps == nil || !l.opts.Board.Ready() {
+		l.discover(ctx)
 		return
 	}
 	known := map[string]string{}
-	for _, d := range b.opts.Modules {
+	for _, d := range l.opts.Modules {
 		known[d.Names.Name] = d.Dir
 	}
-	b.scanning = true
-	ctx.Request(b.releases, scanModules{Known: known})
+	l.scanning = true
+	ctx.Request(l.io, scanModules{Known: known})
 }
 
-func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
-	if !b.scanning {
+func (l *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) {
+	if !l.scanning {
 		return
 	}
-	b.scanning = false
+	l.scanning = false
 	unseen := map[string]string{}
 	maps.Copy(unseen, msg.Unseen)
 	for _, err := range msg.Errs {
@@ -110,114 +110,114 @@ func (b *lifecycle) handleModulesScanned(ctx actor.Context, msg modulesScanned) 
 			}
 			continue
 		}
-		b.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
+		l.opts.Log.Error("module dir not read; the module keeps its last good state", "err", err)
 	}
-	b.setUnseen(unseen)
-	b.unloaded = layout.Unloaded(msg.Errs)
-	c := diffModules(b.opts.Modules, msg)
-	if !b.acceptModules(c.next) {
-		b.discover(ctx)
+	l.setUnseen(unseen)
+	l.unloaded = layout.Unloaded(msg.Errs)
+	c := diffModules(l.opts.Modules, msg)
+	if !l.acceptModules(c.next) {
+		l.discover(ctx)
 		return
 	}
 	for _, name := range c.removed {
-		b.removeModule(ctx, name)
+		l.removeModule(ctx, name)
 	}
-	b.opts.Modules = c.next
+	l.opts.Modules = c.next
 	for _, d := range c.added {
-		b.addModule(ctx, d)
+		l.addModule(ctx, d)
 	}
 	if len(c.added) > 0 || len(c.removed) > 0 {
-		b.tellReaders(ctx)
+		l.tellReaders(ctx)
 	}
-	b.discover(ctx)
+	l.discover(ctx)
 }
 
 // acceptModules refuses a modules set whose requirements form a cycle:
 // the last good set stays in force, the error is logged, counted and
 // shown in `module list` until a scan finds the cycle gone.
-func (b *lifecycle) acceptModules(next []layout.Definition) bool {
+func (l *lifecycle) acceptModules(next []layout.Definition) bool {
 	_, err := layout.RequirementOrder(next)
 	if err == nil {
-		if b.modulesError != "" {
-			b.opts.Log.Info("module requirements no longer form a cycle; the modules dirs are taken as they are")
-			b.modulesError = ""
-			b.publishConverge()
+		if l.modulesError != "" {
+			l.opts.Log.Info("module requirements no longer form a cycle; the modules dirs are taken as they are")
+			l.modulesError = ""
+			l.publishConverge()
 		}
 		return true
 	}
-	if b.opts.DiscoverErrors != nil {
-		b.opts.DiscoverErrors.Inc()
+	if l.opts.DiscoverErrors != nil {
+		l.opts.DiscoverErrors.Inc()
 	}
-	b.modulesError = err.Error()
-	b.publishConverge() // before the log: a reader of the log finds module list saying so
-	b.opts.Log.Error("modules dirs refused; the last good set of modules stays in force", "err", err)
+	l.modulesError = err.Error()
+	l.publishConverge() // before the log: a reader of the log finds module list saying so
+	l.opts.Log.Error("modules dirs refused; the last good set of modules stays in force", "err", err)
 	return false
 }
 
 // removeModule stops the actor of a module whose dir is gone; its release
 // (if any) is purged by this discovery, without afterDeleteHelm.
-func (b *lifecycle) removeModule(ctx actor.Context, name string) {
+func (l *lifecycle) removeModule(ctx actor.Context, name string) {
 	child := ModuleChild(name)
-	if pid := b.children.PID(child); pid != nil {
+	if pid := l.children.PID(child); pid != nil {
 		ctx.Send(pid, messages.ModuleRemoved{})
 	}
-	b.children.Remove(ctx, child)
-	delete(b.failed, messages.ModuleOwner(name))
-	b.opts.Log.Info("module dir removed; its actor is stopped", "module", name)
+	l.children.Remove(ctx, child)
+	delete(l.failed, messages.ModuleOwner(name))
+	l.opts.Log.Info("module dir removed; its actor is stopped", "module", name)
 }
 
 // addModule starts the actor of a module whose dir appeared; the config
 // actor hands it its ConfigMap section (tellReaders); discovery waits for
 // its hooks to configure.
-func (b *lifecycle) addModule(ctx actor.Context, d layout.Definition) {
-	child := Child{Name: ModuleChild(d.Names.Name), Props: b.opts.ModuleProps(d)}
-	if _, err := b.children.Spawn(ctx, child, ChildQueue); err != nil {
-		b.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
-		b.failed[messages.ModuleOwner(d.Names.Name)] = true
+func (l *lifecycle) addModule(ctx actor.Context, d layout.Definition) {
+	child := Child{Name: ModuleChild(d.Names.Name), Props: l.opts.ModuleProps(d)}
+	if _, err := l.children.Spawn(ctx, child, ChildQueue); err != nil {
+		l.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
+		l.failed[messages.ModuleOwner(d.Names.Name)] = true
 		return
 	}
-	b.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
+	l.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
 	for _, key := range d.ModuleYAMLIgnored {
-		b.opts.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+		l.opts.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
 	}
 }
 
 // setUnseen records the modules whose dir cannot be seen now: they keep
 // their actor and release, sit out discovery (neither run nor deleted)
 // until their dir is back, and show the reason in the module list.
-func (b *lifecycle) setUnseen(unseen map[string]string) {
-	if len(unseen) > 0 || len(b.unseen) > 0 {
+func (l *lifecycle) setUnseen(unseen map[string]string) {
+	if len(unseen) > 0 || len(l.unseen) > 0 {
 		// Published before the log: a reader of the log finds module list
 		// saying so.
-		b.unseen = unseen
-		b.publishUnseen()
+		l.unseen = unseen
+		l.publishUnseen()
 	}
 	for name, reason := range unseen {
-		b.opts.Log.Error("module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
+		l.opts.Log.Error("module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
 			"module", name, "err", reason)
 	}
 }
 
 // publishUnseen hands the modules whose dir cannot be seen to the board
 // and the metric.
-func (b *lifecycle) publishUnseen() {
-	if b.opts.Board != nil {
-		b.opts.Board.SetDirErrors(maps.Clone(b.unseen))
+func (l *lifecycle) publishUnseen() {
+	if l.opts.Board != nil {
+		l.opts.Board.SetDirErrors(maps.Clone(l.unseen))
 	}
-	if b.opts.DirErrors != nil {
-		b.opts.DirErrors(maps.Clone(b.unseen))
+	if l.opts.DirErrors != nil {
+		l.opts.DirErrors(maps.Clone(l.unseen))
 	}
 }
 
 // skipped are the modules discovery leaves as they are: those that failed
 // to start, those whose dir cannot be seen, and those that require one of
 // these (held, set by each discovery).
-func (b *lifecycle) skipped(name string) bool {
-	return b.selfSkipped(name) || b.held[name] != ""
+func (l *lifecycle) skipped(name string) bool {
+	return l.selfSkipped(name) || l.held[name] != ""
 }
 
 // selfSkipped: the module failed to start, or its dir cannot be seen or
 // loaded (a module that requires it is held, not judged unmet).
-func (b *lifecycle) selfSkipped(name string) bool {
-	return b.failed[messages.ModuleOwner(name)] || b.unseen[name] != "" || slices.Contains(b.unloaded, name)
+func (l *lifecycle) selfSkipped(name string) bool {
+	return l.failed[messages.ModuleOwner(name)] || l.unseen[name] != "" || slices.Contains(l.unloaded, name)
 }

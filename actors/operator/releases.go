@@ -28,38 +28,39 @@ type (
 	}
 )
 
-// worker does the lifecycle's blocking I/O: helm calls and reading the
-// modules dirs.
-type worker struct {
+// ioActor is the lifecycle's child that does its blocking I/O (helm's
+// release list and uninstalls, reading and looking at the modules dirs and
+// the global hooks dir), so that the root's mailbox stays free meanwhile.
+type ioActor struct {
 	releases  Releases
 	scan      Scanner
 	list      DirLister
 	globalDir string
 }
 
-func newWorker(r Releases, scan Scanner, list DirLister, globalDir string) actor.Producer {
-	return func() actor.Actor { return &worker{releases: r, scan: scan, list: list, globalDir: globalDir} }
+func newIOActor(r Releases, scan Scanner, list DirLister, globalDir string) actor.Producer {
+	return func() actor.Actor { return &ioActor{releases: r, scan: scan, list: list, globalDir: globalDir} }
 }
 
 // Receive implements actor.Actor.
-func (w *worker) Receive(ctx actor.Context) {
+func (a *ioActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case scanModules:
-		defs, errs := w.scan()
+		defs, errs := a.scan()
 		gone, unseen := lookDirs(msg.Known)
 		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
 	case listDirs:
-		dirs, err := w.list()
-		ctx.Respond(dirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(w.globalDir)})
+		dirs, err := a.list()
+		ctx.Respond(dirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(a.globalDir)})
 	case listReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
-		owned, all, err := w.releases.Names(c)
+		owned, all, err := a.releases.Names(c)
 		ctx.Respond(releasesListed{Owned: owned, All: all, Err: err})
 	case deleteRelease:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
-		ctx.Respond(releaseDeleted{Name: msg.Name, Err: w.releases.Delete(c, msg.Name)})
+		ctx.Respond(releaseDeleted{Name: msg.Name, Err: a.releases.Delete(c, msg.Name)})
 	}
 }
 

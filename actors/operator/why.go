@@ -96,30 +96,30 @@ func enabledByText(layers []board.EnabledLayer) string {
 }
 
 // publishDecisions publishes how the discovery d decided every module.
-func (b *lifecycle) publishDecisions(d *discovery) {
+func (l *lifecycle) publishDecisions(d *discovery) {
 	var now time.Time
-	if b.opts.Clock != nil {
-		now = b.opts.Clock.Now()
+	if l.opts.Clock != nil {
+		now = l.opts.Clock.Now()
 	}
-	out := make(map[string]board.EnabledDecision, len(b.opts.Modules))
-	for _, def := range b.opts.Modules {
+	out := make(map[string]board.EnabledDecision, len(l.opts.Modules))
+	for _, def := range l.opts.Modules {
 		name := def.Names.Name
-		out[name] = enabledDecision(whyInput{def: def, config: b.config, dynamic: d.dynamic,
-			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: b.leftOutReason(name), at: now})
+		out[name] = enabledDecision(whyInput{def: def, config: l.config, dynamic: d.dynamic,
+			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: l.leftOutReason(name), at: now})
 	}
-	b.opts.Board.SetEnabledDecisions(out)
+	l.opts.Board.SetEnabledDecisions(out)
 }
 
 // leftOutReason says why discovery leaves a module as it is, "" when it
 // does not.
-func (b *lifecycle) leftOutReason(name string) string {
+func (l *lifecycle) leftOutReason(name string) string {
 	switch {
-	case b.unseen[name] != "":
-		return "left out of discovery: its dir cannot be seen: " + b.unseen[name]
-	case b.failed[ModuleChild(name)]:
+	case l.unseen[name] != "":
+		return "left out of discovery: its dir cannot be seen: " + l.unseen[name]
+	case l.failed[ModuleChild(name)]:
 		return "left out of discovery: the module failed to start (its hooks could not be configured)"
-	case b.held[name] != "":
-		return "left out of discovery: it requires " + b.held[name] + ", which is left out of discovery"
+	case l.held[name] != "":
+		return "left out of discovery: it requires " + l.held[name] + ", which is left out of discovery"
 	}
 	return ""
 }

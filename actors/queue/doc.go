@@ -5,7 +5,11 @@
 // is retried after the supervision policy's delay, with its attempt count,
 // last error and next retry time on the task; an allowFailure task is
 // dropped instead. A task with a MergeKey is queued at most once while it
-// waits. After every change the queues are published as a
+// waits; a compacting one (hook event runs) adds its binding contexts to
+// the waiting one. While module discovery fails the operator has the
+// queue hold back the runs of hook events (messages.HoldEvents, hold.go):
+// they are queued, in the order they came, once it is released. After
+// every change the queues are published as a
 // messages.QueueSnapshot for /queue and metrics. Options.Queues are there
 // from the start (the parallel queues). The end of a module run of a
 // converge graph (Task.Group) is reported to the operator

@@ -18,7 +18,10 @@ const (
 )
 
 // Destructive is one destructive action with its reason, a bounded value
-// fit for a metric label (see DisabledBy for an uninstall).
+// fit for a metric label: for an uninstall or a purge, one of package
+// operator's Cause constants (the task's Cause, which the operator's
+// disabledBy chose when discovery queued the delete); for an adoption or
+// a clear, chartrun's reasons.
 type Destructive struct {
 	Action string
 	Reason string
