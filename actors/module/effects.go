@@ -134,7 +134,7 @@ type (
 		Hook, Binding string
 		Err           error
 	}
-	// ArmCheck arms the periodic absent-resources check.
+	// ArmCheck arms the periodic release check (absent objects, drift).
 	ArmCheck struct{}
 	// Enqueue queues tasks.
 	Enqueue struct{ Tasks []messages.Task }
