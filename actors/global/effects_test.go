@@ -11,19 +11,8 @@ import (
 // included, as panics), so that a new effect type fails here rather than
 // at run time in the shell.
 func TestApplyCoversEveryEffect(t *testing.T) {
-	for _, c := range []struct {
-		set sealed.Set
-		fn  string
-	}{
-		{sealed.Set{Dir: ".", Marker: "globalEffect"}, "apply"},
-		{sealed.Set{Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"}, "applyRun"},
-	} {
-		missing, err := sealed.Missing(c.set, ".", c.fn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(missing) > 0 {
-			t.Errorf("%s has no case for the effects %q", c.fn, missing)
-		}
-	}
+	sealed.Covered(t, ".", map[string]sealed.Set{
+		"apply":    {Dir: ".", Marker: "globalEffect"},
+		"applyRun": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"},
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"testing"
 )
 
 // Set names a sealed interface by its marker: the package in Dir declares
@@ -138,4 +139,20 @@ type emptyImporter struct{}
 
 func (emptyImporter) Import(p string) (*types.Package, error) {
 	return types.NewPackage(p, path.Base(p)), nil
+}
+
+// Covered fails t for each applier of the package in dir (a function name,
+// mapped to the set of effects it must take) that lacks a case for one of
+// the set's types.
+func Covered(t testing.TB, dir string, appliers map[string]Set) {
+	t.Helper()
+	for fn, set := range appliers {
+		missing, err := Missing(set, dir, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(missing) > 0 {
+			t.Errorf("%s has no case for the effects %q", fn, missing)
+		}
+	}
 }
