@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -85,6 +87,13 @@ func newWebhooks(cfg Config, a *App, m *metrics, kube kubernetes.Interface, work
 // Register implements worker.Webhooks.
 func (w *webhooks) Register(ctx context.Context, owner string, hooks hookrun.HookSet) error {
 	adm, conv := webhookBindings(owner, hooks)
+	if missing := w.missingCertificates(len(adm) > 0, len(conv) > 0); missing != "" {
+		// As the original, which serves none: the module runs, its webhook
+		// bindings are not served until the certificates are there.
+		w.log.Warn("webhook bindings not served: no certificate", "owner", owner, "missing", missing,
+			"hint", "mount the servers' certificate, key and CA (VALIDATING_WEBHOOK_SERVER_CERT, _SERVER_KEY, _CA; CONVERSION_WEBHOOK_* likewise)")
+		return nil
+	}
 	if err := w.serve(len(adm) > 0, len(conv) > 0); err != nil {
 		return err
 	}
@@ -239,6 +248,24 @@ func (w *webhooks) endpoint(s server.Settings, url string, withCA bool) (registe
 }
 
 // serve starts the servers asked for that are not running yet.
+// missingCertificates names the certificate, key or CA file of a server
+// that is needed and does not exist ("" when none is missing).
+func (w *webhooks) missingCertificates(admission, conversion bool) string {
+	var files []string
+	if admission {
+		files = append(files, w.cfg.Admission.CertFile, w.cfg.Admission.KeyFile, w.cfg.Admission.CAFile)
+	}
+	if conversion {
+		files = append(files, w.cfg.Conversion.CertFile, w.cfg.Conversion.KeyFile, w.cfg.Conversion.CAFile)
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return f
+		}
+	}
+	return ""
+}
+
 func (w *webhooks) serve(admission, conversion bool) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
