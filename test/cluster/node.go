@@ -124,6 +124,7 @@ func startNode(ctx context.Context, c *Cluster, bins Binaries, opts Options) err
 	if err := forwardService(id, nodeIP, c.apiPort); err != nil {
 		return err
 	}
+	exits := map[string]<-chan error{}
 	if err := startContainerd(ctx, c.Dir, layout, opts.DieWithParent); err != nil {
 		return err
 	}
@@ -143,9 +144,9 @@ func startNode(ctx context.Context, c *Cluster, bins Binaries, opts Options) err
 		if err != nil {
 			return err
 		}
-		reaped(cmd) // no zombie while the starting process lives
+		exits[s.srv.name] = reaped(cmd) // no zombie while the starting process lives
 	}
-	if err := waitNodeReady(ctx, c); err != nil {
+	if err := waitNodeReady(ctx, c, exits); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Log, "testcluster: node %s ready in %s\n", NodeName, time.Since(begin).Round(time.Millisecond))
@@ -186,8 +187,10 @@ func kubeletArgs(c *Cluster, l nodeLayout, nodeIP string) []string {
 
 // waitNodeReady waits for the node to report Ready (kubelet registered,
 // containerd's CRI and CNI up) and for the default ServiceAccount (the
-// controller manager runs). Any node process that exits fails the wait.
-func waitNodeReady(ctx context.Context, c *Cluster) error {
+// controller manager runs). Any node process that exits fails the wait,
+// with its exit status when exits has it (a kubelet that exits at once may
+// leave an empty log: klog had not flushed).
+func waitNodeReady(ctx context.Context, c *Cluster, exits map[string]<-chan error) error {
 	cfg, err := RestConfig(c.Kubeconfig)
 	if err != nil {
 		return err
@@ -203,7 +206,7 @@ func waitNodeReady(ctx context.Context, c *Cluster) error {
 	for {
 		for _, s := range nodeServers(c.Dir) {
 			if _, up := s.running(); !up {
-				return fmt.Errorf("%s exited during start-up; last lines of %s:\n%s", s.name, s.logFile(), s.logTail(30))
+				return fmt.Errorf("%s exited during start-up (%s); last lines of %s:\n%s", s.name, exitStatus(exits[s.name]), s.logFile(), s.logTail(30))
 			}
 		}
 		check := nodeReady(ctx, client)
@@ -218,6 +221,19 @@ func waitNodeReady(ctx context.Context, c *Cluster) error {
 			return fmt.Errorf("node start-up: %w", ctx.Err())
 		case <-tick.C:
 		}
+	}
+}
+
+// exitStatus is what a reaped process's Wait returned, when it has.
+func exitStatus(exited <-chan error) string {
+	select {
+	case err := <-exited:
+		if err == nil {
+			return "exit status 0"
+		}
+		return err.Error()
+	case <-time.After(time.Second):
+		return "exit status unknown"
 	}
 }
 
