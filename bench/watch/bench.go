@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -47,7 +48,13 @@ func (b *bench) measure(ctx context.Context, prefix, bin string) error {
 	fmt.Printf("%sready %.2f s, RSS %d MB (anonymous %d MB) once idle %.2f s after the start; %d hook runs so far\n", prefix,
 		ready.Seconds(), statusKB(op.pid(), "VmRSS:")>>20, statusKB(op.pid(), "RssAnon:")>>20,
 		time.Since(start).Seconds(), readHookLog(out).runs)
-	return b.storm(ctx, prefix, op, out, sentinel)
+	if err := b.profile(op, "rest"); err != nil {
+		return err
+	}
+	if err := b.storm(ctx, prefix, op, out, sentinel); err != nil {
+		return err
+	}
+	return b.profile(op, "storm")
 }
 
 // storm patches the objects, then the sentinel, waits until the hook saw
@@ -86,4 +93,16 @@ func (b *bench) storm(ctx context.Context, prefix string, op *operator, out, sen
 		prefix, b.o.patches, took.Seconds(), float64(b.o.patches)/took.Seconds(), seen.Seconds(),
 		after.runs-before.runs, after.contexts-before.contexts, (cpu1 - cpu0).Seconds(), anon>>20)
 	return nil
+}
+
+// profile saves the operator's heap profile as heap-RUN-WHEN.pb.gz in
+// -profiles, when set.
+func (b *bench) profile(op *operator, when string) error {
+	if b.o.profiles == "" {
+		return nil
+	}
+	if err := os.MkdirAll(b.o.profiles, 0o755); err != nil {
+		return err
+	}
+	return op.saveHeap(filepath.Join(b.o.profiles, fmt.Sprintf("heap-%d-%s.pb.gz", b.n, when)))
 }

@@ -24,6 +24,7 @@ type options struct {
 	bin         string
 	runs        int
 	keep        bool
+	profiles    string
 }
 
 func main() {
@@ -37,6 +38,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "", "measure this operator binary instead of building ./cmd/addon-operator")
 	flag.IntVar(&o.runs, "runs", 1, "runs of each binary")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work dir")
+	flag.StringVar(&o.profiles, "profiles", "", "write each run's heap profile at rest (after a GC) and after the storm into this dir")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "watch:", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 type operator struct {
 	cmd    *exec.Cmd
 	port   int
+	socket string // the debug socket
 	logs   lockedBuffer
 	exited chan struct{} // closed when the process has ended
 	client *http.Client
@@ -39,12 +41,12 @@ func startOperator(bin, work, kubeconfig, ns string) (*operator, error) {
 	if err := os.MkdirAll(modules, 0o755); err != nil {
 		return nil, err
 	}
-	o := &operator{port: port, exited: make(chan struct{}), client: &http.Client{Timeout: 5 * time.Second}}
+	o := &operator{port: port, socket: filepath.Join(work, "debug.socket"), exited: make(chan struct{}), client: &http.Client{Timeout: 5 * time.Second}}
 	o.cmd = exec.Command(bin, "start")
 	o.cmd.Env = append(os.Environ(), "MODULES_DIR="+modules, "GLOBAL_HOOKS_DIR="+filepath.Join(work, "global-hooks"),
 		"ADDON_OPERATOR_NAMESPACE="+ns, "KUBE_CONFIG="+kubeconfig, "LOG_TYPE=json",
 		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(port),
-		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
+		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"), "DEBUG_UNIX_SOCKET="+filepath.Join(work, "debug.socket"))
 	o.cmd.Stderr = &o.logs
 	if err := o.cmd.Start(); err != nil {
 		return nil, err
@@ -64,6 +66,30 @@ func (o *operator) get(path string) (int, []byte, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, body, err
+}
+
+// saveHeap writes the operator's heap profile (after a GC) to path, from
+// the debug socket's /debug/pprof/heap.
+func (o *operator) saveHeap(path string) error {
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", o.socket)
+		}}}
+	resp, err := client.Get("http://debug/debug/pprof/heap?gc=1")
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("heap profile: %s", resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
 }
 
 // poll calls done every interval until it says true, the process exits or

@@ -155,6 +155,13 @@ func (s *diffStore) Replace(list []any, _ string) error {
 
 func (s *diffStore) Resync() error { return nil }
 
+// Transformer makes the reflector apply the transform to each object of a
+// streamed initial list (watch-list) as it arrives, in the temporary store
+// it fills before Replace: the full objects of a large list are then never
+// held all at once. Replace's transform of an object already transformed
+// must return it as it is.
+func (s *diffStore) Transformer() cache.TransformFunc { return s.transform }
+
 func resourceVersion(obj any) string {
 	if o, ok := obj.(interface{ GetResourceVersion() string }); ok {
 		return o.GetResourceVersion()

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,7 +98,21 @@ func NewHandler(o Options) http.Handler {
 		w.Header().Set("Content-Type", "text/yaml")
 		fmt.Fprint(w, out)
 	})
+	routeProfiles(mux)
 	return mux
+}
+
+// routeProfiles serves the Go runtime's profiles (heap, allocs, goroutine,
+// a CPU profile, a trace) under /debug/pprof/, on the debug socket only:
+// `curl --unix-socket SOCKET http://_/debug/pprof/heap > heap.pb.gz`, then
+// `go tool pprof`. (Importing net/http/pprof also registers them on
+// http.DefaultServeMux, which no server of the operator serves.)
+func routeProfiles(mux *http.ServeMux) {
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 }
 
 // noModule answers 404 for a module the operator does not know.

@@ -278,3 +278,17 @@ func waitMode(t *testing.T, path string) {
 		<-time.After(5 * time.Millisecond)
 	}
 }
+
+// TestProfiles: the runtime's profiles answer on the debug socket; a heap
+// profile after a GC is a gzipped protobuf.
+func TestProfiles(t *testing.T) {
+	socket, _ := serve(t, filled())
+	status, _, body := get(t, socket, "/debug/pprof/heap?gc=1")
+	if status != http.StatusOK || !strings.HasPrefix(body, "\x1f\x8b") {
+		t.Fatalf("heap profile: status %d, %d bytes, not gzip", status, len(body))
+	}
+	status, _, body = get(t, socket, "/debug/pprof/")
+	if status != http.StatusOK || !strings.Contains(body, "goroutine") {
+		t.Fatalf("profile index: status %d: %.200s", status, body)
+	}
+}
