@@ -106,8 +106,8 @@ func benchWriteValues(b *testing.B, tmp string, values []byte) {
 			b.Fatal(err)
 		}
 		err = writeAll(
-			fileContent{EnvValuesPath, files.values, values, "{}"},
-			fileContent{EnvConfigValuesPath, files.configValues, values, "{}"},
+			fileContent{env: EnvValuesPath, path: files.values, data: values, empty: "{}"},
+			fileContent{env: EnvConfigValuesPath, path: files.configValues, data: values, empty: "{}"},
 		)
 		if err != nil {
 			b.Fatal(err)

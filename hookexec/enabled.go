@@ -38,9 +38,9 @@ func (r *Runner) RunEnabled(ctx context.Context, req EnabledRequest) (Result, er
 	}
 	defer r.cleanup(files)
 	err = writeAll(
-		fileContent{EnvValuesPath, files.values, req.Values, "{}"},
-		fileContent{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
-		fileContent{EnvModuleEnabledResult, files.enabledResult, nil, ""},
+		fileContent{env: EnvValuesPath, path: files.values, data: req.Values, empty: "{}"},
+		fileContent{env: EnvConfigValuesPath, path: files.configValues, data: req.ConfigValues, empty: "{}"},
+		fileContent{env: EnvModuleEnabledResult, path: files.enabledResult, data: nil, empty: ""},
 	)
 	if err != nil {
 		return Result{}, fmt.Errorf("run enabled script %s: %w", name, err)

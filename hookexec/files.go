@@ -3,6 +3,7 @@ package hookexec
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -163,4 +164,7 @@ type fileContent struct {
 	path  string
 	data  []byte
 	empty string // written when data is nil
+	// stream, when set, writes the content instead of data, returning
+	// the bytes written.
+	stream func(io.Writer) (int64, error)
 }

@@ -2,6 +2,7 @@ package hookexec
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -161,11 +162,18 @@ func makeHookDir(tmpDir string) (runFiles, error) {
 // them find a file.
 func writeInputs(reused bool, files ...fileContent) error {
 	for _, f := range files {
-		data := f.data
-		if data == nil {
-			data = []byte(f.empty)
+		write := f.stream
+		if write == nil {
+			data := f.data
+			if data == nil {
+				data = []byte(f.empty)
+			}
+			write = func(w io.Writer) (int64, error) {
+				n, err := w.Write(data)
+				return int64(n), err
+			}
 		}
-		if err := overwrite(f.path, data, reused); err != nil {
+		if err := overwrite(f.path, write, reused); err != nil {
 			return fmt.Errorf("write %s: %w", f.env, err)
 		}
 	}
@@ -176,16 +184,16 @@ func writeInputs(reused bool, files ...fileContent) error {
 // reset after a run, and used by this run only; it never follows a
 // symlink. It does not truncate to zero first: on ext4 a file truncated to
 // zero and written is flushed at its close (auto_da_alloc), which more than
-// doubled the cost of every input file. A reused file longer than data is
-// cut to its length after the write.
-func overwrite(path string, data []byte, reused bool) error {
+// doubled the cost of every input file. A reused file longer than what
+// write wrote is cut to its length after the write.
+func overwrite(path string, write func(io.Writer) (int64, error), reused bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	n, err := write(f)
 	if err == nil && reused {
-		err = f.Truncate(int64(len(data)))
+		err = f.Truncate(n)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -12,6 +12,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec/objectpatch"
 )
@@ -60,6 +61,10 @@ type Options struct {
 	// ProbeTimeout bounds the `hook list` and `hook config` runs of batch
 	// hook discovery (0: DefaultProbeTimeout).
 	ProbeTimeout time.Duration
+	// ContextWarnBytes is the binding context file size past which a run
+	// is logged at WARN, once per hook and binding (0: DefaultContextWarnBytes;
+	// negative: never).
+	ContextWarnBytes int64
 	// Now is the clock for durations; nil is time.Now.
 	Now func() time.Time
 }
@@ -74,6 +79,8 @@ type Runner struct {
 	dirs       *runDirs
 	// lineReaders are the output line buffers of finished runs.
 	lineReaders sync.Pool
+	// contexts warns of large binding context files.
+	contexts *contextSizes
 }
 
 // NewRunner returns a Runner with opts, defaults filled in.
@@ -102,7 +109,8 @@ func NewRunner(opts Options) *Runner {
 	if opts.KeepFiles {
 		dirs.ahead = 0
 	}
-	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist), dirs: dirs}
+	return &Runner{opts: opts, environ: filterEnv(opts.Environ, opts.EnvAllowlist), dirs: dirs,
+		contexts: newContextSizes(opts.ContextWarnBytes, opts.Logger)}
 }
 
 // The default output limits per run and stream.
@@ -128,6 +136,10 @@ type Request struct {
 	// BindingContext is the JSON array the hook reads (bctx.Marshal or
 	// bctx.MarshalV0); nil is [].
 	BindingContext []byte
+	// Contexts, when not nil, are written to the binding context file as a
+	// stream instead of BindingContext (a run's refilled contexts, whose
+	// shared snapshots are never copied per context).
+	Contexts bctx.Array
 	// Values and ConfigValues are JSON objects; nil is {}.
 	Values       []byte
 	ConfigValues []byte
@@ -172,17 +184,20 @@ type Result struct {
 	// caller to read.
 	AdmissionResponse  []byte
 	ConversionResponse []byte
+	// ContextBytes is the size of the binding context file the run read.
+	ContextBytes int64
 }
 
 // Run runs req.Hook with its binding context and values in a private temp
 // directory and reads back its patches and metrics, and its webhook
 // responses when req asks for them.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
+	var written contextWritten
 	files, err := r.dirs.prepare(&r.background, func(files runFiles) []fileContent {
 		return []fileContent{
-			{EnvBindingContextPath, files.bindingContext, req.BindingContext, "[]"},
-			{EnvValuesPath, files.values, req.Values, "{}"},
-			{EnvConfigValuesPath, files.configValues, req.ConfigValues, "{}"},
+			written.file(files.bindingContext, req),
+			{env: EnvValuesPath, path: files.values, data: req.Values, empty: "{}"},
+			{env: EnvConfigValuesPath, path: files.configValues, data: req.ConfigValues, empty: "{}"},
 		}
 	})
 	if err != nil {
@@ -205,7 +220,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		}
 		own = append(own, webhookEnv(files)...)
 	}
+	r.contexts.check(req, written)
 	res, err := r.exec(ctx, execSpec{hook: req.Hook, args: req.Hook.Args, env: hookEnv(r.environ, own...), timeout: req.Timeout, log: req.Logger})
+	res.ContextBytes = written.total
 	if err != nil {
 		return res, err
 	}

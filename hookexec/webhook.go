@@ -11,8 +11,8 @@ import (
 // in its directory (a reused directory has none: reset removed them).
 func createWebhookFiles(files runFiles) error {
 	return writeAll(
-		fileContent{EnvValidatingResponsePath, files.admissionResponse, nil, ""},
-		fileContent{EnvConversionResponsePath, files.conversionResponse, nil, ""},
+		fileContent{env: EnvValidatingResponsePath, path: files.admissionResponse, data: nil, empty: ""},
+		fileContent{env: EnvConversionResponsePath, path: files.conversionResponse, data: nil, empty: ""},
 	)
 }
 

@@ -32,12 +32,13 @@ func OrderContext(h Hook, binding bindings.Type, snapshots bctx.Snapshots) []byt
 
 // RefillContexts gives the binding contexts of an event, schedule or
 // webhook run the snapshots they carry as they are now (current: every
-// kubernetes binding of the hook). Contexts it cannot read are left as
-// they are.
-func RefillContexts(h Hook, data []byte, current bctx.Snapshots) []byte {
+// kubernetes binding of the hook), as an array that the runner writes as a
+// stream (the contexts share current's lists). False when it cannot read
+// them: the run then reads data as it is.
+func RefillContexts(h Hook, data []byte, current bctx.Snapshots) (bctx.Array, bool) {
 	contexts, err := bctx.Unmarshal(data)
 	if err != nil || h.Config == nil {
-		return data
+		return nil, false
 	}
 	names := func(c bctx.Context) ([]string, bool) {
 		if t, ok := webhookType(c.Type); ok {
@@ -45,7 +46,7 @@ func RefillContexts(h Hook, data []byte, current bctx.Snapshots) []byte {
 		}
 		return h.Config.SnapshotNames(c.Binding, c.Type == bctx.Schedule)
 	}
-	return bctx.Marshal(bctx.Refill(contexts, names, current))
+	return bctx.Refill(contexts, names, current), true
 }
 
 // webhookType is the binding type of a webhook run's context type.

@@ -51,10 +51,13 @@ func (r *Run) end(first Effect, rest ...Effect) []Effect {
 	return append([]Effect{first}, rest...)
 }
 
-// countContexts counts the elements of a binding context array.
-func countContexts(data []byte) int {
+// countContexts counts the contexts of a run's binding context array.
+func countContexts(req hookexec.Request) int {
+	if req.Contexts != nil {
+		return len(req.Contexts)
+	}
 	var list []json.RawMessage
-	if json.Unmarshal(data, &list) != nil {
+	if json.Unmarshal(req.BindingContext, &list) != nil {
 		return 0
 	}
 	return len(list)

@@ -92,8 +92,8 @@ func (r *Run) snapshotsRead(e SnapshotsRead) []Effect {
 	}
 	if r.req.BindingContext == nil {
 		r.req.BindingContext = OrderContext(r.hook, bindings.Type(r.info.Binding), e.Snapshots)
-	} else {
-		r.req.BindingContext = RefillContexts(r.hook, r.req.BindingContext, e.Snapshots)
+	} else if contexts, ok := RefillContexts(r.hook, r.req.BindingContext, e.Snapshots); ok {
+		r.req.Contexts, r.req.BindingContext = contexts, nil
 	}
 	return r.paced(e.Now)
 }
@@ -118,6 +118,6 @@ func (r *Run) tokenArrived() []Effect {
 		return nil
 	}
 	r.Stage = Running
-	r.contexts = countContexts(r.req.BindingContext)
+	r.contexts = countContexts(r.req)
 	return []Effect{RunHook{Request: r.req, Info: r.info}}
 }

@@ -26,7 +26,11 @@ func TestRefillContextsOfWebhookRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	current := bctx.Snapshots{"pods": {{FilterResult: json.RawMessage(`"now"`)}}, "m": {}}
-	got := hookrun.RefillContexts(h, bctx.Marshal([]bctx.Context{validating, mutating}), current)
+	refilled, ok := hookrun.RefillContexts(h, bctx.Marshal([]bctx.Context{validating, mutating}), current)
+	if !ok {
+		t.Fatal("contexts not read")
+	}
+	got := bctx.Marshal(refilled)
 	want := `[{"binding":"v.example.com","type":"Validating","snapshots":{"pods":[{"filterResult":"now"}]},"review":{"request":{"uid":"1"}}},` +
 		`{"binding":"m","type":"Mutating","review":{"request":{"uid":"2"}}}]`
 	if string(got) != want {

@@ -1,6 +1,7 @@
 package bctx
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -58,7 +59,36 @@ func TestV1Contexts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			sameJSON(t, Marshal(tc.in), tc.want)
+			sameAsStream(t, tc.in)
 		})
+	}
+}
+
+// sameAsStream checks that Array.Encode writes what Marshal returns, and
+// that its sizes add up to it.
+func sameAsStream(t *testing.T, contexts []Context) {
+	t.Helper()
+	var buf bytes.Buffer
+	total, sizes, err := Array(contexts).Encode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Marshal(contexts); !bytes.Equal(buf.Bytes(), want) || total != int64(len(want)) {
+		t.Fatalf("Encode wrote %d (said %d):\n%s\nMarshal: %s", buf.Len(), total, buf.Bytes(), want)
+	}
+	sum := int64(2)
+	for _, n := range sizes {
+		sum += n
+	}
+	if sum != total {
+		t.Fatalf("sizes %v add up to %d with the brackets, want %d", sizes, sum, total)
+	}
+}
+
+func TestSizesLargest(t *testing.T) {
+	name, n := Sizes{"a": 10, "b": 30, "c": 30}.Largest()
+	if name != "b" || n != 30 {
+		t.Fatalf("Largest = %s %d, want b 30 (ties to the first name)", name, n)
 	}
 }
 

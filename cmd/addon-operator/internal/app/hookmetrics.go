@@ -19,6 +19,7 @@ type hookMetrics struct {
 type scopeHookMetrics struct {
 	seconds, userCPU, sysCPU *prometheus.HistogramVec
 	maxRSS                   *prometheus.GaugeVec
+	contextBytes             *prometheus.HistogramVec
 	errors, allowedErrors    *prometheus.CounterVec
 }
 
@@ -45,12 +46,15 @@ func newScopeHookMetrics(reg *metrics, prefix string, labels []string) scopeHook
 			Help: "System CPU time of hook runs.", Buckets: buckets}, labels),
 		maxRSS: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "run_max_rss_bytes",
 			Help: "Peak resident memory of the last run of the hook."}, labels),
+		contextBytes: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "binding_context_bytes",
+			Help:    "Size of the binding context file of hook runs.",
+			Buckets: prometheus.ExponentialBuckets(1024, 4, 12)}, labels),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "errors_total",
 			Help: "Failed hook runs that will be retried."}, labels),
 		allowedErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "allowed_errors_total",
 			Help: "Failed hook runs of bindings with allowFailure (dropped)."}, labels),
 	}
-	reg.register(reg.reg, m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.errors, m.allowedErrors)
+	reg.register(reg.reg, m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.contextBytes, m.errors, m.allowedErrors)
 	return m
 }
 
@@ -63,6 +67,7 @@ func (h hookMetrics) observe(r hookrun.HookRun) {
 	m.userCPU.WithLabelValues(labels...).Observe(r.Result.UserCPU.Seconds())
 	m.sysCPU.WithLabelValues(labels...).Observe(r.Result.SysCPU.Seconds())
 	m.maxRSS.WithLabelValues(labels...).Set(float64(r.Result.MaxRSSBytes))
+	m.contextBytes.WithLabelValues(labels...).Observe(float64(r.Result.ContextBytes))
 	if r.Result.DroppedLines > 0 {
 		h.outputDropped.WithLabelValues(r.Module, r.Hook).Add(float64(r.Result.DroppedLines))
 	}

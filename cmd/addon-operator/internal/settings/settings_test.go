@@ -36,7 +36,7 @@ func TestDefaults(t *testing.T) {
 	if _, ok := s.Policy.(supervision.Exponential); !ok {
 		t.Fatalf("default policy %T", s.Policy)
 	}
-	if s.Hooks != (settings.HookLimits{SlowThreshold: time.Minute, MaxOutputLines: 1000, MaxOutputBytes: 1 << 20, ProbeTimeout: 10 * time.Second}) {
+	if s.Hooks != (settings.HookLimits{SlowThreshold: time.Minute, MaxOutputLines: 1000, MaxOutputBytes: 1 << 20, ContextWarnBytes: 64 << 20, ProbeTimeout: 10 * time.Second}) {
 		t.Fatalf("default hook limits: %+v", s.Hooks)
 	}
 }
@@ -64,11 +64,12 @@ func TestWaitReady(t *testing.T) {
 func TestHookLimits(t *testing.T) {
 	s, err := settings.Load([]string{"--hook-output-max-lines", "10"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_HOOK_TIMEOUT", "30s", "ADDON_OPERATOR_HOOK_SLOW_THRESHOLD", "0",
-		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES", "0", "ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT", "2s"), io.Discard)
+		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES", "0", "ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT", "2s",
+		"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES", "1024"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Hooks != (settings.HookLimits{Timeout: 30 * time.Second, MaxOutputLines: 10, ProbeTimeout: 2 * time.Second}) {
+	if s.Hooks != (settings.HookLimits{Timeout: 30 * time.Second, MaxOutputLines: 10, ContextWarnBytes: 1024, ProbeTimeout: 2 * time.Second}) {
 		t.Fatalf("hook limits: %+v", s.Hooks)
 	}
 	_, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HOOK_TIMEOUT", "soon",
