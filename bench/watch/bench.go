@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -92,6 +93,8 @@ func (b *bench) storm(ctx context.Context, prefix string, op *operator, out, sen
 	fmt.Printf("%sstorm: %d patches in %.2f s (%.0f/s); last change seen %.2f s after the last patch; %d hook runs (%d contexts); operator CPU %.2f s; peak RssAnon %d MB\n",
 		prefix, b.o.patches, took.Seconds(), float64(b.o.patches)/took.Seconds(), seen.Seconds(),
 		after.runs-before.runs, after.contexts-before.contexts, (cpu1 - cpu0).Seconds(), anon>>20)
+	fmt.Printf("%s%s; %d WARN \"binding context file is large\" so far\n", prefix,
+		b.delivered(after.contexts-before.contexts), strings.Count(op.logs.String(), `"msg":"binding context file is large`))
 	return nil
 }
 
@@ -105,4 +108,17 @@ func (b *bench) profile(op *operator, when string) error {
 		return err
 	}
 	return op.saveHeap(filepath.Join(b.o.profiles, fmt.Sprintf("heap-%d-%s.pb.gz", b.n, when)))
+}
+
+// delivered says whether every change reached the hook: without a group
+// each patch and the sentinel is one Event context (a group's runs carry
+// Group contexts, which are compacted).
+func (b *bench) delivered(contexts int) string {
+	if b.o.group {
+		return "changes not counted (group contexts are compacted)"
+	}
+	if want := b.o.patches + 1; contexts != want {
+		return fmt.Sprintf("CHANGES LOST: %d Event contexts, want %d (patches + the sentinel)", contexts, want)
+	}
+	return "every change reached the hook"
 }

@@ -13,6 +13,13 @@
 // only), -include-self gives it includeSnapshotsFrom: [itself].
 // -baseline BIN measures BIN the same way, alternately with this binary
 // (-runs N times each), so that load from other processes hits both alike.
+// -profiles DIR saves each run's heap profile at rest and after the storm
+// (from the debug socket's /debug/pprof/heap, after a GC).
+//
+// Without a group every patch must reach the hook as one Event context:
+// the storm's line says so, or how many were lost; it also counts the
+// operator's WARN records of large binding context files (one per hook and
+// binding is the contract).
 //
 // The hook cannot see resourceVersions (keepFullObjectsInMemory: false
 // leaves objects out of every context, and the filter keeps the phase
