@@ -3,7 +3,6 @@ package chartrun_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -72,19 +71,6 @@ func newFixture(t *testing.T, objects int) fixture {
 		t.Fatal(err)
 	}
 	return fixture{r: r, client: kubernetes.NewForConfigOrDie(kube.Config(t)), ns: ns, dir: writeChart(t, objects)}
-}
-
-// through is another releaser of f's namespace (the operator restarted)
-// whose requests go through wrap.
-func (f fixture) through(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) *chartrun.Releaser {
-	t.Helper()
-	cfg := kube.Config(t)
-	cfg.Wrap(wrap)
-	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 func (f fixture) upgrade(t *testing.T, value string) chartrun.Result {

@@ -198,3 +198,16 @@ func TestColdStartInstallsWithoutHistoryReads(t *testing.T) {
 		t.Fatalf("second run of one: %+v, %v with %d history reads in all; want skipped after a read", res, err, queries.n.Load())
 	}
 }
+
+// through is another releaser of f's namespace (the operator restarted)
+// whose requests go through wrap.
+func (f fixture) through(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) *chartrun.Releaser {
+	t.Helper()
+	cfg := kube.Config(t)
+	cfg.Wrap(wrap)
+	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
