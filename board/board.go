@@ -14,15 +14,15 @@ import (
 
 // Board holds the published state of one operator.
 type Board struct {
-	global         atomic.Pointer[values.Snapshot]
-	dynamicEnabled atomic.Pointer[map[string]bool]
-	enabledModules atomic.Pointer[[]string]
-	queues         atomic.Pointer[messages.QueueSnapshot]
+	global         one[values.Snapshot]
+	dynamicEnabled one[map[string]bool]
+	enabledModules one[[]string]
+	queues         one[messages.QueueSnapshot]
 	modules        keyed[string, ModuleState]
 	hooks          keyed[string, HookStats]
 	moduleValues   keyed[string, values.Snapshot]
-	dirErrors      atomic.Pointer[map[string]string]
-	config         atomic.Pointer[ConfigState]
+	dirErrors      one[map[string]string]
+	config         one[ConfigState]
 	snapshots      keyed[hookKey, map[string]Objects]
 	webhooks       keyed[string, []WebhookState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
@@ -30,9 +30,9 @@ type Board struct {
 	readyCh        chan struct{}
 
 	// enabledDecisions: how the last discovery decided (why.go).
-	enabledDecisions atomic.Pointer[map[string]EnabledDecision]
+	enabledDecisions one[map[string]EnabledDecision]
 	// converge: what the converge in flight waits for (converge.go).
-	converge atomic.Pointer[ConvergeState]
+	converge one[ConvergeState]
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every publication
@@ -159,54 +159,45 @@ func (b *Board) WaitFor(ctx context.Context, cond func(*Board) bool) error {
 
 // SetGlobal publishes the global values (global actor only).
 func (b *Board) SetGlobal(s values.Snapshot, dynamicEnabled map[string]bool) {
-	b.global.Store(&s)
-	b.dynamicEnabled.Store(&dynamicEnabled)
+	b.global.store(s)
+	b.dynamicEnabled.store(dynamicEnabled)
 	b.notify()
 }
 
 // Global returns the published global values.
 func (b *Board) Global() values.Snapshot {
-	if s := b.global.Load(); s != nil {
-		return *s
+	if s, ok := b.global.loaded(); ok {
+		return s
 	}
 	return values.Snapshot{Key: values.GlobalKey}
 }
 
 // DynamicEnabled returns the enabled flags global hooks set in memory.
 func (b *Board) DynamicEnabled() map[string]bool {
-	if m := b.dynamicEnabled.Load(); m != nil {
-		return *m
-	}
-	return nil
+	return b.dynamicEnabled.load()
 }
 
 // SetEnabledModules publishes the enabled modules in run order (operator
 // only).
 func (b *Board) SetEnabledModules(names []string) {
-	b.enabledModules.Store(&names)
+	b.enabledModules.store(names)
 	b.notify()
 }
 
 // EnabledModules returns the enabled modules in run order.
 func (b *Board) EnabledModules() []string {
-	if l := b.enabledModules.Load(); l != nil {
-		return *l
-	}
-	return nil
+	return b.enabledModules.load()
 }
 
 // SetQueues publishes the queues (queue actor only).
 func (b *Board) SetQueues(s messages.QueueSnapshot) {
-	b.queues.Store(&s)
+	b.queues.store(s)
 	b.notify()
 }
 
 // Queues returns the published queues.
 func (b *Board) Queues() messages.QueueSnapshot {
-	if s := b.queues.Load(); s != nil {
-		return *s
-	}
-	return messages.QueueSnapshot{}
+	return b.queues.load()
 }
 
 // SetModule publishes one module's state (its module actor only).
@@ -283,30 +274,24 @@ func (b *Board) Modules() map[string]ModuleState { return b.modules.copy() }
 // SetDirErrors publishes the modules whose dir cannot be seen, with the
 // reason (operator only).
 func (b *Board) SetDirErrors(byModule map[string]string) {
-	b.dirErrors.Store(&byModule)
+	b.dirErrors.store(byModule)
 	b.notify()
 }
 
 // DirErrors returns the modules whose dir cannot be seen, with the reason.
 func (b *Board) DirErrors() map[string]string {
-	if m := b.dirErrors.Load(); m != nil {
-		return *m
-	}
-	return nil
+	return b.dirErrors.load()
 }
 
 // SetConfig publishes the ConfigMap's state (config actor only).
 func (b *Board) SetConfig(s ConfigState) {
-	b.config.Store(&s)
+	b.config.store(s)
 	b.notify()
 }
 
 // Config returns the ConfigMap's published state.
 func (b *Board) Config() ConfigState {
-	if s := b.config.Load(); s != nil {
-		return *s
-	}
-	return ConfigState{}
+	return b.config.load()
 }
 
 // SetReady marks the first converge done (operator only).

@@ -26,14 +26,11 @@ type Superseded struct {
 
 // SetConverge publishes the converge's state (operator only).
 func (b *Board) SetConverge(s ConvergeState) {
-	b.converge.Store(&s)
+	b.converge.store(s)
 	b.notify()
 }
 
 // Converge returns the converge's state.
 func (b *Board) Converge() ConvergeState {
-	if s := b.converge.Load(); s != nil {
-		return *s
-	}
-	return ConvergeState{}
+	return b.converge.load()
 }

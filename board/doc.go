@@ -1,5 +1,5 @@
 // Package board is where actors publish the state others read without
-// asking them: each slot is an atomic pointer that only its owning actor
+// asking them: each slot (one) is an atomic pointer that only its owning actor
 // writes, after it handled a message, and any goroutine reads (other actors,
 // the HTTP and debug servers). A published value is never changed after it
 // is stored: a writer replaces it by a new version that shares the

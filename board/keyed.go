@@ -3,6 +3,7 @@ package board
 import (
 	"maps"
 	"sync"
+	"sync/atomic"
 )
 
 // keyed is a published map that its publishers change one key at a time.
@@ -57,4 +58,24 @@ func (k *keyed[K, V]) copy() map[K]V {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	return maps.Clone(k.m)
+}
+
+// one is a single published value, replaced whole by its one writer.
+type one[T any] struct{ p atomic.Pointer[T] }
+
+func (o *one[T]) store(v T) { o.p.Store(&v) }
+
+// load returns the value, T's zero value before the first store.
+func (o *one[T]) load() T {
+	v, _ := o.loaded()
+	return v
+}
+
+// loaded returns the value, and false before the first store.
+func (o *one[T]) loaded() (T, bool) {
+	if p := o.p.Load(); p != nil {
+		return *p, true
+	}
+	var none T
+	return none, false
 }

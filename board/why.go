@@ -62,14 +62,11 @@ type HelmRecord struct {
 // SetEnabledDecisions publishes the last discovery's decisions by module
 // (operator only).
 func (b *Board) SetEnabledDecisions(byModule map[string]EnabledDecision) {
-	b.enabledDecisions.Store(&byModule)
+	b.enabledDecisions.store(byModule)
 	b.notify()
 }
 
 // EnabledDecisions returns the last discovery's decisions by module.
 func (b *Board) EnabledDecisions() map[string]EnabledDecision {
-	if m := b.enabledDecisions.Load(); m != nil {
-		return *m
-	}
-	return nil
+	return b.enabledDecisions.load()
 }

@@ -217,10 +217,9 @@ const helmManaged = "app.kubernetes.io/managed-by=Helm"
 // not being deleted: a GET of metadata for one object, else a LIST of the
 // metadata of helm's objects of that kind.
 func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, error) {
-	res := metadataLister{r.meta}.resource(key)
 	names := map[string]bool{}
 	if len(objects) == 1 {
-		got, err := res.Get(ctx, objects[0].Name, metav1.GetOptions{})
+		got, err := metadataResource(r.meta, key).Get(ctx, objects[0].Name, metav1.GetOptions{})
 		switch {
 		case apierrors.IsNotFound(err):
 		case err != nil:
@@ -230,14 +229,9 @@ func (r *Releaser) presentIn(ctx context.Context, key kindIn, objects []*Object)
 		}
 		return names, nil
 	}
-	list, err := res.List(ctx, metav1.ListOptions{LabelSelector: helmManaged})
-	if err != nil {
-		return nil, fmt.Errorf("list %s in %q: %w", key.resource, key.namespace, err)
+	present, _, err := metadataLister(r.meta).list(ctx, key, metav1.ListOptions{LabelSelector: helmManaged})
+	for name := range present {
+		names[name] = true
 	}
-	for _, item := range list.Items {
-		if item.DeletionTimestamp == nil {
-			names[item.Name] = true
-		}
-	}
-	return names, nil
+	return names, err
 }

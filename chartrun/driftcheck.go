@@ -129,7 +129,7 @@ func (r *Releaser) compare(ctx context.Context, key kindIn, o Object, rendered, 
 	if indexed != nil && len(drift.Compare(rendered, indexed, nil)) == 0 {
 		return false, nil, nil
 	}
-	got, err := objectLister{r.dyn}.resource(key).Get(ctx, o.Name, metav1.GetOptions{})
+	got, err := objectResource(r.dyn, key).Get(ctx, o.Name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		return true, nil, nil
@@ -147,17 +147,8 @@ func (r *Releaser) compare(ctx context.Context, key kindIn, o Object, rendered, 
 
 // listLive lists the whole objects of one kind that helm labelled.
 func (r *Releaser) listLive(ctx context.Context, key kindIn) (map[string]map[string]any, error) {
-	list, err := objectLister{r.dyn}.resource(key).List(ctx, metav1.ListOptions{LabelSelector: helmManaged})
-	if err != nil {
-		return nil, fmt.Errorf("list %s in %q: %w", key.resource, key.namespace, err)
-	}
-	live := make(map[string]map[string]any, len(list.Items))
-	for _, item := range list.Items {
-		if item.GetDeletionTimestamp() == nil {
-			live[item.GetName()] = item.Object
-		}
-	}
-	return live, nil
+	live, _, err := objectLister(r.dyn).list(ctx, key, metav1.ListOptions{LabelSelector: helmManaged})
+	return live, err
 }
 
 // Restore puts back what the manifest sets in the given fields of each
@@ -185,7 +176,7 @@ func (r *Releaser) Restore(ctx context.Context, drifts []ObjectDrift) ([]Object,
 		for _, o := range group {
 			patch, err := drift.Patch(drifts[indexOf(objects, o)].Fields)
 			if err == nil {
-				_, err = objectLister{r.dyn}.resource(key).Patch(ctx, o.Name, types.JSONPatchType, patch, metav1.PatchOptions{})
+				_, err = objectResource(r.dyn, key).Patch(ctx, o.Name, types.JSONPatchType, patch, metav1.PatchOptions{})
 			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("restore %s: %w", o, err))

@@ -46,13 +46,8 @@ func killedRun(t *testing.T, f fixture, value string) release.Status {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := kube.Config(t)
-	cfg.Wrap((&killSwitch{cancel: cancel}).wrap)
-	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Upgrade(ctx, chartrun.Request{Release: "demo", ChartDir: f.dir,
+	r := f.through(t, (&killSwitch{cancel: cancel}).wrap)
+	_, err := r.Upgrade(ctx, chartrun.Request{Release: "demo", ChartDir: f.dir,
 		Values: map[string]any{"demo": map[string]any{"value": value}}})
 	if err == nil {
 		t.Fatal("the killed run succeeded")

@@ -136,42 +136,41 @@ func TestJoinManifests(t *testing.T) {
 	}
 }
 
+// Rendered manifests are read as helm splits them (withoutHooks): a
+// document with the hook annotation (whatever its value) is a hook, not an
+// object of the release.
 func TestManifestObjects(t *testing.T) {
-	manifest := joinManifests(map[string]string{
-		"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
-		"t/b.yaml": "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: b\n---\n# only a comment\n",
-		"t/c.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: c\n  namespace: other\n",
-	})
-	got, err := manifestObjects(manifest, withHooks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Object{
-		{APIVersion: "v1", Kind: "ConfigMap", Name: "a"},
-		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "b"},
-		{APIVersion: "v1", Kind: "Secret", Namespace: "other", Name: "c"},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("objects %v, want %v", got, want)
-	}
-}
-
-// Rendered manifests are read as helm splits them: a document with the hook
-// annotation (whatever its value) is a hook, not an object of the release.
-func TestManifestObjectsWithoutHooks(t *testing.T) {
-	manifest := joinManifests(map[string]string{
+	withAHook := joinManifests(map[string]string{
 		"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    other: x\n",
 		"t/h.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: h\n  annotations:\n    helm.sh/hook: post-install\n",
 		"t/e.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e\n  annotations:\n    helm.sh/hook: \"\"\n",
 	})
-	got, err := manifestObjects(manifest, withoutHooks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []Object{{APIVersion: "v1", Kind: "ConfigMap", Name: "a"}}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("objects %v, want %v", got, want)
-	}
-	if all, _ := manifestObjects(manifest, withHooks); len(all) != 3 {
-		t.Fatalf("with hooks: %v", all)
+	a := Object{APIVersion: "v1", Kind: "ConfigMap", Name: "a"}
+	for _, tc := range []struct {
+		name     string
+		manifest string
+		hooks    hookFilter
+		want     []Object
+	}{
+		{"kinds, namespaces, comments", joinManifests(map[string]string{
+			"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+			"t/b.yaml": "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: b\n---\n# only a comment\n",
+			"t/c.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: c\n  namespace: other\n",
+		}), withHooks, []Object{
+			a,
+			{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "b"},
+			{APIVersion: "v1", Kind: "Secret", Namespace: "other", Name: "c"},
+		}},
+		{"without hooks", withAHook, withoutHooks, []Object{a}},
+		{"with hooks", withAHook, withHooks, []Object{a,
+			{APIVersion: "v1", Kind: "ConfigMap", Name: "e"}, {APIVersion: "batch/v1", Kind: "Job", Name: "h"}}},
+	} {
+		got, err := manifestObjects(tc.manifest, tc.hooks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: objects %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

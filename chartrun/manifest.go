@@ -5,21 +5,11 @@ import (
 	"sort"
 	"strings"
 
-	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/yaml"
-)
 
-// objectHead is the part of a manifest document that identifies it.
-type objectHead struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name        string            `json:"name"`
-		Namespace   string            `json:"namespace"`
-		Annotations map[string]string `json:"annotations"`
-	} `json:"metadata"`
-}
+	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+)
 
 // hookFilter says whether manifestObjects keeps helm's hooks.
 type hookFilter bool
@@ -64,14 +54,11 @@ func manifestDocs(manifest string, hooks hookFilter, bodies bool) ([]manifestDoc
 	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
 	out := make([]manifestDoc, 0, len(keys))
 	for _, k := range keys {
-		var head objectHead
-		if err := yaml.Unmarshal([]byte(docs[k]), &head); err != nil {
+		head, err := manifestdiff.ReadHead(docs[k])
+		if err != nil {
 			return nil, fmt.Errorf("read manifest: %s: %w", firstLine(docs[k]), err)
 		}
-		if head.Kind == "" || head.Metadata.Name == "" {
-			continue // an empty document or a comment
-		}
-		if _, hook := head.Metadata.Annotations[release.HookAnnotation]; hook && hooks == withoutHooks {
+		if !head.Object() || (head.Hook() && hooks == withoutHooks) {
 			continue
 		}
 		d := manifestDoc{Object: Object{APIVersion: head.APIVersion, Kind: head.Kind,

@@ -41,13 +41,6 @@ type objectIndex struct {
 	changed func(key string)
 }
 
-// lister lists and watches one kind in one namespace, the objects helm
-// labelled.
-type lister interface {
-	list(ctx context.Context, key kindIn, opts metav1.ListOptions) ([]runtime.Object, string, error)
-	watch(ctx context.Context, key kindIn, opts metav1.ListOptions) (watch.Interface, error)
-}
-
 // kindObjects is the present objects of one kind in one namespace, by name:
 // their content in the live index, nil in the names index.
 type kindObjects struct {
@@ -128,15 +121,9 @@ func (x *objectIndex) load(ctx context.Context, key kindIn, k *kindObjects) {
 	defer close(k.listed)
 	ctx = context.WithoutCancel(ctx) // other runs wait for this list too
 	opts := metav1.ListOptions{LabelSelector: helmManaged}
-	items, rv, err := x.lists.list(ctx, key, opts)
+	objects, rv, err := x.lists.list(ctx, key, opts)
 	if err != nil {
 		return
-	}
-	objects := map[string]map[string]any{}
-	for _, item := range items {
-		if name, body, gone := entryOf(item); !gone {
-			objects[name] = body
-		}
 	}
 	timeout := x.watchFor
 	opts.ResourceVersion, opts.TimeoutSeconds = rv, &timeout

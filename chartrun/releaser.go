@@ -106,8 +106,8 @@ func NewReleaser(config *rest.Config, namespace string, opts Options) (*Releaser
 		return nil, fmt.Errorf("chartrun: dynamic client: %w", err)
 	}
 	return &Releaser{getter: NewRESTGetter(config, namespace), meta: meta, dyn: dyn, namespace: namespace, opts: opts,
-		objects: objectIndex{log: opts.Log, lists: metadataLister{meta}, watchFor: startIndexWatch},
-		live:    objectIndex{log: opts.Log, lists: objectLister{dyn}, watchFor: liveIndexWatch}}, nil
+		objects: objectIndex{log: opts.Log, lists: metadataLister(meta), watchFor: startIndexWatch},
+		live:    objectIndex{log: opts.Log, lists: objectLister(dyn), watchFor: liveIndexWatch}}, nil
 }
 
 // checkName refuses an empty or invalid release name and the ignored one.

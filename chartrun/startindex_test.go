@@ -55,12 +55,7 @@ func TestRestartDecidesSkipsFromOneList(t *testing.T) {
 	}
 
 	var queries historyQueries
-	cfg := kube.Config(t)
-	cfg.Wrap(queries.wrap)
-	restarted, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	restarted := f.through(t, queries.wrap)
 	changed := make(chan string, 16)
 	chartrun.OnIndexChange(restarted, func(name string) { changed <- name })
 	run := func(value string) chartrun.Result {
@@ -123,12 +118,7 @@ func TestRestartChecksAbsenceFromOneListPerKind(t *testing.T) {
 		}
 	}
 	var lists objectLists
-	cfg := kube.Config(t)
-	cfg.Wrap(lists.wrap)
-	restarted, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	restarted := f.through(t, lists.wrap)
 	changed := make(chan string, 64)
 	chartrun.OnObjectChange(restarted, func(object string) { changed <- object })
 	for i, name := range []string{"a", "d"} {
@@ -168,12 +158,7 @@ func TestRestartChecksAbsenceFromOneListPerKind(t *testing.T) {
 func TestColdStartInstallsWithoutHistoryReads(t *testing.T) {
 	f := newFixture(t, 2)
 	var queries historyQueries
-	cfg := kube.Config(t)
-	cfg.Wrap(queries.wrap)
-	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := f.through(t, queries.wrap)
 	changed := make(chan string, 16)
 	chartrun.OnIndexChange(r, func(name string) { changed <- name })
 	broken := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "sh.helm.release.v1.broken.v1",
@@ -212,4 +197,17 @@ func TestColdStartInstallsWithoutHistoryReads(t *testing.T) {
 	if res, err := upgrade(r, "one"); err != nil || res.Action != chartrun.Skipped || queries.n.Load() != 4 {
 		t.Fatalf("second run of one: %+v, %v with %d history reads in all; want skipped after a read", res, err, queries.n.Load())
 	}
+}
+
+// through is another releaser of f's namespace (the operator restarted)
+// whose requests go through wrap.
+func (f fixture) through(t *testing.T, wrap func(http.RoundTripper) http.RoundTripper) *chartrun.Releaser {
+	t.Helper()
+	cfg := kube.Config(t)
+	cfg.Wrap(wrap)
+	r, err := chartrun.NewReleaser(cfg, f.ns, chartrun.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -50,16 +50,10 @@ func (r *Releaser) follow(ctx context.Context, key kindIn, objs []*waitedObject,
 // followOnce is one list and the watch that follows it; it returns when
 // the watch ends or ctx does.
 func (r *Releaser) followOnce(ctx context.Context, key kindIn, opts metav1.ListOptions, seen chan<- kindSeen) error {
-	lists := objectLister{r.dyn}
-	items, rv, err := lists.list(ctx, key, opts)
+	lists := objectLister(r.dyn)
+	bodies, rv, err := lists.list(ctx, key, opts)
 	if err != nil {
 		return err
-	}
-	bodies := map[string]map[string]any{}
-	for _, item := range items {
-		if name, body, gone := entryOf(item); !gone {
-			bodies[name] = body
-		}
 	}
 	if !sendSeen(ctx, seen, kindSeen{key: key, list: true, bodies: bodies}) {
 		return nil

@@ -16,30 +16,22 @@ import (
 // genSchema writes a config-values.yaml with n properties of mixed kinds, a
 // values.yaml extending it, and a ConfigMap section setting every property.
 func genSchema(n int) (configValues, valuesYAML, section string) {
+	// The properties' kinds in turn: a property's schema and its value in
+	// the section ({i}: its number).
+	propertyKinds := [...]struct{ schema, value string }{
+		{"{type: string, maxLength: 64, pattern: '^[a-z0-9-]+$'}", "value-{i}"},
+		{"{type: integer, minimum: 0, maximum: 100000}", "{i}"},
+		{"{type: boolean, default: true}", "false"},
+		{"{type: object, properties: {host: {type: string}, port: {type: integer, default: 80}, tls: {type: boolean}}}", "{host: h{i}, tls: true}"},
+		{"{type: array, items: {type: string}}", "[a, b, c]"},
+		{"{type: string, enum: [Low, Medium, High]}", "Medium"},
+	}
 	var cfg, sec strings.Builder
 	cfg.WriteString("type: object\nproperties:\n")
 	for i := 0; i < n; i++ {
-		name := fmt.Sprintf("p%03d", i)
-		switch i % 6 {
-		case 0:
-			fmt.Fprintf(&cfg, "  %s: {type: string, maxLength: 64, pattern: '^[a-z0-9-]+$'}\n", name)
-			fmt.Fprintf(&sec, "%s: value-%d\n", name, i)
-		case 1:
-			fmt.Fprintf(&cfg, "  %s: {type: integer, minimum: 0, maximum: 100000}\n", name)
-			fmt.Fprintf(&sec, "%s: %d\n", name, i)
-		case 2:
-			fmt.Fprintf(&cfg, "  %s: {type: boolean, default: true}\n", name)
-			fmt.Fprintf(&sec, "%s: false\n", name)
-		case 3:
-			fmt.Fprintf(&cfg, "  %s: {type: object, properties: {host: {type: string}, port: {type: integer, default: 80}, tls: {type: boolean}}}\n", name)
-			fmt.Fprintf(&sec, "%s: {host: h%d, tls: true}\n", name, i)
-		case 4:
-			fmt.Fprintf(&cfg, "  %s: {type: array, items: {type: string}}\n", name)
-			fmt.Fprintf(&sec, "%s: [a, b, c]\n", name)
-		case 5:
-			fmt.Fprintf(&cfg, "  %s: {type: string, enum: [Low, Medium, High]}\n", name)
-			fmt.Fprintf(&sec, "%s: Medium\n", name)
-		}
+		name, kind := fmt.Sprintf("p%03d", i), propertyKinds[i%len(propertyKinds)]
+		fmt.Fprintf(&cfg, "  %s: %s\n", name, kind.schema)
+		fmt.Fprintf(&sec, "%s: %s\n", name, strings.ReplaceAll(kind.value, "{i}", fmt.Sprint(i)))
 	}
 	valuesYAML = "x-extend: {schema: config-values.yaml}\ntype: object\nx-required-for-helm: [internal]\n" +
 		"properties:\n  internal:\n    type: object\n    default: {}\n    properties:\n      discovered: {type: array, items: {type: string}}\n"

@@ -2,6 +2,7 @@ package values_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,40 +11,20 @@ import (
 	"github.com/addon-actors/addon-operator/values/schema"
 )
 
-func globalSchemas(t *testing.T, files map[string]string) *schema.Set {
+// specSchemas loads the schemas of a spec/VALUES.md example from
+// testdata/spec (package schema's tests read them too).
+func specSchemas(t *testing.T, example string) *schema.Set {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, content := range files {
-		fsys["global-hooks/openapi/"+name] = &fstest.MapFile{Data: []byte(content)}
-	}
-	set, err := schema.Load(fsys, "global-hooks/openapi", values.GlobalKey)
+	set, err := schema.Load(os.DirFS("testdata/spec"), example, values.GlobalKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return set
 }
 
-const validationConfigValues = `
-type: object
-additionalProperties: false
-required:
-  - project
-  - clusterName
-minProperties: 2
-properties:
-  project:
-    type: string
-  clusterName:
-    type: string
-  clusterHostname:
-    type: string
-  discovery:
-    type: object
-`
-
 // TestSpecValidationExample is the validation example of spec/VALUES.md.
 func TestSpecValidationExample(t *testing.T) {
-	set := globalSchemas(t, map[string]string{"config-values.yaml": validationConfigValues})
+	set := specSchemas(t, "validation")
 	global, err := values.NewGlobalScope(set)
 	if err == nil {
 		t.Fatal("empty global values pass a schema with required keys")
@@ -58,7 +39,7 @@ func TestSpecValidationExample(t *testing.T) {
 	// The validator reports minProperties and stops there for this object;
 	// with two properties, the missing required key shows.
 	want := schema.Violation{Path: "/global", Rule: "minProperties", Message: "global in body should have at least 2 properties"}
-	if verr.Scope != "global" || !strings.HasSuffix(verr.Schema, "global-hooks/openapi/config-values.yaml") ||
+	if verr.Scope != "global" || !strings.HasSuffix(verr.Schema, "validation/config-values.yaml") ||
 		len(verr.Violations) != 1 || verr.Violations[0] != want {
 		t.Errorf("got %+v\nwant violation %+v", verr, want)
 	}
@@ -89,24 +70,7 @@ func TestSpecValidationExample(t *testing.T) {
 // TestSpecDefaultsExample is the defaults example of spec/VALUES.md, seen in
 // a global hook's $VALUES_PATH ($CONFIG_VALUES_PATH keeps the ConfigMap part).
 func TestSpecDefaultsExample(t *testing.T) {
-	set := globalSchemas(t, map[string]string{
-		"config-values.yaml": "type: object\nadditionalProperties: false\nrequired: [project, clusterName]\n" +
-			"properties:\n  project: {type: string}\n  clusterName: {type: string}\n  clusterHostname: {type: string}\n",
-		"values.yaml": `
-x-extend:
-  schema: config-values.yaml
-type: object
-additionalProperties: false
-required:
-  - param1
-properties:
-  discovery:
-    type: object
-    default:
-      {}
-  param1:
-    type: string
-`})
+	set := specSchemas(t, "defaults")
 	common := valuesFile(t, "modules/values.yaml", "global:\n  project: p\n  clusterName: c\n")
 	global, err := values.NewGlobalScope(set, common)
 	if err != nil {
@@ -133,17 +97,7 @@ properties:
 // TestSpecRequiredForHelmExample is the x-required-for-helm example of
 // spec/VALUES.md with its two hooks.
 func TestSpecRequiredForHelmExample(t *testing.T) {
-	set := globalSchemas(t, map[string]string{"values.yaml": `
-type: object
-x-required-for-helm:
-  - param1
-  - param2
-properties:
-  param1:
-    type: string
-  param2:
-    type: string
-`})
+	set := specSchemas(t, "required-for-helm")
 	global, err := values.NewGlobalScope(set)
 	if err != nil {
 		t.Fatal(err)

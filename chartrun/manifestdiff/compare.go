@@ -67,14 +67,33 @@ func Compare(before, after string) ([]Change, error) {
 	return out, nil
 }
 
-// head is the part of a document that names the object.
-type head struct {
-	Kind     string `json:"kind"`
-	Metadata struct {
+// Head is the part of a manifest document that names its object.
+type Head struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
 		Name        string            `json:"name"`
 		Namespace   string            `json:"namespace"`
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
+}
+
+// ReadHead reads the head of one document of a manifest.
+func ReadHead(doc string) (Head, error) {
+	var h Head
+	err := yaml.Unmarshal([]byte(doc), &h)
+	return h, err
+}
+
+// Object is false for a document that names no object (empty, or only a
+// comment).
+func (h Head) Object() bool { return h.Kind != "" && h.Metadata.Name != "" }
+
+// Hook says whether the object is one of helm's hooks (annotated so,
+// whatever the value).
+func (h Head) Hook() bool {
+	_, hook := h.Metadata.Annotations[release.HookAnnotation]
+	return hook
 }
 
 // Objects maps each object of a manifest ("Kind/[namespace/]name") to its
@@ -83,14 +102,11 @@ type head struct {
 func Objects(manifest string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, doc := range releaseutil.SplitManifests(manifest) {
-		var h head
-		if err := yaml.Unmarshal([]byte(doc), &h); err != nil {
+		h, err := ReadHead(doc)
+		if err != nil {
 			return nil, fmt.Errorf("document %q: %w", firstLine(doc), err)
 		}
-		if h.Kind == "" || h.Metadata.Name == "" {
-			continue
-		}
-		if _, hook := h.Metadata.Annotations[release.HookAnnotation]; hook {
+		if !h.Object() || h.Hook() {
 			continue
 		}
 		var data any
@@ -106,7 +122,7 @@ func Objects(manifest string) (map[string]string, error) {
 	return out, nil
 }
 
-func key(h head) string {
+func key(h Head) string {
 	if h.Metadata.Namespace == "" {
 		return h.Kind + "/" + h.Metadata.Name
 	}

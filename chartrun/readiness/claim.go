@@ -9,11 +9,7 @@ import (
 
 // claim is ready when bound. A Lost claim's volume is gone and will not come
 // back by waiting: it is Failed.
-func claim(obj map[string]any) Status {
-	var pvc corev1.PersistentVolumeClaim
-	if err := decode(obj, &pvc); err != nil {
-		return unreadable(err)
-	}
+func claim(_ map[string]any, pvc *corev1.PersistentVolumeClaim) Status {
 	switch pvc.Status.Phase {
 	case corev1.ClaimBound:
 		return Status{Ready: true, Progress: "bound"}

@@ -10,11 +10,7 @@ import (
 // job is ready when complete. A Job with Failed=True, or FailureTarget=True
 // (the controller has decided it failed and is stopping its pods), never
 // completes: it is Failed.
-func job(obj map[string]any) Status {
-	var j batchv1.Job
-	if err := decode(obj, &j); err != nil {
-		return unreadable(err)
-	}
+func job(obj map[string]any, j *batchv1.Job) Status {
 	conds := conditions(obj)
 	if _, ok := find(conds, string(batchv1.JobComplete), "True"); ok {
 		return Status{Ready: true, Progress: "complete"}
@@ -34,7 +30,7 @@ func job(obj map[string]any) Status {
 
 // jobProgress reads "1/3 succeeded, 2 active, 1 failed"; a work-queue Job
 // (no completions) has no denominator.
-func jobProgress(j batchv1.Job) string {
+func jobProgress(j *batchv1.Job) string {
 	s := j.Status
 	parts := []string{fmt.Sprintf("%d succeeded", s.Succeeded)}
 	if j.Spec.Completions != nil {

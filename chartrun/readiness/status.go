@@ -22,22 +22,35 @@ type Status struct {
 	Reason string
 }
 
-// rule judges one decoded kind.
+// rule judges one kind.
 type rule func(obj map[string]any) Status
+
+// typed is the rule of a kind judged by its typed fields: check gets obj
+// (for its conditions, read leniently) and obj decoded as T. An object
+// that does not decode is unreadable.
+func typed[T any](check func(obj map[string]any, t *T) Status) rule {
+	return func(obj map[string]any) Status {
+		var t T
+		if err := decode(obj, &t); err != nil {
+			return unreadable(err)
+		}
+		return check(obj, &t)
+	}
+}
 
 // ruleFor returns the readiness rule of an apiVersion and kind, nil when the kind has none.
 func ruleFor(apiVersion, kind string) rule {
 	switch apiVersion + " " + kind {
 	case "apps/v1 Deployment":
-		return deployment
+		return typed(deployment)
 	case "apps/v1 StatefulSet":
-		return statefulSet
+		return typed(statefulSet)
 	case "apps/v1 DaemonSet":
-		return daemonSet
+		return typed(daemonSet)
 	case "batch/v1 Job":
-		return job
+		return typed(job)
 	case "v1 PersistentVolumeClaim":
-		return claim
+		return typed(claim)
 	case "apiextensions.k8s.io/v1 CustomResourceDefinition":
 		return crd
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 )
 
 // historyCommand is `actors --history ACTOR`: the actor's flight recorder.
@@ -30,7 +31,7 @@ func textHistory(w io.Writer, body []byte) error {
 			summary = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format(clock), e.Duration, e.Outcome, e.Type,
-			summary, orDash(short(e.Error)))
+			summary, httpapi.Dash(short(e.Error)))
 	}
 	return tw.Flush()
 }

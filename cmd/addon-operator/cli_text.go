@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -41,8 +40,8 @@ func textModules(w io.Writer, body []byte) error {
 		if m.DirError != "" {
 			lastErr = m.DirError
 		}
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, orDash(m.Maintenance), m.Phase, orDash(m.LastRun), m.Tasks,
-			m.Revision, orDash(short(lastErr)))
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, httpapi.Dash(m.Maintenance), m.Phase, httpapi.Dash(m.LastRun), m.Tasks,
+			m.Revision, httpapi.Dash(short(lastErr)))
 	}
 	return tw.Flush()
 }
@@ -50,13 +49,9 @@ func textModules(w io.Writer, body []byte) error {
 // configNote says, under the module list, when the configuration in force
 // is the last good one because the ConfigMap is missing.
 func configNote(ctx context.Context, client *debugapi.Client, w io.Writer) error {
-	body, err := client.Get(ctx, "/config")
+	st, err := debugapi.GetJSON[board.ConfigState](ctx, client, "/config")
 	if err != nil {
 		return err
-	}
-	var st board.ConfigState
-	if err := json.Unmarshal(body, &st); err != nil {
-		return fmt.Errorf("/config: %w", err)
 	}
 	if st.Missing {
 		if _, err = fmt.Fprintf(w, "\nCONFIG: ConfigMap %s is missing since %s; the last good configuration stays in force until it exists again\n",
@@ -71,13 +66,9 @@ func configNote(ctx context.Context, client *debugapi.Client, w io.Writer) error
 // are now were refused (a cycle of requirements) and the last good set of
 // modules stays in force.
 func modulesNote(ctx context.Context, client *debugapi.Client, w io.Writer) error {
-	body, err := client.Get(ctx, "/converge")
+	st, err := debugapi.GetJSON[board.ConvergeState](ctx, client, "/converge")
 	if err != nil {
 		return err
-	}
-	var st board.ConvergeState
-	if err := json.Unmarshal(body, &st); err != nil {
-		return fmt.Errorf("/converge: %w", err)
 	}
 	if st.ModulesError != "" {
 		_, err = fmt.Fprintf(w, "\nMODULES: %s; the last good set of modules stays in force\n", st.ModulesError)
@@ -96,8 +87,8 @@ func textActors(w io.Writer, body []byte) error {
 	fmt.Fprintln(tw, "ACTOR\tKIND\tMAILBOX\tHIGH\tPROCESSED\tHANDLING\tFOR\tRESTARTS\tBEHAVIOUR\tSTATE\tLAST ERROR")
 	for _, a := range actors {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\n", a.Path, a.Kind, a.MailboxLength, a.HighWater,
-			a.Processed, orDash(a.Current), forText(a.CurrentFor), a.Restarts, orDash(a.Behaviour), orDash(a.Summary),
-			orDash(short(a.LastError)))
+			a.Processed, httpapi.Dash(a.Current), forText(a.CurrentFor), a.Restarts, httpapi.Dash(a.Behaviour), httpapi.Dash(a.Summary),
+			httpapi.Dash(short(a.LastError)))
 	}
 	return tw.Flush()
 }
@@ -109,17 +100,5 @@ func forText(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func short(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 100 {
-		return s[:97] + "..."
-	}
-	return s
-}
+// short is a table cell of the CLI: one line of at most 100 bytes.
+func short(s string) string { return httpapi.Clip(s, 100) }

@@ -11,6 +11,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun/drift"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
 )
 
 // clock is how `module why` prints times of day.
@@ -167,7 +168,7 @@ func writeRun(w io.Writer, r *board.RunRecord) {
 	case r.Err != "":
 		outcome = "failed"
 	}
-	fmt.Fprintf(w, "\nLAST RUN\t%s (%s) at %s, %s: %s\n", r.Kind, orDash(r.Reason), r.Started.Format(clock),
+	fmt.Fprintf(w, "\nLAST RUN\t%s (%s) at %s, %s: %s\n", r.Kind, httpapi.Dash(r.Reason), r.Started.Format(clock),
 		took(r.Started, r.Ended), outcome)
 	if r.Err != "" {
 		fmt.Fprintf(w, "  error\t%s\n", oneLine(r.Err))
@@ -222,8 +223,8 @@ func textModulesWide(w io.Writer, body []byte) error {
 	fmt.Fprintln(tw, "MODULE\tENABLED\tMAINTENANCE\tPHASE\tLAST TASK\tTASKS\tREVISION\tWHY")
 	for _, why := range all {
 		m := why.State
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, orDash(m.Maintenance), m.Phase,
-			orDash(m.LastRun), m.Tasks, m.Revision, short(why.Summary))
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, httpapi.Dash(m.Maintenance), m.Phase,
+			httpapi.Dash(m.LastRun), m.Tasks, m.Revision, short(why.Summary))
 	}
 	return tw.Flush()
 }

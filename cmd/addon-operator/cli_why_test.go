@@ -17,14 +17,7 @@ func TestTextWhySupersededIsOneLine(t *testing.T) {
 	why := debugapi.Why{Module: "bad", Superseded: &board.Superseded{
 		Task: "main:ModuleRun:bad failing (hook before: exited with code 1; last stderr lines:\nbad is told to fail)",
 		By:   "global section of the ConfigMap changed", At: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}}
-	body, err := json.Marshal(why)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := textWhy(&out, body); err != nil {
-		t.Fatal(err)
-	}
+	out := whyText(t, why)
 	want := "main:ModuleRun:bad failing (hook before: exited with code 1; last stderr lines: bad is told to fail) at 03:04:05.000: global section of the ConfigMap changed\n"
 	for _, line := range strings.Split(out.String(), "\n") {
 		if strings.HasPrefix(line, "SUPERSEDED") {
@@ -43,14 +36,7 @@ func TestTextWhyReadyWait(t *testing.T) {
 	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	why := debugapi.Why{Module: "web", At: at, State: board.ModuleState{Wait: &board.WaitState{Since: at.Add(-40 * time.Second),
 		NotReady: []string{"Deployment ns/web: 1/3 available", "Job ns/migrate: 0/1 succeeded"}}}}
-	body, err := json.Marshal(why)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := textWhy(&out, body); err != nil {
-		t.Fatal(err)
-	}
+	out := whyText(t, why)
 	for _, want := range []string{"(40s)\n", "  Deployment ns/web: 1/3 available\n", "  Job ns/migrate: 0/1 succeeded\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("module why lacks %q:\n%s", want, out.String())
@@ -59,4 +45,18 @@ func TestTextWhyReadyWait(t *testing.T) {
 	if !strings.Contains(out.String(), "READY WAIT") {
 		t.Fatalf("no READY WAIT section:\n%s", out.String())
 	}
+}
+
+// whyText is `module why` printing why.
+func whyText(t *testing.T, why debugapi.Why) *bytes.Buffer {
+	t.Helper()
+	body, err := json.Marshal(why)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := textWhy(&out, body); err != nil {
+		t.Fatal(err)
+	}
+	return &out
 }

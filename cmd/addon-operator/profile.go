@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
@@ -24,25 +25,26 @@ func startProfiling(lookup func(string) (string, bool)) (func(), error) {
 			s()
 		}
 	}
-	if path, ok := lookup(envCPUProfile); ok && path != "" {
+	for _, p := range []struct {
+		env   string
+		start func(io.Writer) error
+		stop  func()
+	}{
+		{envCPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{envTrace, trace.Start, trace.Stop},
+	} {
+		path, ok := lookup(p.env)
+		if !ok || path == "" {
+			continue
+		}
 		f, err := os.Create(path)
+		if err == nil {
+			err = p.start(f)
+		}
 		if err != nil {
-			return stop, fmt.Errorf("%s: %w", envCPUProfile, err)
+			return stop, fmt.Errorf("%s: %w", p.env, err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return stop, fmt.Errorf("%s: %w", envCPUProfile, err)
-		}
-		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
-	}
-	if path, ok := lookup(envTrace); ok && path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return stop, fmt.Errorf("%s: %w", envTrace, err)
-		}
-		if err := trace.Start(f); err != nil {
-			return stop, fmt.Errorf("%s: %w", envTrace, err)
-		}
-		stops = append(stops, func() { trace.Stop(); f.Close() })
+		stops = append(stops, func() { p.stop(); f.Close() })
 	}
 	return stop, nil
 }

@@ -3,6 +3,8 @@ package hookconfig
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -90,15 +92,15 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 			b.Rules = bindings.As[[]bindings.Rule](rs)
 			return err
 		},
-		func() error {
-			p, err := failurePolicy(field+".failurePolicy", r.FailurePolicy)
-			b.FailurePolicy = string(p)
-			return err
+		func() (err error) {
+			b.FailurePolicy, err = oneOf(field+".failurePolicy", r.FailurePolicy, b.FailurePolicy,
+				admissionregistrationv1.Fail, admissionregistrationv1.Ignore)
+			return
 		},
-		func() error {
-			s, err := sideEffects(field+".sideEffects", r.SideEffects)
-			b.SideEffects = string(s)
-			return err
+		func() (err error) {
+			b.SideEffects, err = oneOf(field+".sideEffects", r.SideEffects, b.SideEffects,
+				admissionregistrationv1.SideEffectClassNone, admissionregistrationv1.SideEffectClassNoneOnDryRun)
+			return
 		},
 		func() error {
 			mc, err := matchConditions(field+".matchConditions", r.MatchConditions)
@@ -106,12 +108,7 @@ func (r admissionRaw) binding(field string) (bindings.AdmissionBinding, error) {
 			return err
 		},
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return bindings.AdmissionBinding{}, err
-		}
-	}
-	return b, nil
+	return checked(&b, steps...)
 }
 
 // requiredName refuses a missing or empty name.
@@ -160,26 +157,20 @@ func (r admissionRaw) namespace(field string) (*metav1.LabelSelector, error) {
 	return r.Namespace.LabelSelector, webhookSelector(field+".labelSelector", r.Namespace.LabelSelector)
 }
 
-func failurePolicy(field string, p *string) (admissionregistrationv1.FailurePolicyType, error) {
-	if p == nil {
-		return admissionregistrationv1.Fail, nil
+// oneOf reads an optional field that takes one of allowed values: unset,
+// it is def.
+func oneOf[T ~string](field string, p *string, def string, allowed ...T) (string, error) {
+	switch {
+	case p == nil:
+		return def, nil
+	case slices.Contains(allowed, T(*p)):
+		return *p, nil
 	}
-	switch v := admissionregistrationv1.FailurePolicyType(*p); v {
-	case admissionregistrationv1.Fail, admissionregistrationv1.Ignore:
-		return v, nil
+	want := make([]string, len(allowed))
+	for i, a := range allowed {
+		want[i] = string(a)
 	}
-	return "", fieldErr(field, ErrBadValue, "%q: want Fail or Ignore", *p)
-}
-
-func sideEffects(field string, s *string) (admissionregistrationv1.SideEffectClass, error) {
-	if s == nil {
-		return admissionregistrationv1.SideEffectClassNone, nil
-	}
-	switch v := admissionregistrationv1.SideEffectClass(*s); v {
-	case admissionregistrationv1.SideEffectClassNone, admissionregistrationv1.SideEffectClassNoneOnDryRun:
-		return v, nil
-	}
-	return "", fieldErr(field, ErrBadValue, "%q: want None or NoneOnDryRun", *s)
+	return "", fieldErr(field, ErrBadValue, "%q: want %s", *p, strings.Join(want, " or "))
 }
 
 // matchConditions reads each condition loosely; name and expression are

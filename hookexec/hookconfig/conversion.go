@@ -43,12 +43,7 @@ func (r conversionRaw) binding(field string) (bindings.ConversionBinding, error)
 		func() (err error) { b.IncludeSnapshotsFrom, err = snapshotRefs(field, r.IncludeSnapshotsFrom); return },
 		func() error { return checkQueueName(field+".group", r.Group) },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return bindings.ConversionBinding{}, err
-		}
-	}
-	return b, nil
+	return checked(&b, steps...)
 }
 
 // crdName wants a CRD's full name (plural.group): a DNS subdomain with a

@@ -82,10 +82,8 @@ func (r kubernetesV1Raw) binding(field string) (bindings.KubernetesBinding, erro
 		func() (err error) { b.Queue, err = queueOr(field+".queue", r.Queue); return },
 		func() (err error) { return checkQueueName(field+".group", r.Group) },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return bindings.KubernetesBinding{}, err
-		}
+	if _, err := checked(&b, steps...); err != nil {
+		return bindings.KubernetesBinding{}, err
 	}
 	// waitForSynchronization: false takes effect only with a queue other
 	// than main; the main queue always waits for Synchronization.

@@ -247,6 +247,18 @@ func parseBindings[B any, R rawBinding[B]](key string, raw json.RawMessage, deco
 	return out, nil
 }
 
+// checked is a binding read by steps, each a check or the reading of one
+// of b's fields, in order: b once every step passed, else the first error.
+func checked[B any](b *B, steps ...func() error) (B, error) {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			var none B
+			return none, err
+		}
+	}
+	return *b, nil
+}
+
 func describeJSONError(data []byte, err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

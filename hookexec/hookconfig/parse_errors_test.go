@@ -8,15 +8,39 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 )
 
+// parseErrorCase is an output Parse refuses, with the sentinel the error
+// wraps, the *FieldError's field and a part of the message.
+type parseErrorCase struct {
+	name  string
+	scope bindings.Scope
+	in    string
+	want  error
+	field string
+	text  string
+}
+
+// refused asserts that Parse refuses tc.in as tc says, and returns the error.
+func refused(t *testing.T, tc parseErrorCase) error {
+	t.Helper()
+	_, err := Parse([]byte(tc.in), tc.scope)
+	if !errors.Is(err, tc.want) {
+		t.Fatalf("err = %v, want %v", err, tc.want)
+	}
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		t.Fatalf("err %v is not a *FieldError", err)
+	}
+	if fe.Field != tc.field {
+		t.Errorf("field = %q, want %q (err %v)", fe.Field, tc.field, err)
+	}
+	if !strings.Contains(err.Error(), tc.text) {
+		t.Errorf("err %q does not contain %q", err, tc.text)
+	}
+	return err
+}
+
 func TestParseErrors(t *testing.T) {
-	cases := []struct {
-		name  string
-		scope bindings.Scope
-		in    string
-		want  error
-		field string // the FieldError's field
-		text  string // a substring of the message
-	}{
+	cases := []parseErrorCase{
 		{"empty", bindings.ScopeGlobal, "  \n", ErrSyntax, "", "empty output"},
 		{"invalid json", bindings.ScopeGlobal, "{\n  \"onStartup\": 1,\n  \"schedule\": [\n}", ErrSyntax, "", "line 4 column 1"},
 		{"invalid yaml", bindings.ScopeGlobal, "onStartup: [1\nx: :", ErrSyntax, "", "yaml"},
@@ -73,21 +97,6 @@ func TestParseErrors(t *testing.T) {
 		{"settings in v0", bindings.ScopeGlobal, `{"settings":{}}`, ErrUnknownBinding, "settings", "configVersion: v1"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte(tc.in), tc.scope)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			var fe *FieldError
-			if !errors.As(err, &fe) {
-				t.Fatalf("err %v is not a *FieldError", err)
-			}
-			if fe.Field != tc.field {
-				t.Errorf("field = %q, want %q (err %v)", fe.Field, tc.field, err)
-			}
-			if !strings.Contains(err.Error(), tc.text) {
-				t.Errorf("err %q does not contain %q", err, tc.text)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { refused(t, tc) })
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +33,26 @@ func mustLoad(t *testing.T, files map[string]string) *schema.Set {
 		t.Fatal(err)
 	}
 	return set
+}
+
+// specFiles reads the schemas of a spec/VALUES.md example from
+// ../testdata/spec (package values' tests read them too).
+func specFiles(t *testing.T, example string) map[string]string {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "spec", example)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(data)
+	}
+	return files
 }
 
 // assertSchema compares an effective schema with the YAML the spec shows.
@@ -134,17 +156,7 @@ patternProperties:
 // TestSpecRequiredForHelm is the x-required-for-helm example of
 // spec/VALUES.md: required after hooks, and before helm.
 func TestSpecRequiredForHelm(t *testing.T) {
-	set := mustLoad(t, map[string]string{"values.yaml": `
-type: object
-x-required-for-helm:
-  - param1
-  - param2
-properties:
-  param1:
-    type: string
-  param2:
-    type: string
-`})
+	set := mustLoad(t, specFiles(t, "required-for-helm"))
 	assertSchema(t, "after each hook", set.Values, `
 type: object
 additionalProperties: false
@@ -202,23 +214,7 @@ properties:
 
 // TestSpecDefaults is the defaults example of spec/VALUES.md.
 func TestSpecDefaults(t *testing.T) {
-	set := mustLoad(t, map[string]string{
-		"config-values.yaml": extendConfigValues,
-		"values.yaml": `
-x-extend:
-  schema: config-values.yaml
-type: object
-additionalProperties: false
-required:
-  - param1
-properties:
-  discovery:
-    type: object
-    default:
-      {}
-  param1:
-    type: string
-`})
+	set := mustLoad(t, specFiles(t, "defaults"))
 	section := map[string]any{"project": "p", "clusterName": "c", "param1": "x"}
 	set.ApplyDefaults(section)
 	if d, ok := section["discovery"].(map[string]any); !ok || len(d) != 0 {

@@ -40,14 +40,13 @@ func (e Endpoint) admission(path string) admissionregistrationv1.WebhookClientCo
 	return cc
 }
 
-// Conversion is the client config of a CRD's conversion webhook at path.
+// Conversion is the client config of a CRD's conversion webhook at path:
+// the admission one, in apiextensions' types.
 func (e Endpoint) Conversion(path string) apiextensionsv1.WebhookClientConfig {
-	cc := apiextensionsv1.WebhookClientConfig{CABundle: e.CABundle}
-	if e.URL != "" {
-		url := e.URL + path
-		cc.URL = &url
-		return cc
+	a := e.admission(path)
+	cc := apiextensionsv1.WebhookClientConfig{URL: a.URL, CABundle: a.CABundle}
+	if s := a.Service; s != nil {
+		cc.Service = &apiextensionsv1.ServiceReference{Namespace: s.Namespace, Name: s.Name, Path: s.Path, Port: s.Port}
 	}
-	cc.Service = &apiextensionsv1.ServiceReference{Namespace: e.Namespace, Name: e.ServiceName, Path: &path, Port: e.port()}
 	return cc
 }

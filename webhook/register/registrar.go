@@ -7,6 +7,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/webhook"
@@ -34,11 +35,7 @@ func (r *Registrar) Apply(ctx context.Context, owner string, admissions []webhoo
 	validating := Validating(r.prefix, owner, r.endpoint, admissions)
 	err := apply(ctx, r.kube.AdmissionregistrationV1().ValidatingWebhookConfigurations(), name, validating,
 		func(have, want *admissionregistrationv1.ValidatingWebhookConfiguration) bool {
-			if equality.Semantic.DeepEqual(have.Webhooks, want.Webhooks) && hasLabels(have.Labels, want.Labels) {
-				return false
-			}
-			have.Webhooks, have.Labels = want.Webhooks, withLabels(have.Labels, want.Labels)
-			return true
+			return update(&have.Webhooks, want.Webhooks, &have.ObjectMeta, want.Labels)
 		})
 	if err != nil {
 		return fmt.Errorf("validating webhook configuration %s: %w", name, err)
@@ -46,11 +43,7 @@ func (r *Registrar) Apply(ctx context.Context, owner string, admissions []webhoo
 	mutating := Mutating(r.prefix, owner, r.endpoint, admissions)
 	err = apply(ctx, r.kube.AdmissionregistrationV1().MutatingWebhookConfigurations(), name, mutating,
 		func(have, want *admissionregistrationv1.MutatingWebhookConfiguration) bool {
-			if equality.Semantic.DeepEqual(have.Webhooks, want.Webhooks) && hasLabels(have.Labels, want.Labels) {
-				return false
-			}
-			have.Webhooks, have.Labels = want.Webhooks, withLabels(have.Labels, want.Labels)
-			return true
+			return update(&have.Webhooks, want.Webhooks, &have.ObjectMeta, want.Labels)
 		})
 	if err != nil {
 		return fmt.Errorf("mutating webhook configuration %s: %w", name, err)
@@ -61,6 +54,16 @@ func (r *Registrar) Apply(ctx context.Context, owner string, admissions []webhoo
 // Remove deletes owner's configurations.
 func (r *Registrar) Remove(ctx context.Context, owner string) error {
 	return r.Apply(ctx, owner, nil)
+}
+
+// update makes have's webhooks want's and adds want's labels to have's;
+// false when it holds already (nothing to write).
+func update[W any](have *[]W, want []W, meta *metav1.ObjectMeta, labels map[string]string) bool {
+	if equality.Semantic.DeepEqual(*have, want) && hasLabels(meta.Labels, labels) {
+		return false
+	}
+	*have, meta.Labels = want, withLabels(meta.Labels, labels)
+	return true
 }
 
 func hasLabels(have, want map[string]string) bool {

@@ -2,6 +2,7 @@ package debugapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -30,7 +31,26 @@ func (c *Client) Get(ctx context.Context, path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Do(req)
+	return c.do(c.http, req, path, func(body []byte) string { return string(body) })
+}
+
+// GetJSON decodes the body of path as a T.
+func GetJSON[T any](ctx context.Context, c *Client, path string) (T, error) {
+	var v T
+	body, err := c.Get(ctx, path)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// do sends req with hc and returns the answer's body; an answer other
+// than 200 is an error naming path, with what shown makes of the body.
+func (c *Client) do(hc *http.Client, req *http.Request, path string, shown func([]byte) string) ([]byte, error) {
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("debug socket %s: %w (is the operator running? set DEBUG_UNIX_SOCKET)", c.socket, err)
 	}
@@ -40,7 +60,7 @@ func (c *Client) Get(ctx context.Context, path string) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", path, string(body))
+		return nil, fmt.Errorf("%s: %s", path, shown(body))
 	}
 	return body, nil
 }

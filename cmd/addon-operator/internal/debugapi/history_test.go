@@ -1,10 +1,8 @@
 package debugapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,19 +36,7 @@ func serveActors(t *testing.T, paths ...string) string {
 		probe.Send(pid, "hello")
 		actortest.Expect[string](probe, 5*time.Second)
 	}
-	path := filepath.Join(t.TempDir(), "debug", "debug.socket")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	h := debugapi.NewHandler(debugapi.Options{Board: filled(), Inspector: kit.Inspector, Render: render})
-	go func() { done <- debugapi.Serve(ctx, path, h, discard) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	waitListening(t, path, done)
-	return path
+	return serveKit(t, kit, filled())
 }
 
 func TestActorHistory(t *testing.T) {

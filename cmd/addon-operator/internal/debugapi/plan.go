@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -58,17 +57,5 @@ func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, er
 	// than a read of published state.
 	hc := *c.http
 	hc.Timeout = postTimeout
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("debug socket %s: %w (is the operator running? set DEBUG_UNIX_SOCKET)", c.socket, err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", path, bytes.TrimSpace(out))
-	}
-	return out, nil
+	return c.do(&hc, req, path, func(body []byte) string { return string(bytes.TrimSpace(body)) })
 }

@@ -69,6 +69,12 @@ func render(_ context.Context, module string) (string, error) {
 func serve(t *testing.T, b *board.Board) (string, *actor.PID) {
 	kit := actortest.New(t)
 	pid := kit.Spawn("idle", func() actor.Actor { return actor.ReceiveFunc(func(actor.Context) {}) })
+	return serveKit(t, kit, b), pid
+}
+
+// serveKit runs the debug API of b, with kit's inspector, on a unix socket
+// until the test ends and returns the socket's path.
+func serveKit(t *testing.T, kit *actortest.Kit, b *board.Board) string {
 	path := filepath.Join(t.TempDir(), "debug", "debug.socket")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -81,7 +87,7 @@ func serve(t *testing.T, b *board.Board) (string, *actor.PID) {
 		}
 	})
 	waitListening(t, path, done)
-	return path, pid
+	return path
 }
 
 // waitListening waits until the socket accepts a connection, failing when

@@ -75,8 +75,8 @@ func WriteQueues(w io.Writer, snap messages.QueueSnapshot, now time.Time) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "#\tTASK\tSTATE\tMODULE\tHOOK\tBINDING\tATTEMPTS\tRETRY IN\tLAST ERROR")
 		for n, t := range q.Tasks {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", n+1, t.Kind, state(t), dash(moduleOf(t)), dash(t.Hook),
-				dash(t.Binding), t.Attempts, retryIn(t, now), dash(oneLine(t.LastError)))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", n+1, t.Kind, state(t), Dash(moduleOf(t)), Dash(t.Hook),
+				Dash(t.Binding), t.Attempts, retryIn(t, now), Dash(oneLine(t.LastError)))
 		}
 		_ = tw.Flush()
 		for n, t := range q.Tasks {
@@ -124,20 +124,24 @@ func retryIn(t messages.Task, now time.Time) string {
 	return t.NextRetry.Sub(now).Round(100 * time.Millisecond).String()
 }
 
-func dash(s string) string {
+// Dash is s, or "-" for an empty s (a table's empty cell).
+func Dash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
 }
 
-func oneLine(s string) string {
+// Clip is s on one line, cut to at most limit bytes with "...".
+func Clip(s string, limit int) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 120 {
-		s = s[:117] + "..."
+	if len(s) > limit {
+		s = s[:limit-3] + "..."
 	}
 	return s
 }
+
+func oneLine(s string) string { return Clip(s, 120) }
 
 // Serve listens on addr until ctx is done, then shuts down gracefully.
 func Serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {

@@ -192,7 +192,7 @@ func resolve(s setting, flagValue string, lookup func(string) (string, bool)) (s
 func convert(v, from map[string]string) (Settings, error) {
 	c := converter{from: from}
 	st := Settings{
-		ModulesDirs: splitDirs(v["modules-dir"]), GlobalHooksDir: v["global-hooks-dir"],
+		ModulesDirs: split(v["modules-dir"], ":"), GlobalHooksDir: v["global-hooks-dir"],
 		Namespace: v["namespace"], ConfigMap: v["config-map"], ListenAddress: v["listen-address"],
 		ListenPort: c.port(v, "listen-port"), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
 		HA: c.boolean(v, "ha"), Lease: c.lease(v), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
@@ -242,11 +242,13 @@ func (c *converter) hookLimits(v map[string]string) HookLimits {
 		ContextWarnBytes: c.integer(v, "hook-context-warn-bytes"), ProbeTimeout: c.duration(v, "batch-hook-probe-timeout")}
 }
 
-func splitDirs(s string) []string {
+// split is the items of a list separated by sep, trimmed; empty items are
+// dropped.
+func split(s, sep string) []string {
 	var out []string
-	for _, d := range strings.Split(s, ":") {
-		if d = strings.TrimSpace(d); d != "" {
-			out = append(out, d)
+	for _, item := range strings.Split(s, sep) {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
 		}
 	}
 	return out

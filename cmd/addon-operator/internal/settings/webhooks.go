@@ -49,22 +49,12 @@ func (c *converter) webhooks(v map[string]string) Webhooks {
 	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
 	adm.ConfigurationName, adm.ServiceName = v["validating-webhook-configuration-name"], v["validating-webhook-service-name"]
 	adm.CertFile, adm.KeyFile, adm.CAFile = v["validating-webhook-server-cert"], v["validating-webhook-server-key"], v["validating-webhook-ca"]
-	adm.ClientCAFiles = splitList(v["validating-webhook-client-ca"])
+	adm.ClientCAFiles = split(v["validating-webhook-client-ca"], ",")
 	adm.ListenPort, adm.ListenAddress = c.port(v, "validating-webhook-listen-port"), v["validating-webhook-listen-address"]
 	conv.ServiceName = v["conversion-webhook-service-name"]
 	conv.CertFile, conv.KeyFile, conv.CAFile = v["conversion-webhook-server-cert"], v["conversion-webhook-server-key"], v["conversion-webhook-ca"]
-	conv.ClientCAFiles = splitList(v["conversion-webhook-client-ca"])
+	conv.ClientCAFiles = split(v["conversion-webhook-client-ca"], ",")
 	conv.ListenPort, conv.ListenAddress = c.port(v, "conversion-webhook-listen-port"), v["conversion-webhook-listen-address"]
 	return Webhooks{Admission: adm, Conversion: conv, AdmissionURL: strings.TrimSuffix(v["webhook-url"], "/"),
 		ConversionURL: strings.TrimSuffix(v["webhook-conversion-url"], "/"), Concurrency: c.positive(v, "webhook-concurrency")}
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -8,11 +8,7 @@ import (
 
 // statefulSet is ready when its controller observed it, the replicas it is
 // meant to update are updated, and every replica is ready.
-func statefulSet(obj map[string]any) Status {
-	var ss appsv1.StatefulSet
-	if err := decode(obj, &ss); err != nil {
-		return unreadable(err)
-	}
+func statefulSet(_ map[string]any, ss *appsv1.StatefulSet) Status {
 	if st, waiting := unobserved(ss.Generation, ss.Status.ObservedGeneration); waiting {
 		return st
 	}
@@ -31,7 +27,7 @@ func statefulSet(obj map[string]any) Status {
 // statefulSetRollout reports a RollingUpdate still under way. Pods below the
 // partition keep the old revision on purpose, so with a partition only the
 // pods above it must be updated and the revisions are not compared.
-func statefulSetRollout(ss appsv1.StatefulSet, want int32) (Status, bool) {
+func statefulSetRollout(ss *appsv1.StatefulSet, want int32) (Status, bool) {
 	var partition int32
 	if ru := ss.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
 		partition = *ru.Partition
@@ -53,11 +49,7 @@ func statefulSetRollout(ss appsv1.StatefulSet, want int32) (Status, bool) {
 
 // daemonSet is ready when its controller observed it and every node that
 // should run its pod runs the current one (any one, with OnDelete), available.
-func daemonSet(obj map[string]any) Status {
-	var ds appsv1.DaemonSet
-	if err := decode(obj, &ds); err != nil {
-		return unreadable(err)
-	}
+func daemonSet(_ map[string]any, ds *appsv1.DaemonSet) Status {
 	if st, waiting := unobserved(ds.Generation, ds.Status.ObservedGeneration); waiting {
 		return st
 	}
@@ -70,4 +62,54 @@ func daemonSet(obj map[string]any) Status {
 		return Status{Progress: ratio(s.NumberAvailable, want, "available")}
 	}
 	return Status{Ready: true, Progress: ratio(s.NumberAvailable, want, "available")}
+}
+
+// deployment is ready when its controller observed it, every replica runs the
+// current template and is available, and no old replica is left.
+func deployment(obj map[string]any, d *appsv1.Deployment) Status {
+	if st, waiting := unobserved(d.Generation, d.Status.ObservedGeneration); waiting {
+		return st
+	}
+	want := replicas(d.Spec.Replicas)
+	s := d.Status
+	if d.Spec.Paused {
+		return Status{Ready: true, Progress: fmt.Sprintf("paused: %s, %s",
+			ratio(s.UpdatedReplicas, want, "updated"), ratio(s.AvailableReplicas, want, "available"))}
+	}
+	st := deploymentProgress(s, want)
+	if !st.Ready {
+		st.Reason = firstReason(conditions(obj),
+			[2]string{string(appsv1.DeploymentReplicaFailure), "True"},
+			[2]string{string(appsv1.DeploymentProgressing), "False"})
+	}
+	return st
+}
+
+// deploymentProgress judges an observed, unpaused Deployment by its counts.
+func deploymentProgress(s appsv1.DeploymentStatus, want int32) Status {
+	switch {
+	case s.UpdatedReplicas < want:
+		return Status{Progress: "rolling out: " + ratio(s.UpdatedReplicas, want, "updated")}
+	case s.Replicas > s.UpdatedReplicas:
+		return Status{Progress: fmt.Sprintf("rolling out: %d old %s left", s.Replicas-s.UpdatedReplicas,
+			plural(s.Replicas-s.UpdatedReplicas, "replica", "replicas"))}
+	case s.AvailableReplicas < want:
+		return Status{Progress: ratio(s.AvailableReplicas, want, "available")}
+	}
+	return Status{Ready: true, Progress: ratio(s.AvailableReplicas, want, "available")}
+}
+
+// replicas is spec.replicas with the apiserver's default of 1.
+func replicas(p *int32) int32 {
+	if p == nil {
+		return 1
+	}
+	return *p
+}
+
+func plural(n int32, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
