@@ -34,7 +34,7 @@ func namesOf(defs []layout.Definition) []string {
 // be read this time.
 func TestDiffModules(t *testing.T) {
 	known := []layout.Definition{def(t, "001-alpha", "v1"), def(t, "002-delta", "v1"), def(t, "004-gamma", "v1")}
-	scan := modulesScanned{
+	scan := ModulesScanned{
 		Defs: []layout.Definition{def(t, "001-alpha", "v2"), def(t, "003-beta", "v2")},
 		Errs: []error{errors.New("002-delta/values.yaml: broken")},
 		Gone: []string{"gamma"},
