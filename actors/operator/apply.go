@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -95,7 +96,7 @@ func (l *lifecycle) publish(e Effect) {
 		}
 	case Purged:
 		if l.opts.Destructive != nil {
-			l.opts.Destructive(e.Release, e.Destructive)
+			l.opts.Destructive(e.Release, worker.Destructive{Action: worker.ActionPurge, Reason: e.Cause})
 		}
 	}
 }

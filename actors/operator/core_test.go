@@ -3,9 +3,7 @@ package operator
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,8 +83,6 @@ func describe(e Effect) string {
 		return "SpawnModules " + strings.Join(names, ",")
 	case TellReaders:
 		return fmt.Sprintf("TellReaders %d", len(e.Modules))
-	case PublishUnseen:
-		return fmt.Sprintf("PublishUnseen %v", slices.Sorted(maps.Keys(e.Unseen)))
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "operator.")
 }
@@ -204,7 +200,7 @@ func TestCoreDiscoveryFailures(t *testing.T) {
 // fatal, told once.
 func TestCoreBoot(t *testing.T) {
 	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen []")
+	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
 	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
@@ -217,7 +213,7 @@ func TestCoreBoot(t *testing.T) {
 	h.step(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
 
 	bad := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	bad.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen []")
+	bad.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	bad.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	bad.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
 	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
@@ -230,7 +226,7 @@ func TestCoreBoot(t *testing.T) {
 // section and discovery; a global hook that cannot start is fatal.
 func TestCoreBootFailedOwners(t *testing.T) {
 	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen []")
+	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
 	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
@@ -240,7 +236,7 @@ func TestCoreBootFailedOwners(t *testing.T) {
 	h.run(discoverTask, "ListReleases")
 
 	g := newCoreHarness(t, CoreOptions{}, Known{})
-	g.step(Started{}, "TellReaders 0", "PublishUnseen []")
+	g.step(Started{}, "TellReaders 0", "PublishUnseen")
 	g.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
 }
 
@@ -251,7 +247,7 @@ func TestCoreBootFailedOwners(t *testing.T) {
 func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
 	h := newCoreHarness(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
-	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen []")
+	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
 	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged", "Finish ")
 	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged", "Finish ")
 	h.run(discoverTask, "ScanModules")

@@ -6,7 +6,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -90,11 +89,9 @@ type (
 	MarkReady struct{}
 	// Converged is a finished converge's duration.
 	Converged struct{ Took time.Duration }
-	// Purged counts a purge of a release.
-	Purged struct {
-		Release     string
-		Destructive worker.Destructive
-	}
+	// Purged counts a purge of a release (worker.ActionPurge), with its
+	// cause.
+	Purged struct{ Release, Cause string }
 )
 
 func (Log) operatorEffect()                {}

@@ -12,6 +12,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
+// Releases is what the lifecycle needs of chartrun (its ioActor uses it): the releases in the
+// namespace (those this operator installed, and all of them), and
+// uninstalling one.
+type Releases interface {
+	Names(ctx context.Context) (owned, all []string, err error)
+	Delete(ctx context.Context, name string) error
+}
+
 // releaseTimeout bounds one list or uninstall.
 const releaseTimeout = 5 * time.Minute
 

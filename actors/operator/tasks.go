@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -70,7 +69,7 @@ func (c *Core) releaseDeleted(msg ReleaseDeleted) []Effect {
 	t := c.current.Task
 	// Counted before the log: a reader of the log finds the metric updated.
 	return []Effect{
-		Purged{Release: msg.Name, Destructive: worker.Destructive{Action: worker.ActionPurge, Reason: t.Cause}},
+		Purged{Release: msg.Name, Cause: t.Cause},
 		logAt(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason),
 		c.finish(messages.TaskDone{}),
 	}
