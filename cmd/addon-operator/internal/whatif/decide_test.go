@@ -108,12 +108,12 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			real := w.reconverge(t, tc.candidate)
-			if got := planned(plan); !reflect.DeepEqual(got, real.tasks) || !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("plan decides\n%q\nthe operator\n%q\nwant\n%q", got, real.tasks, tc.want)
+			byOperator := w.reconverge(t, tc.candidate)
+			if got := planned(plan); !reflect.DeepEqual(got, byOperator.tasks) || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("plan decides\n%q\nthe operator\n%q\nwant\n%q", got, byOperator.tasks, tc.want)
 			}
-			if !reflect.DeepEqual(plan.Enabled, real.enabled) || !reflect.DeepEqual(plan.Unmet, real.unmet) {
-				t.Fatalf("plan enables %v (unmet %v), the operator %v (unmet %v)", plan.Enabled, plan.Unmet, real.enabled, real.unmet)
+			if !reflect.DeepEqual(plan.Enabled, byOperator.enabled) || !reflect.DeepEqual(plan.Unmet, byOperator.unmet) {
+				t.Fatalf("plan enables %v (unmet %v), the operator %v (unmet %v)", plan.Enabled, plan.Unmet, byOperator.enabled, byOperator.unmet)
 			}
 		})
 	}
