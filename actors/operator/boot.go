@@ -2,8 +2,7 @@ package operator
 
 import (
 	"fmt"
-
-	"github.com/asynkron/protoactor-go/actor"
+	"log/slog"
 
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -34,80 +33,100 @@ func newBoot(modules []string) boot {
 	return boot{owners: map[string]bool{messages.OwnerGlobal: true}, pending: pending}
 }
 
-func (l *lifecycle) handleOwnerReady(ctx actor.Context, msg messages.OwnerReady) {
-	delete(l.boot.owners, msg.Owner)
-	if msg.Err != "" {
-		if msg.Owner == messages.OwnerGlobal {
-			l.fatal(fmt.Errorf("global hooks: %s", msg.Err))
-			return
-		}
-		l.failed[msg.Owner] = true
-		l.opts.Log.Error("module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)
-	}
-	if msg.Owner != messages.OwnerGlobal {
-		return
-	}
-	l.maybeApplyConfig(ctx)
+// started: the root has spawned its children; the config actor is told
+// who reads which section.
+func (c *Core) started(e Started) []Effect {
+	c.ready = e.Ready
+	c.boot = newBoot(e.Owners)
+	return []Effect{TellReaders{Modules: c.modules}, c.publishUnseen()}
 }
 
-func (l *lifecycle) handleConfigInvalid(msg messages.ConfigInvalid) {
-	if !l.boot.done && !l.boot.configRead {
-		l.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
+func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
+	delete(c.boot.owners, msg.Owner)
+	if msg.Err != "" {
+		if msg.Owner == messages.OwnerGlobal {
+			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
+		}
+		c.failed[msg.Owner] = true
+		return []Effect{logAt(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)}
 	}
+	if msg.Owner != messages.OwnerGlobal {
+		return nil
+	}
+	return c.maybeApplyConfig()
+}
+
+func (c *Core) configInvalid(msg messages.ConfigInvalid) []Effect {
+	if !c.boot.done && !c.boot.configRead {
+		return c.fatal(fmt.Errorf("ConfigMap: %s", msg.Err))
+	}
+	return nil
 }
 
 // maybeApplyConfig hands the global actor its section once it is ready and
 // the configuration has been read.
-func (l *lifecycle) maybeApplyConfig(ctx actor.Context) {
-	if l.boot.done || l.boot.globalAsked || !l.boot.configRead || len(l.boot.owners) > 0 {
-		return
+func (c *Core) maybeApplyConfig() []Effect {
+	if c.boot.done || c.boot.globalAsked || !c.boot.configRead || len(c.boot.owners) > 0 {
+		return nil
 	}
-	l.boot.globalAsked = true
-	ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: l.config.Global})
+	c.boot.globalAsked = true
+	return []Effect{ApplyGlobalConfig{Section: c.config.Global}}
 }
 
 // bootApplied counts start-up replies; invalid configuration is fatal,
 // except in a module that failed to start (it is left out anyway).
-func (l *lifecycle) bootApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	if !l.boot.pending[msg.Owner] {
-		return
+func (c *Core) bootApplied(msg messages.ConfigApplied, env Env) []Effect {
+	if !c.boot.pending[msg.Owner] {
+		return nil
 	}
-	delete(l.boot.pending, msg.Owner)
-	if msg.Err != "" && !l.failed[msg.Owner] {
-		l.boot.applyFailed = append(l.boot.applyFailed, msg.Err)
+	delete(c.boot.pending, msg.Owner)
+	if msg.Err != "" && !c.failed[msg.Owner] {
+		c.boot.applyFailed = append(c.boot.applyFailed, msg.Err)
 	}
-	if len(l.boot.pending) > 0 {
-		return
+	if len(c.boot.pending) > 0 {
+		return nil
 	}
-	if len(l.boot.applyFailed) > 0 {
-		l.fatal(fmt.Errorf("invalid configuration: %v", l.boot.applyFailed))
-		return
+	if len(c.boot.applyFailed) > 0 {
+		return c.fatal(fmt.Errorf("invalid configuration: %v", c.boot.applyFailed))
 	}
-	l.boot.applied = true
-	l.maybeQueueStartup(ctx)
+	c.boot.applied = true
+	return c.queueStartup(env)
 }
 
-// handleKubeSynced stops start-up when a global hook's kubernetes binding
+// kubeSynced stops start-up when a global hook's kubernetes binding
 // cannot be watched (an unknown kind) before the first converge is done.
-func (l *lifecycle) handleKubeSynced(msg messages.KubeSynced) {
-	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !l.opts.Board.Ready() {
-		l.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
+func (c *Core) kubeSynced(msg messages.KubeSynced) []Effect {
+	if msg.Owner == messages.OwnerGlobal && msg.Err != "" && !c.ready {
+		return c.fatal(fmt.Errorf("global hooks' kubernetes bindings: %s", msg.Err))
 	}
+	return nil
 }
 
-// maybeQueueStartup queues start-up once the configuration is applied
+// queueStartup queues start-up once the configuration is applied
 // (LIFECYCLE-STEPS 1–3): the global onStartup hooks, then the global
 // hooks' bindings start and their Synchronization runs, then the first
 // converge, beforeAll first.
-func (l *lifecycle) maybeQueueStartup(ctx actor.Context) {
-	if l.boot.done || !l.boot.applied {
-		return
+func (c *Core) queueStartup(env Env) []Effect {
+	if c.boot.done {
+		return nil
 	}
-	l.boot.done = true
-	l.convergeStart = l.opts.Clock.Now()
-	l.opts.Log.Info("start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")
-	l.enqueue(ctx,
-		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
-		messages.Task{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up"},
-		messages.NewReloadAll("start-up"))
+	c.boot.done = true
+	c.convergeStart = env.Now
+	return []Effect{
+		logAt(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging"),
+		Enqueue{Tasks: []messages.Task{
+			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
+			{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up"},
+			messages.NewReloadAll("start-up")}},
+	}
+}
+
+// fatal stops start-up: logged every time, told once.
+func (c *Core) fatal(err error) []Effect {
+	out := []Effect{logAt(slog.LevelError, "start-up failed", "err", err)}
+	if !c.fatalTold {
+		c.fatalTold = true
+		out = append(out, Fatal{Err: err})
+	}
+	return out
 }

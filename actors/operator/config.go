@@ -1,8 +1,6 @@
 package operator
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -45,57 +43,34 @@ func onConfigApplied(msg messages.ConfigApplied) configEffects {
 	return configEffects{}
 }
 
-func (l *lifecycle) handleConfigChanged(ctx actor.Context, msg messages.ConfigChanged) {
-	l.config = msg.Config
-	if !l.boot.applied {
-		l.boot.configRead = true
-		l.maybeApplyConfig(ctx)
+func (c *Core) configChanged(msg messages.ConfigChanged) []Effect {
+	c.config = msg.Config
+	var out []Effect
+	if !c.boot.applied {
+		c.boot.configRead = true
+		out = c.maybeApplyConfig()
 	}
-	l.carryOut(ctx, onConfigChanged(l.boot.applied, msg.Change))
+	return append(out, c.carryOut(onConfigChanged(c.boot.applied, msg.Change))...)
 }
 
-func (l *lifecycle) handleConfigApplied(ctx actor.Context, msg messages.ConfigApplied) {
-	if !l.boot.applied {
-		l.bootApplied(ctx, msg)
-		return
+func (c *Core) configApplied(msg messages.ConfigApplied, env Env) []Effect {
+	if !c.boot.applied {
+		return c.bootApplied(msg, env)
 	}
-	l.carryOut(ctx, onConfigApplied(msg))
+	return c.carryOut(onConfigApplied(msg))
 }
 
-func (l *lifecycle) carryOut(ctx actor.Context, e configEffects) {
-	if e.countError && l.opts.ConfigErrors != nil {
-		l.opts.ConfigErrors.Inc()
+// carryOut turns the decision on a configuration change into effects.
+func (c *Core) carryOut(e configEffects) []Effect {
+	var out []Effect
+	if e.countError {
+		out = append(out, CountConfigError{})
 	}
 	if e.applyGlobal {
-		ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: l.config.Global})
+		out = append(out, ApplyGlobalConfig{Section: c.config.Global})
 	}
 	if e.reloadAll != "" {
-		l.enqueue(ctx, messages.NewReloadAll(e.reloadAll))
-	}
-}
-
-// tellReaders tells the config actor which module actors read which
-// section; the first section each gets is answered to the operator.
-func (l *lifecycle) tellReaders(ctx actor.Context) {
-	readers := map[string]messages.SectionReader{}
-	for _, d := range l.opts.Modules {
-		owner := messages.ModuleOwner(d.Names.Name)
-		if pid := l.children.PID(owner); pid != nil {
-			readers[d.Names.ValuesKey] = messages.SectionReader{Owner: owner, PID: pid}
-		}
-	}
-	if pid := l.children.PID(ChildConfig); pid != nil {
-		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self()})
-	}
-}
-
-// started are the module owners whose actor runs.
-func (l *lifecycle) started() []string {
-	var out []string
-	for _, d := range l.opts.Modules {
-		if owner := messages.ModuleOwner(d.Names.Name); l.children.PID(owner) != nil {
-			out = append(out, owner)
-		}
+		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewReloadAll(e.reloadAll)}})
 	}
 	return out
 }

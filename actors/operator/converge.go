@@ -12,23 +12,22 @@ import (
 // taken back (the module counts as enabled again, so that the reload's
 // discovery deletes it again if it is still disabled), and each dropped
 // module run is noted for `module why`.
-func (l *lifecycle) handleConvergeSuperseded(msg messages.ConvergeSuperseded) {
-	if l.group != nil && l.group.id == msg.Group {
-		l.group = nil
+func (c *Core) convergeSuperseded(msg messages.ConvergeSuperseded, env Env) []Effect {
+	if c.group != nil && c.group.id == msg.Group {
+		c.group = nil
 	}
-	if l.superseded == nil {
-		l.superseded = map[string]board.Superseded{}
+	if c.superseded == nil {
+		c.superseded = map[string]board.Superseded{}
 	}
-	now := l.opts.Clock.Now()
 	for _, t := range msg.Dropped {
 		switch t.Kind {
 		case messages.TaskModuleDelete:
-			l.enabled[t.Module] = true
+			c.enabled[t.Module] = true
 		case messages.TaskModuleRun:
-			l.superseded[t.Module] = board.Superseded{Task: describeTask(t), By: msg.By.Reason, At: now}
+			c.superseded[t.Module] = board.Superseded{Task: describeTask(t), By: msg.By.Reason, At: env.Now}
 		}
 	}
-	l.publishConverge()
+	return []Effect{c.publishConverge()}
 }
 
 // describeTask names a task for a note: queue, kind, and the attempts of
@@ -46,13 +45,10 @@ func describeTask(t messages.Task) string {
 
 // publishConverge publishes what the converge waits for, what reloads
 // dropped and a refused modules set.
-func (l *lifecycle) publishConverge() {
-	if l.opts.Board == nil {
-		return
+func (c *Core) publishConverge() Effect {
+	s := board.ConvergeState{Superseded: maps.Clone(c.superseded), ModulesError: c.modulesError}
+	if c.group != nil {
+		s.Waits = c.group.waits()
 	}
-	s := board.ConvergeState{Superseded: maps.Clone(l.superseded), ModulesError: l.modulesError}
-	if l.group != nil {
-		s.Waits = l.group.waits()
-	}
-	l.opts.Board.SetConverge(s)
+	return PublishConverge{State: s}
 }

@@ -12,10 +12,7 @@ import (
 func TestDisabledBy(t *testing.T) {
 	off := map[string]bool{"fooBar": false}
 	on := map[string]bool{"fooBar": true}
-	falseSection, err := values.SectionsOf("ConfigMap", map[string]any{"fooBar": "false", "fooBarEnabled": true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	falseSection := configMapSections(t, map[string]any{"fooBar": "false", "fooBarEnabled": true})
 	cases := []struct {
 		name           string
 		common, own    map[string]bool
@@ -53,4 +50,14 @@ func TestDisabledBy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// configMapSections are the sections of ConfigMap data.
+func configMapSections(t *testing.T, data map[string]any) values.Sections {
+	t.Helper()
+	s, err := values.SectionsOf("ConfigMap", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

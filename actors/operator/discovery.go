@@ -2,10 +2,9 @@ package operator
 
 import (
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
-
-	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -28,82 +27,62 @@ type discovery struct {
 
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
-func (l *lifecycle) discover(ctx actor.Context) {
-	dynamic := l.opts.Board.DynamicEnabled()
-	l.held = layout.HeldByRequirements(l.opts.Modules, l.selfSkipped)
-	d := &discovery{dynamic: dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
-		defs: definitions(l.opts.Modules)}
-	for _, def := range l.runOrder() {
-		if l.skipped(def.Names.Name) {
+func (c *Core) discover(env Env) []Effect {
+	c.held = layout.HeldByRequirements(c.modules, c.selfSkipped)
+	d := &discovery{dynamic: env.Dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
+		defs: definitions(c.modules)}
+	for _, def := range RunOrder(c.modules) {
+		if c.skipped(def.Names.Name) {
 			continue
 		}
-		layers := append(def.StaticEnabled(), l.config.Enabled, dynamic)
+		layers := append(def.StaticEnabled(), c.config.Enabled, env.Dynamic)
 		if values.EnabledByLayers(def.Names.ValuesKey, layers...) {
 			d.candidates = append(d.candidates, def.Names.Name)
 		}
 	}
-	l.disc = d
-	l.askNext(ctx)
+	c.disc = d
+	return c.askNext(nil)
 }
 
-func (l *lifecycle) askNext(ctx actor.Context) {
-	d := l.disc
-	if d.next >= len(d.candidates) {
-		ctx.Request(l.io, listReleases{})
-		return
-	}
-	name := d.candidates[d.next]
-	if unmet := l.unmetRequirements(d, name); len(unmet) > 0 {
+// askNext asks the next candidate that its requirements do not disable,
+// or lists the releases when none is left.
+func (c *Core) askNext(out []Effect) []Effect {
+	d := c.disc
+	for ; d.next < len(d.candidates); d.next++ {
+		name := d.candidates[d.next]
+		unmet := layout.UnmetAmong(d.defs, name, d.enabled, c.opts.KubeVersion)
+		if len(unmet) == 0 {
+			return append(out, CheckEnabled{Module: name, EnabledBefore: slices.Clone(d.enabled)})
+		}
 		d.unmet[name] = unmet
-		l.opts.Log.Info("module disabled: unmet requirements", "module", name, "unmet", unmet)
-		d.next++
-		l.askNext(ctx)
-		return
+		out = append(out, logAt(slog.LevelInfo, "module disabled: unmet requirements", "module", name, "unmet", unmet))
 	}
-	ctx.Request(l.children.PID(messages.ModuleOwner(name)), messages.CheckEnabled{EnabledBefore: slices.Clone(d.enabled)})
+	return append(out, ListReleases{})
 }
 
-func (l *lifecycle) handleEnabledChecked(ctx actor.Context, msg messages.EnabledChecked) {
-	d := l.disc
+func (c *Core) enabledAnswered(msg messages.EnabledChecked) []Effect {
+	d := c.disc
 	if d == nil || d.next >= len(d.candidates) || d.candidates[d.next] != msg.Module {
-		return
+		return nil
 	}
-	if msg.Unavailable {
-		l.failed[messages.ModuleOwner(msg.Module)] = true
-		d.next++
-		l.askNext(ctx)
-		return
-	}
-	if msg.Err != "" {
-		l.disc = nil
-		l.holdEvents(ctx, true)
-		l.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)})
-		return
-	}
-	if msg.Enabled {
+	switch {
+	case msg.Unavailable:
+		c.failed[messages.ModuleOwner(msg.Module)] = true
+	case msg.Err != "":
+		c.disc = nil
+		return append(c.holdEvents(true), c.finish(messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)}))
+	case msg.Enabled:
 		d.enabled = append(d.enabled, msg.Module)
-	} else {
+	default:
 		d.byScript[msg.Module] = true
 	}
 	d.next++
-	l.askNext(ctx)
+	return c.askNext(nil)
 }
 
-// unmetRequirements checks a candidate's requirements against the
-// modules this discovery has enabled so far (those it requires come
-// first: runOrder).
-func (l *lifecycle) unmetRequirements(d *discovery, name string) []string {
-	return layout.UnmetAmong(d.defs, name, d.enabled, l.opts.KubeVersion)
-}
-
-// runOrder is the modules in the order discovery decides them and their
-// runs go one by one: every module after those it requires, the others by
-// weight. The set has no cycle (refused at start-up and by every scan).
-func (l *lifecycle) runOrder() []layout.Definition {
-	return RunOrder(l.opts.Modules)
-}
-
-// RunOrder is defs (in module order) in requirement order; defs with a
+// RunOrder is defs (in module order) in requirement order: the order
+// discovery decides the modules in and their runs go one by one, every
+// module after those it requires, the others by weight; defs with a
 // cycle (refused before they get here) stay in module order.
 func RunOrder(defs []layout.Definition) []layout.Definition {
 	ordered, err := layout.RequirementOrder(defs)
@@ -113,74 +92,56 @@ func RunOrder(defs []layout.Definition) []layout.Definition {
 	return ordered
 }
 
-// handleReleasesListed ends discovery: module runs for the enabled modules,
-// deletes for the disabled ones that were enabled or have a release, purges
-// for owned releases without a module dir, then afterAll.
-func (l *lifecycle) handleReleasesListed(ctx actor.Context, msg releasesListed) {
-	d := l.disc
-	l.disc = nil
+// releasesListed ends discovery: module runs for the enabled modules,
+// deletes for the disabled ones that were enabled or have a release,
+// purges for owned releases without a module dir, then afterAll.
+func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
+	d := c.disc
+	c.disc = nil
 	if d == nil {
-		return
+		return nil
 	}
 	if msg.Err != nil {
-		l.holdEvents(ctx, true)
-		l.done(ctx, messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)})
-		return
+		return append(c.holdEvents(true), c.finish(messages.TaskDone{Err: fmt.Sprintf("discover modules: list releases: %v", msg.Err)}))
 	}
-	l.holdEvents(ctx, false)
+	out := c.holdEvents(false)
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
-	l.tellDiscovered(d.enabled, d.unmet)
-	l.publishDecisions(d)
-	l.opts.Board.SetEnabledModules(d.enabled)
-	next := l.moduleTasks(ctx, d, msg)
-	next = append(next,
+	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet)},
+		c.decisions(d, env), PublishEnabled{Enabled: slices.Clone(d.enabled)})
+	p := planConverge(convergeInput{modules: c.modules, discovered: d, config: c.config, wasEnabled: c.enabled,
+		skipped: c.skipped, releases: msg, unloaded: c.unloaded, ignore: c.opts.IgnoreRelease,
+		parallel: c.opts.ParallelModuleRuns})
+	for _, name := range p.disabled {
+		out = append(out, DisableModule{Name: name})
+	}
+	for _, r := range p.kept {
+		out = append(out, logAt(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r))
+	}
+	c.enabled = p.enabled
+	next := append(p.tasks,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},
 		messages.Task{Kind: messages.TaskConvergeDone, Owner: messages.OwnerOperator})
 	for i := range next {
 		next[i].Converge = true // a reload that supersedes this converge decides them again
 	}
-	l.opts.Log.Info("modules discovered", "enabled", d.enabled)
-	l.done(ctx, messages.TaskDone{Next: next})
-}
-
-func (l *lifecycle) moduleTasks(ctx actor.Context, d *discovery, releases releasesListed) []messages.Task {
-	p := planConverge(convergeInput{modules: l.opts.Modules, discovered: d, config: l.config, wasEnabled: l.enabled,
-		skipped: l.skipped, releases: releases, unloaded: l.unloaded, ignore: l.opts.IgnoreRelease,
-		parallel: l.opts.ParallelModuleRuns})
-	for _, name := range p.disabled {
-		ctx.Send(l.children.PID(messages.ModuleOwner(name)), messages.ModuleDisabled{})
-	}
-	for _, r := range p.kept {
-		l.opts.Log.Warn("release kept: its module dir is there but cannot be loaded", "release", r)
-	}
-	l.enabled = p.enabled
-	return p.tasks
+	return append(out, logAt(slog.LevelInfo, "modules discovered", "enabled", d.enabled), c.finish(messages.TaskDone{Next: next}))
 }
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back
 // while discovery is failing (and counts the failure).
-func (l *lifecycle) holdEvents(ctx actor.Context, hold bool) {
-	if hold && l.opts.DiscoverErrors != nil {
-		l.opts.DiscoverErrors.Inc()
+func (c *Core) holdEvents(hold bool) []Effect {
+	if hold {
+		return []Effect{CountDiscoverError{}, HoldEvents{Hold: true}}
 	}
-	if pid := l.children.PID(ChildQueue); pid != nil {
-		ctx.Send(pid, messages.HoldEvents{Hold: hold})
-	}
+	return []Effect{HoldEvents{Hold: false}}
 }
 
-// tellDiscovered hands the modules and the enabled ones to
-// LifecycleOptions.Discovered.
-func (l *lifecycle) tellDiscovered(enabled []string, unmet map[string][]string) {
-	if l.opts.Unmet != nil {
-		l.opts.Unmet(maps.Clone(unmet))
-	}
-	if l.opts.Discovered == nil {
-		return
-	}
-	all := make([]string, 0, len(l.opts.Modules))
-	for _, def := range l.opts.Modules {
+// names are the names of all modules, in module order.
+func (c *Core) names() []string {
+	all := make([]string, 0, len(c.modules))
+	for _, def := range c.modules {
 		all = append(all, def.Names.Name)
 	}
-	l.opts.Discovered(all, slices.Clone(enabled))
+	return all
 }

@@ -13,40 +13,56 @@
 // tree.
 //
 // Started with LifecycleOptions (System.StartWith), the root also runs the
-// lifecycle (lifecycle.go), which sees every message the root gets, and does
-// its blocking I/O (helm's release list and purges, reading the modules
-// dirs) in a child of its own, ioActor (releases.go). At start-up it tells
-// the config actor which module actor reads which ConfigMap section
-// (messages.SectionReaders), waits for the first good configuration and for
-// the global actor to have configured its hooks, hands the global actor its
-// section, and waits until every owner has applied its first section
-// (modules answer the config actor's hand-out to the operator; invalid
-// configuration stops start-up); then it queues the global onStartup hooks,
-// the start of the global hooks' bindings (GlobalSynchronization) and a
-// "reload all modules" (boot.go). It owns the operator's tasks (tasks.go):
-// reload all (beforeAll, then discovery), discovery (after the first
-// converge the modules dirs are read again first; then the enabled flags and
-// enabled scripts in run order, then module runs, deletes, purges and
-// afterAll: discovery.go, plan.go), a ParallelModuleRun, purge and the end
-// of a converge, after which the operator is ready. Afterwards (config.go)
-// it reloads all modules when the enabled flags change or the global actor
-// reports that the global section changed its values. The config actor's
-// ConfigChanged names the changed module sections too, but those are not the
-// operator's to act on: the config actor hands each to its module, which
-// queues its own run. A module the reload's discovery finds disabled is told
-// so (messages.ModuleDisabled) and its delete is queued, with the reason
-// that disabled.go names. Each discovery publishes how it decided every
-// module (board.EnabledDecision, why.go): each enabled layer's say, the
-// enabled script's answer, and the reason.
+// lifecycle (lifecycle.go), which sees every message the root gets. The
+// lifecycle is a shell around a pure core (core.go, Core.Step): it turns
+// each message into an event (events.go), steps the core with the clock's
+// time and the global hooks' enabled flags (Env), and carries out the
+// effects the core returns (effects.go), a closed set that its one applier
+// covers case by case (apply.go; TestApplyCoversEveryEffect fails on an
+// effect without its case). Every decision and state change is the core's;
+// the lifecycle's blocking I/O (helm's release list and purges, reading
+// the modules dirs) is done by a child of its own, ioActor (releases.go),
+// whose answers are events again.
+//
+// At start-up (boot.go) the core has the config actor told which module
+// actor reads which ConfigMap section (messages.SectionReaders), waits for
+// the first good configuration and for the global actor to have configured
+// its hooks, hands the global actor its section, and waits until every
+// owner has applied its first section (modules answer the config actor's
+// hand-out to the operator; invalid configuration stops start-up); then it
+// queues the global onStartup hooks, the start of the global hooks'
+// bindings (GlobalSynchronization) and a "reload all modules". It owns the
+// operator's tasks (tasks.go): reload all (beforeAll, then discovery),
+// discovery (after the first converge the modules dirs are read again
+// first, modules.go: the actor of a gone module stops, one of a new module
+// starts; then the enabled flags and enabled scripts in run order, then
+// module runs, deletes, purges and afterAll: discovery.go, plan.go), a
+// ParallelModuleRun, purge and the end of a converge, after which the
+// operator is ready. Afterwards (config.go) it reloads all modules when the
+// enabled flags change or the global actor reports that the global section
+// changed its values. The config actor's ConfigChanged names the changed
+// module sections too, but those are not the operator's to act on: the
+// config actor hands each to its module, which queues its own run. A module
+// the reload's discovery finds disabled is told so (messages.ModuleDisabled)
+// and its delete is queued, with the reason that disabled.go names. Each
+// discovery publishes how it decided every module (board.EnabledDecision,
+// why.go): each enabled layer's say, the enabled script's answer, and the
+// reason. After the first converge the module dirs are looked at every
+// DirsInterval (dirs.go); a change queues a reload.
+//
+// `plan` (cmd/addon-operator/internal/whatif) runs this same core's
+// discovery with its inputs swapped: NewCore with the candidate ConfigMap
+// and what the operator published (Known), answering CheckEnabled and
+// ListReleases itself.
 //
 // Discovery decides the modules in requirement order (module.yaml,
-// layout.RequirementOrder); a module whose requirements are not met is
-// disabled before its enabled script is asked (the final say).
+// RunOrder); a module whose requirements are not met is disabled before its
+// enabled script is asked (the final say).
 //
 // With LifecycleOptions.ParallelModuleRuns > 1, or when an enabled module
 // declares requirements, discovery puts the runs of every enabled module
 // into one ParallelModuleRun (weights.go: runDeps says what each waits for,
-// its required modules or the lower weight); the operator runs it with
+// its required modules or the lower weight); the core runs it with
 // runGraph (group.go, pure): a module is queued once what it waits for has
 // succeeded, one going run per parallel queue, and the task ends,
 // unblocking main, once every module has succeeded (parallel.go). A reload

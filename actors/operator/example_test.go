@@ -7,9 +7,12 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/test/actortest/tree"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // The operator's start-up: it tells the config actor who reads which
@@ -46,4 +49,39 @@ func Example() {
 	// GlobalBindingRun onStartup
 	// GlobalSynchronization
 	// ReloadAllModules
+}
+
+// A discovery decided by the core alone: the test answers the effects that
+// ask something (CheckEnabled, ListReleases) as the lifecycle and the
+// module actors would, and reads the tasks the converge would queue.
+func ExampleCore() {
+	names, _ := values.ParseModuleDir("010-web")
+	web := layout.Definition{Names: names, Own: values.Sections{Enabled: map[string]bool{names.ValuesKey: true}}}
+	core := operator.NewCore(operator.CoreOptions{}, operator.Known{Modules: []layout.Definition{web}})
+	discover := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator}
+	effects := core.Step(operator.TaskAssigned{Assigned: hookrun.Assigned{Task: discover}}, operator.Env{})
+	for len(effects) > 0 {
+		var answer operator.Event
+		switch e := effects[0].(type) {
+		case operator.CheckEnabled:
+			fmt.Println("asked", e.Module)
+			answer = operator.EnabledAnswered{Msg: messages.EnabledChecked{Module: e.Module, Enabled: true}}
+		case operator.ListReleases:
+			answer = operator.ReleasesListed{Owned: []string{"web", "gone"}, All: []string{"web", "gone"}}
+		case operator.FinishTask:
+			for _, t := range e.Done.Next {
+				fmt.Println(strings.Join(strings.Fields(string(t.Kind)+" "+t.Module+" "+t.Binding), " "))
+			}
+		}
+		effects = effects[1:]
+		if answer != nil {
+			effects = append(core.Step(answer, operator.Env{}), effects...)
+		}
+	}
+	// Output:
+	// asked web
+	// ModuleRun web
+	// ModulePurge gone
+	// GlobalBindingRun afterAll
+	// ConvergeDone
 }

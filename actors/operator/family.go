@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Family is the root's children in spawn order (they are stopped in
@@ -84,3 +86,15 @@ func (f *Family) ended(who *actor.PID) bool {
 
 // Len is how many children run.
 func (f *Family) Len() int { return len(f.names) }
+
+// Child names the lifecycle expects among the root's children.
+const (
+	ChildConfig   = "config"
+	ChildQueue    = "queue"
+	ChildSchedule = "schedule"
+	ChildKube     = "kube"
+	ChildGlobal   = messages.OwnerGlobal
+)
+
+// ModuleChild is the child name of a module actor.
+func ModuleChild(name string) string { return messages.ModuleOwner(name) }

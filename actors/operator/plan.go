@@ -15,7 +15,7 @@ type convergeInput struct {
 	config     values.Sections
 	wasEnabled map[string]bool // enabled by the previous discovery
 	skipped    func(name string) bool
-	releases   releasesListed
+	releases   ReleasesListed
 	unloaded   []string // module dirs there but not loadable
 	ignore     string   // HELM_IGNORE_RELEASE
 	parallel   int      // ADDON_OPERATOR_PARALLEL_MODULE_RUNS: > 1 groups runs by weight

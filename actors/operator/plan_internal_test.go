@@ -57,7 +57,7 @@ func TestPlanConverge(t *testing.T) {
 			p := planConverge(convergeInput{modules: defs,
 				discovered: &discovery{enabled: tc.enabled, byScript: map[string]bool{}, unmet: tc.unmet},
 				wasEnabled: set(tc.wasEnabled), skipped: func(n string) bool { return set(tc.skipped)[n] },
-				releases: releasesListed{All: tc.all, Owned: tc.owned}, unloaded: tc.unloaded, ignore: tc.ignore})
+				releases: ReleasesListed{All: tc.all, Owned: tc.owned}, unloaded: tc.unloaded, ignore: tc.ignore})
 			if got := planned(p.tasks); !reflect.DeepEqual(got, tc.tasks) {
 				t.Errorf("tasks %v, want %v", got, tc.tasks)
 			}

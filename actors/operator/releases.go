@@ -12,21 +12,16 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
+// Releases is what the lifecycle needs of chartrun (its ioActor uses it): the releases in the
+// namespace (those this operator installed, and all of them), and
+// uninstalling one.
+type Releases interface {
+	Names(ctx context.Context) (owned, all []string, err error)
+	Delete(ctx context.Context, name string) error
+}
+
 // releaseTimeout bounds one list or uninstall.
 const releaseTimeout = 5 * time.Minute
-
-type (
-	listReleases   struct{}
-	releasesListed struct {
-		Owned, All []string
-		Err        error
-	}
-	deleteRelease  struct{ Name string }
-	releaseDeleted struct {
-		Name string
-		Err  error
-	}
-)
 
 // ioActor is the lifecycle's child that does its blocking I/O (helm's
 // release list and uninstalls, reading and looking at the modules dirs and
@@ -45,22 +40,22 @@ func newIOActor(r Releases, scan Scanner, list DirLister, globalDir string) acto
 // Receive implements actor.Actor.
 func (a *ioActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case scanModules:
+	case ScanModules:
 		defs, errs := a.scan()
 		gone, unseen := lookDirs(msg.Known)
-		ctx.Respond(modulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
-	case listDirs:
+		ctx.Respond(ModulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
+	case ListDirs:
 		dirs, err := a.list()
-		ctx.Respond(dirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(a.globalDir)})
-	case listReleases:
+		ctx.Respond(DirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(a.globalDir)})
+	case ListReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
 		owned, all, err := a.releases.Names(c)
-		ctx.Respond(releasesListed{Owned: owned, All: all, Err: err})
-	case deleteRelease:
+		ctx.Respond(ReleasesListed{Owned: owned, All: all, Err: err})
+	case DeleteRelease:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
-		ctx.Respond(releaseDeleted{Name: msg.Name, Err: a.releases.Delete(c, msg.Name)})
+		ctx.Respond(ReleaseDeleted{Name: msg.Name, Err: a.releases.Delete(c, msg.Name)})
 	}
 }
 

@@ -95,33 +95,15 @@ func enabledByText(layers []board.EnabledLayer) string {
 	return "enabled"
 }
 
-// publishDecisions publishes how the discovery d decided every module.
-func (l *lifecycle) publishDecisions(d *discovery) {
-	var now time.Time
-	if l.opts.Clock != nil {
-		now = l.opts.Clock.Now()
-	}
-	out := make(map[string]board.EnabledDecision, len(l.opts.Modules))
-	for _, def := range l.opts.Modules {
+// decisions publishes how the discovery d decided every module.
+func (c *Core) decisions(d *discovery, env Env) PublishDecisions {
+	out := make(map[string]board.EnabledDecision, len(c.modules))
+	for _, def := range c.modules {
 		name := def.Names.Name
-		out[name] = enabledDecision(whyInput{def: def, config: l.config, dynamic: d.dynamic,
-			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: l.leftOutReason(name), at: now})
+		out[name] = enabledDecision(whyInput{def: def, config: c.config, dynamic: d.dynamic,
+			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: c.LeftOut(name), at: env.Now})
 	}
-	l.opts.Board.SetEnabledDecisions(out)
-}
-
-// leftOutReason says why discovery leaves a module as it is, "" when it
-// does not.
-func (l *lifecycle) leftOutReason(name string) string {
-	switch {
-	case l.unseen[name] != "":
-		return "left out of discovery: its dir cannot be seen: " + l.unseen[name]
-	case l.failed[ModuleChild(name)]:
-		return "left out of discovery: the module failed to start (its hooks could not be configured)"
-	case l.held[name] != "":
-		return "left out of discovery: it requires " + l.held[name] + ", which is left out of discovery"
-	}
-	return ""
+	return PublishDecisions{Decisions: out}
 }
 
 // requiresText lists a module's requirements as module.yaml states them.

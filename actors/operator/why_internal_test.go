@@ -26,10 +26,7 @@ func layerSays(layers []board.EnabledLayer) string {
 // a sentence naming what decided.
 func TestEnabledDecision(t *testing.T) {
 	on, off := map[string]bool{"fooBar": true}, map[string]bool{"fooBar": false}
-	falseSection, err := values.SectionsOf("ConfigMap", map[string]any{"fooBar": "false"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	falseSection := configMapSections(t, map[string]any{"fooBar": "false"})
 	names, err := values.ParseModuleDir("010-foo-bar")
 	if err != nil {
 		t.Fatal(err)

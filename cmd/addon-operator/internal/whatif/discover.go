@@ -4,65 +4,102 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
 
-// discover is the operator's discovery with the candidate: the enabled
-// flags (values.yaml files, candidate ConfigMap, global hooks' flags),
-// then each candidate's enabled script in module order, with the
-// candidate values and the modules enabled before it.
-func (c *candidate) discover(ctx context.Context, defs []layout.Definition) error {
+// discover is the operator's own discovery (operator.Core) with its inputs
+// swapped: the candidate ConfigMap instead of the live one, the modules
+// dirs as they are now, and what the operator published for the rest (the
+// modules it enabled, those whose actor failed to start or whose dir it
+// cannot see, the global hooks' flags). Where the operator asks a module
+// actor, the enabled script runs here with the candidate values; the
+// releases are helm's. It returns the tasks the converge would queue.
+func (c *candidate) discover(ctx context.Context, defs []layout.Definition) ([]messages.Task, error) {
 	o := c.planner.opts
-	dynamic := o.Board.DynamicEnabled()
-	c.modules, c.byScript, c.defs = map[string]values.Snapshot{}, map[string]bool{}, map[string]layout.Definition{}
-	c.unmet = map[string][]string{}
-	for _, def := range defs {
+	core := operator.NewCore(operator.CoreOptions{KubeVersion: o.KubeVersion, IgnoreRelease: o.IgnoreRelease},
+		operator.Known{Modules: defs, Unloaded: c.unloaded, Unseen: o.Board.DirErrors(), Failed: failedToStart(o.Board),
+			Enabled: o.Board.EnabledModules(), Config: c.sections})
+	env := operator.Env{Dynamic: o.Board.DynamicEnabled()}
+	task := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: "plan"}
+	pending := core.Step(operator.TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, env)
+	c.candidateValues(core)
+	var next []messages.Task
+	for len(pending) > 0 {
+		e := pending[0]
+		pending = pending[1:]
+		var answer operator.Event
+		switch e := e.(type) {
+		case operator.CheckEnabled:
+			enabled, err := c.script(ctx, c.defs[e.Module], e.EnabledBefore)
+			if err != nil {
+				return nil, err
+			}
+			answer = operator.EnabledAnswered{Msg: messages.EnabledChecked{Module: e.Module, Enabled: enabled}}
+		case operator.ListReleases:
+			names, err := o.Helm.ReleaseNames(ctx)
+			if err != nil {
+				return nil, err
+			}
+			answer = operator.ReleasesListed{Owned: names.Owned, All: names.All}
+		case operator.Discovered:
+			c.plan.Enabled = append(c.plan.Enabled, e.Enabled...)
+			if len(e.Unmet) > 0 {
+				c.plan.Unmet = e.Unmet
+			}
+		case operator.FinishTask:
+			next = e.Done.Next
+		}
+		if answer != nil {
+			pending = append(core.Step(answer, env), pending...)
+		}
+	}
+	return next, nil
+}
+
+// failedToStart are the modules whose actor could not start (its hooks'
+// --config), as their actors publish it.
+func failedToStart(b *board.Board) []string {
+	var out []string
+	for name, state := range b.Modules() {
+		if state.Phase == phaseFailedStart {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// phaseFailedStart is the phase a module actor publishes when it cannot
+// start (actors/module: fail).
+const phaseFailedStart = "failed"
+
+// candidateValues builds the candidate values of every module discovery
+// does not leave as it is, in run order.
+func (c *candidate) candidateValues(core *operator.Core) {
+	c.modules, c.defs = map[string]values.Snapshot{}, map[string]layout.Definition{}
+	for _, def := range operator.RunOrder(core.Modules()) {
 		c.defs[def.Names.Name] = def
-	}
-	c.held = layout.HeldByRequirements(defs, c.leftAsIs)
-	for _, def := range operator.RunOrder(defs) {
-		name := def.Names.Name
-		if c.skipped(name) {
-			continue
-		}
-		c.modules[name] = c.module(def)
-		layers := append(def.StaticEnabled(), c.sections.Enabled, dynamic)
-		if !values.EnabledByLayers(def.Names.ValuesKey, layers...) {
-			continue
-		}
-		if unmet := layout.UnmetAmong(c.defs, name, c.plan.Enabled, o.KubeVersion); len(unmet) > 0 {
-			c.unmet[name] = unmet
-			continue
-		}
-		enabled, err := c.script(ctx, def)
-		if err != nil {
-			return err
-		}
-		if enabled {
-			c.plan.Enabled = append(c.plan.Enabled, name)
-		} else {
-			c.byScript[name] = true
+		if core.LeftOut(def.Names.Name) == "" {
+			c.modules[def.Names.Name] = c.module(def)
 		}
 	}
-	if len(c.unmet) > 0 {
-		c.plan.Unmet = c.unmet
-	}
-	return nil
 }
 
 // script runs the module's enabled script as the module actor does, with
-// its own temp files; a module without one is enabled.
-func (c *candidate) script(ctx context.Context, def layout.Definition) (bool, error) {
+// its own temp files and the modules enabled before it; a module without
+// one is enabled.
+func (c *candidate) script(ctx context.Context, def layout.Definition, enabledBefore []string) (bool, error) {
 	script, ok, err := hookexec.EnabledScript(def.Dir)
 	if err != nil || !ok {
 		return err == nil, err
 	}
-	in := values.ModuleHookInput(c.globalV, c.modules[def.Names.Name], slices.Clone(c.plan.Enabled))
+	in := values.ModuleHookInput(c.globalV, c.modules[def.Names.Name], enabledBefore)
 	vals, err := json.Marshal(in.Values)
 	if err != nil {
 		return false, fmt.Errorf("enabled script of %s: values: %w", def.Names.Name, err)

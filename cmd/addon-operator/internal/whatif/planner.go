@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"slices"
 
-	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -78,10 +77,11 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 	defs, scanErrs := p.opts.Scan()
 	c := &candidate{planner: p, sections: sections, plan: &out, unloaded: layout.Unloaded(scanErrs)}
 	c.global()
-	if err := c.discover(ctx, defs); err != nil {
+	tasks, err := c.discover(ctx, defs)
+	if err != nil {
 		return Plan{}, err
 	}
-	if err := c.converge(ctx, defs, c.unloaded); err != nil {
+	if err := c.converge(ctx, tasks); err != nil {
 		return Plan{}, err
 	}
 	out.Changed = out.changed()
@@ -95,11 +95,8 @@ type candidate struct {
 	plan     *Plan
 	globalV  values.Snapshot
 	modules  map[string]values.Snapshot // candidate values of each module
-	byScript map[string]bool
-	unmet    map[string][]string
 	defs     map[string]layout.Definition
-	unloaded []string          // module dirs there but not loadable now
-	held     map[string]string // modules that require one left as it is (layout.HeldByRequirements)
+	unloaded []string // module dirs there but not loadable now
 }
 
 func (c *candidate) invalid(key string, err error) {
@@ -107,23 +104,12 @@ func (c *candidate) invalid(key string, err error) {
 	c.plan.Errors = append(c.plan.Errors, Problem{Key: key, Error: err.Error()})
 }
 
-// converge decides runs, deletes and purges as the operator would, and
-// fills in each module's values and release diff.
-func (c *candidate) converge(ctx context.Context, defs []layout.Definition, unloaded []string) error {
-	b := c.planner.opts.Board
-	names, err := c.planner.opts.Helm.ReleaseNames(ctx)
-	if err != nil {
-		return err
-	}
-	was := map[string]bool{}
-	for _, m := range b.EnabledModules() {
-		was[m] = true
-	}
-	tasks := operator.PlanWhatIf(operator.WhatIf{Modules: defs, Enabled: c.plan.Enabled, ByScript: c.byScript, Unmet: c.unmet,
-		Dynamic: b.DynamicEnabled(), Config: c.sections, WasEnabled: was, Skipped: c.skipped,
-		Owned: names.Owned, All: names.All, Unloaded: unloaded, Ignore: c.planner.opts.IgnoreRelease})
-	c.toggles(was)
-	for _, t := range tasks {
+// converge fills in the values and release diff of each module run and
+// delete the converge would queue (a graph's runs in run order), and the
+// purges.
+func (c *candidate) converge(ctx context.Context, tasks []messages.Task) error {
+	c.toggles(c.planner.opts.Board.EnabledModules())
+	for _, t := range runsOneByOne(tasks) {
 		switch t.Kind {
 		case messages.TaskModuleRun:
 			m, err := c.run(ctx, t.Module)
@@ -145,39 +131,27 @@ func (c *candidate) converge(ctx context.Context, defs []layout.Definition, unlo
 	return nil
 }
 
-// skipped are modules the operator leaves alone, as its discovery does: no
-// actor (not loaded), an actor that failed to start (its hooks' --config),
-// or a dir it cannot see now.
-func (c *candidate) skipped(name string) bool {
-	b := c.planner.opts.Board
-	state, ok := b.Modules()[name]
-	if !ok || state.Phase == phaseFailedStart {
-		return true
+// runsOneByOne lists a ParallelModuleRun's module runs in its place, in
+// run order.
+func runsOneByOne(tasks []messages.Task) []messages.Task {
+	var out []messages.Task
+	for _, t := range tasks {
+		if t.Kind != messages.TaskParallelModuleRun {
+			out = append(out, t)
+			continue
+		}
+		for _, m := range t.Modules {
+			out = append(out, messages.NewModuleRun(m, t.Reason))
+		}
 	}
-	return b.DirErrors()[name] != "" || c.held[name] != ""
+	return out
 }
-
-// leftAsIs: a module whose dir is there but the operator leaves it as it
-// is (its hooks failed to start, its dir cannot be seen or loaded); a
-// module that requires it is held, as the operator's discovery does.
-func (c *candidate) leftAsIs(name string) bool {
-	b := c.planner.opts.Board
-	if slices.Contains(c.unloaded, name) || b.DirErrors()[name] != "" {
-		return true
-	}
-	state, ok := b.Modules()[name]
-	return ok && state.Phase == phaseFailedStart
-}
-
-// phaseFailedStart is the phase a module actor publishes when it cannot
-// start (actors/module: fail).
-const phaseFailedStart = "failed"
 
 // toggles lists the modules that would become enabled; those that would
 // become disabled come with their delete task's reason.
-func (c *candidate) toggles(was map[string]bool) {
+func (c *candidate) toggles(enabledNow []string) {
 	for _, name := range c.plan.Enabled {
-		if !was[name] {
+		if !slices.Contains(enabledNow, name) {
 			c.plan.Enable = append(c.plan.Enable, Toggle{Module: name, Reason: "enabled by discovery", Webhooks: c.webhooks(name)})
 		}
 	}

@@ -1,0 +1,173 @@
+package operator
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// step feeds the core one event and carries out its effects, in order.
+func (l *lifecycle) step(ctx actor.Context, ev Event) {
+	env := Env{}
+	if l.opts.Clock != nil {
+		env.Now = l.opts.Clock.Now()
+	}
+	if l.opts.Board != nil {
+		env.Dynamic = l.opts.Board.DynamicEnabled()
+	}
+	for _, e := range l.core.Step(ev, env) {
+		l.apply(ctx, e)
+	}
+}
+
+// apply carries out one effect of the core; TestApplyCoversEveryEffect
+// proves it has a case for each.
+func (l *lifecycle) apply(ctx actor.Context, e Effect) {
+	switch e := e.(type) {
+	case Log:
+		l.opts.Log.Log(context.Background(), e.Level, e.Msg, e.Args...)
+	case Fatal:
+		if l.opts.Fatal != nil {
+			l.opts.Fatal(e.Err)
+		}
+	case TellReaders:
+		l.tellReaders(ctx, e.Modules)
+	case ApplyGlobalConfig:
+		ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: e.Section})
+	case Enqueue:
+		ctx.Send(l.children.PID(ChildQueue), messages.Enqueue{Tasks: e.Tasks})
+	case FinishTask:
+		ctx.Send(e.To, e.Done)
+	case CheckEnabled:
+		ctx.Request(l.children.PID(ModuleChild(e.Module)), messages.CheckEnabled{EnabledBefore: e.EnabledBefore})
+	case ScanModules, ListDirs, ListReleases, DeleteRelease:
+		ctx.Request(l.io, e) // the ioActor answers with the event that follows
+	case ArmDirsCheck:
+		supervision.Deliver(l.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), DirsDue{}, l.opts.DirsInterval)
+	case RemoveModule:
+		l.removeModule(ctx, e.Name)
+	case SpawnModules:
+		l.step(ctx, ModulesSpawned{Failed: l.spawnModules(ctx, e.Defs)})
+	case DisableModule:
+		ctx.Send(l.children.PID(ModuleChild(e.Name)), messages.ModuleDisabled{})
+	case HoldEvents:
+		if pid := l.children.PID(ChildQueue); pid != nil {
+			ctx.Send(pid, messages.HoldEvents{Hold: e.Hold})
+		}
+	case CountDiscoverError, CountConfigError, Discovered, PublishDecisions, PublishEnabled, PublishUnseen,
+		PublishConverge, MarkReady, Converged, Purged:
+		l.publish(e)
+	default:
+		panic(fmt.Sprintf("operator: effect %T has no case in apply", e))
+	}
+}
+
+// publish carries out the effects that count or publish.
+func (l *lifecycle) publish(e Effect) {
+	switch e := e.(type) {
+	case CountDiscoverError:
+		count(l.opts.DiscoverErrors)
+	case CountConfigError:
+		count(l.opts.ConfigErrors)
+	case Discovered:
+		l.tellDiscovered(e)
+	case PublishDecisions:
+		l.opts.Board.SetEnabledDecisions(e.Decisions)
+	case PublishEnabled:
+		l.opts.Board.SetEnabledModules(e.Enabled)
+	case PublishUnseen:
+		l.publishUnseen(e.Unseen)
+	case PublishConverge:
+		if l.opts.Board != nil {
+			l.opts.Board.SetConverge(e.State)
+		}
+	case MarkReady:
+		l.opts.Board.SetReady()
+	case Converged:
+		if l.opts.Converged != nil {
+			l.opts.Converged(e.Took)
+		}
+	case Purged:
+		if l.opts.Destructive != nil {
+			l.opts.Destructive(e.Release, worker.Destructive{Action: worker.ActionPurge, Reason: e.Cause})
+		}
+	}
+}
+
+func count(c Counter) {
+	if c != nil {
+		c.Inc()
+	}
+}
+
+// tellReaders tells the config actor which module actors read which
+// section; the first section each gets is answered to the operator.
+func (l *lifecycle) tellReaders(ctx actor.Context, modules []layout.Definition) {
+	readers := map[string]messages.SectionReader{}
+	for _, d := range modules {
+		owner := messages.ModuleOwner(d.Names.Name)
+		if pid := l.children.PID(owner); pid != nil {
+			readers[d.Names.ValuesKey] = messages.SectionReader{Owner: owner, PID: pid}
+		}
+	}
+	if pid := l.children.PID(ChildConfig); pid != nil {
+		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self()})
+	}
+}
+
+// removeModule stops the actor of a module whose dir is gone; its release
+// (if any) is purged by this discovery, without afterDeleteHelm.
+func (l *lifecycle) removeModule(ctx actor.Context, name string) {
+	child := ModuleChild(name)
+	if pid := l.children.PID(child); pid != nil {
+		ctx.Send(pid, messages.ModuleRemoved{})
+	}
+	l.children.Remove(ctx, child)
+}
+
+// spawnModules starts the actors of modules whose dir appeared (placed
+// before the queue) and returns those that could not start.
+func (l *lifecycle) spawnModules(ctx actor.Context, defs []layout.Definition) (failed []string) {
+	for _, d := range defs {
+		child := Child{Name: ModuleChild(d.Names.Name), Props: l.opts.ModuleProps(d)}
+		if _, err := l.children.Spawn(ctx, child, ChildQueue); err != nil {
+			l.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
+			failed = append(failed, d.Names.Name)
+			continue
+		}
+		l.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
+		for _, key := range d.ModuleYAMLIgnored {
+			l.opts.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+		}
+	}
+	return failed
+}
+
+// tellDiscovered hands a discovery's outcome to LifecycleOptions.Unmet
+// and Discovered.
+func (l *lifecycle) tellDiscovered(e Discovered) {
+	if l.opts.Unmet != nil {
+		l.opts.Unmet(maps.Clone(e.Unmet))
+	}
+	if l.opts.Discovered != nil {
+		l.opts.Discovered(e.All, e.Enabled)
+	}
+}
+
+// publishUnseen hands the modules whose dir cannot be seen to the board
+// and the metric.
+func (l *lifecycle) publishUnseen(unseen map[string]string) {
+	if l.opts.Board != nil {
+		l.opts.Board.SetDirErrors(maps.Clone(unseen))
+	}
+	if l.opts.DirErrors != nil {
+		l.opts.DirErrors(maps.Clone(unseen))
+	}
+}

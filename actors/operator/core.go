@@ -1,0 +1,161 @@
+package operator
+
+import (
+	"time"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// Env is what the lifecycle reads for each Step: the clock's time and the
+// global hooks' enabled flags as published.
+type Env struct {
+	Now     time.Time
+	Dynamic map[string]bool
+}
+
+// CoreOptions are the settings the core decides with.
+type CoreOptions struct {
+	// KubeVersion is checked against module.yaml's requirements.kubernetes.
+	KubeVersion string
+	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
+	IgnoreRelease string
+	// ParallelModuleRuns > 1 runs a converge's module runs as a graph in
+	// that many parallel queues.
+	ParallelModuleRuns int
+	// Rescan: every discovery after the first converge reads the modules
+	// dirs again (the operator can start module actors).
+	Rescan bool
+	// LookAtDirs: after the first converge the module dirs are listed
+	// every interval.
+	LookAtDirs bool
+	// GlobalHooksDir names the global hooks dir in logs.
+	GlobalHooksDir string
+}
+
+// Known is what the core starts from.
+type Known struct {
+	Modules []layout.Definition // in module order
+	// Unloaded are the module dirs there but not loadable; Unseen the
+	// modules whose dir cannot be seen, with the reason.
+	Unloaded []string
+	Unseen   map[string]string
+	// Failed are the modules whose actor cannot start, Enabled those the
+	// last discovery enabled, Config the ConfigMap's sections: the
+	// operator starts without them, `plan` takes them from the board and
+	// its candidate.
+	Failed  []string
+	Enabled []string
+	Config  values.Sections
+}
+
+// Core is the operator's decision state (spec/LIFECYCLE.md): start-up,
+// discovery, the converge and its module run graph, the modules dirs. It
+// is pure: the lifecycle feeds it events with Step and carries out the
+// effects it returns, in order.
+type Core struct {
+	opts    CoreOptions
+	modules []layout.Definition // in module order
+	config  values.Sections
+	boot    boot
+	ready   bool            // the first converge is done
+	failed  map[string]bool // module owners whose actor could not start
+	enabled map[string]bool // modules enabled by the last discovery
+	// unseen are the modules whose dir cannot be seen, with the reason;
+	// unloaded those whose dir is there but cannot be loaded; held those
+	// that require a module left as it is, with it.
+	unseen   map[string]string
+	unloaded []string
+	held     map[string]string
+	disc     *discovery
+	scanning bool     // a scan of the modules dirs is on its way
+	lastDirs []string // the module dirs at the last look
+	current  hookrun.Assigned
+	// convergeStart is when the converge in progress started.
+	convergeStart time.Time
+	group         *runGraph // the ParallelModuleRun in flight
+	// superseded notes, by module, what last dropped or replaced its run;
+	// modulesError why the modules dirs were refused (a requirements cycle).
+	superseded   map[string]board.Superseded
+	modulesError string
+	globalDirErr string // why the global hooks dir cannot be read, at the last look
+	fatalTold    bool
+}
+
+// NewCore returns a core that starts from k.
+func NewCore(opts CoreOptions, k Known) *Core {
+	c := &Core{opts: opts, modules: k.Modules, config: k.Config, failed: map[string]bool{}, enabled: map[string]bool{},
+		unseen: k.Unseen, unloaded: k.Unloaded}
+	for _, name := range k.Failed {
+		c.failed[messages.ModuleOwner(name)] = true
+	}
+	for _, name := range k.Enabled {
+		c.enabled[name] = true
+	}
+	return c
+}
+
+// Modules are the modules in force, in module order.
+func (c *Core) Modules() []layout.Definition { return c.modules }
+
+// LeftOut says why discovery leaves a module as it is, "" when it does not
+// (held is decided when a discovery starts).
+func (c *Core) LeftOut(name string) string {
+	switch {
+	case c.unseen[name] != "":
+		return "left out of discovery: its dir cannot be seen: " + c.unseen[name]
+	case c.failed[messages.ModuleOwner(name)]:
+		return "left out of discovery: the module failed to start (its hooks could not be configured)"
+	case c.held[name] != "":
+		return "left out of discovery: it requires " + c.held[name] + ", which is left out of discovery"
+	}
+	return ""
+}
+
+// Step applies ev and returns the effects.
+func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case Started:
+		return c.started(e)
+	case ConfigChanged:
+		return c.configChanged(e.Msg)
+	case ConfigInvalid:
+		return c.configInvalid(e.Msg)
+	case OwnerReady:
+		return c.ownerReady(e.Msg)
+	case ConfigApplied:
+		return c.configApplied(e.Msg, env)
+	case KubeSynced:
+		return c.kubeSynced(e.Msg)
+	case TaskAssigned:
+		return c.runTask(e.Assigned, env)
+	case EnabledAnswered:
+		return c.enabledAnswered(e.Msg)
+	case ModulesScanned:
+		return c.modulesScanned(e, env)
+	case ModulesSpawned:
+		return c.modulesSpawned(e, env)
+	case ReleasesListed:
+		return c.releasesListed(e, env)
+	case ReleaseDeleted:
+		return c.releaseDeleted(e)
+	case GroupReported:
+		return c.groupReported(e.Report)
+	case Superseded:
+		return c.convergeSuperseded(e.Msg, env)
+	case DirsDue:
+		return []Effect{ListDirs{}}
+	case DirsListed:
+		return c.dirsListed(e)
+	}
+	return nil
+}
+
+// finish answers the running task's queue.
+func (c *Core) finish(d messages.TaskDone) Effect {
+	d.ID, d.Queue = c.current.Task.ID, c.current.Task.Queue
+	return FinishTask{To: c.current.Queue, Done: d}
+}

@@ -1,0 +1,278 @@
+package operator
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// coreHarness steps a core and compares its effects, written by describe
+// (Log records left out), with what a test expects.
+type coreHarness struct {
+	t    *testing.T
+	core *Core
+	env  Env
+}
+
+func newCoreHarness(t *testing.T, opts CoreOptions, k Known) *coreHarness {
+	return &coreHarness{t: t, core: NewCore(opts, k), env: Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+}
+
+// step feeds ev and checks the effects.
+func (h *coreHarness) step(ev Event, want ...string) []Effect {
+	h.t.Helper()
+	effects := h.core.Step(ev, h.env)
+	got := []string{}
+	for _, e := range effects {
+		if s := describe(e); s != "" {
+			got = append(got, s)
+		}
+	}
+	if want == nil {
+		want = []string{}
+	}
+	if !reflect.DeepEqual(got, want) {
+		h.t.Fatalf("%T: effects\n%q\nwant\n%q", ev, got, want)
+	}
+	return effects
+}
+
+// run assigns one of the operator's tasks.
+func (h *coreHarness) run(task messages.Task, want ...string) []Effect {
+	h.t.Helper()
+	return h.step(TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, want...)
+}
+
+// describe writes an effect as a test expects it; "" for a Log.
+func describe(e Effect) string {
+	switch e := e.(type) {
+	case Log:
+		return ""
+	case Fatal:
+		return "Fatal " + e.Err.Error()
+	case CheckEnabled:
+		return fmt.Sprintf("CheckEnabled %s %v", e.Module, e.EnabledBefore)
+	case Enqueue:
+		return "Enqueue " + strings.Join(kindsOf(e.Tasks), ", ")
+	case FinishTask:
+		if e.Done.Err != "" {
+			return "Finish err=" + e.Done.Err
+		}
+		return "Finish " + strings.Join(kindsOf(e.Done.Next), ", ")
+	case Discovered:
+		return fmt.Sprintf("Discovered %v unmet=%v", e.Enabled, e.Unmet)
+	case HoldEvents:
+		return fmt.Sprintf("HoldEvents %v", e.Hold)
+	case DisableModule:
+		return "DisableModule " + e.Name
+	case RemoveModule:
+		return "RemoveModule " + e.Name
+	case SpawnModules:
+		var names []string
+		for _, d := range e.Defs {
+			names = append(names, d.Names.Name)
+		}
+		return "SpawnModules " + strings.Join(names, ",")
+	case TellReaders:
+		return fmt.Sprintf("TellReaders %d", len(e.Modules))
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", e), "operator.")
+}
+
+// kindsOf writes tasks as "ModuleRun a", "ModuleDelete b (cause: reason)".
+func kindsOf(tasks []messages.Task) []string {
+	var out []string
+	for _, t := range tasks {
+		s := strings.TrimSpace(string(t.Kind) + " " + t.Module + " " + t.Binding + " " + strings.Join(t.Modules, ","))
+		if t.Kind == messages.TaskModuleDelete {
+			s += " (" + t.Cause + ": " + t.Reason + ")"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// enabledDef is a module enabled in its own values.yaml (or disabled).
+func enabledDef(t *testing.T, dir string, enabled bool) layout.Definition {
+	d := def(t, dir, "")
+	d.Version = "1.0.0"
+	d.Own.Enabled = map[string]bool{d.Names.ValuesKey: enabled}
+	return d
+}
+
+var discoverTask = messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator}
+
+const afterConverge = "GlobalBindingRun  afterAll, ConvergeDone"
+
+// Discovery asks the candidates (enabled by their flags) in run order,
+// each told the modules enabled before it; unmet requirements disable a
+// module before its script is asked; the releases are listed last; then
+// the runs, deletes (with the layer that disabled the module) and purges
+// are decided, and the modules discovery disabled are told.
+func TestCoreDiscovery(t *testing.T) {
+	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
+	offByConfig := values.Sections{Enabled: map[string]bool{"c": false}}
+	type answer struct {
+		module  string
+		enabled bool
+	}
+	cases := []struct {
+		name    string
+		defs    []layout.Definition
+		known   Known
+		answers []answer
+		asked   []string // CheckEnabled effects, in order
+		owned   []string
+		want    []string // the effects that end discovery
+	}{
+		{name: "nothing changes", defs: []layout.Definition{a, b, c}, known: Known{Enabled: []string{"a", "b", "c"}},
+			answers: []answer{{"a", true}, {"b", true}, {"c", true}},
+			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]", "CheckEnabled c [a b]"},
+			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[]", "PublishDecisions", "PublishEnabled",
+				"Finish ModuleRun a, ModuleRun b, ModuleRun c, " + afterConverge}},
+		{name: "disabled by script and by flag", defs: []layout.Definition{a, b, c},
+			known:   Known{Enabled: []string{"a", "b", "c"}, Config: offByConfig},
+			answers: []answer{{"a", true}, {"b", false}},
+			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]"},
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
+				"DisableModule b", "DisableModule c",
+				"Finish ModuleRun a, ModuleDelete b (enabled-script: disabled by its enabled script), " +
+					"ModuleDelete c (configmap: disabled in ConfigMap key cEnabled), " + afterConverge}},
+		{name: "a skipped module is neither asked, run nor deleted; an owned release without a dir is purged",
+			defs: []layout.Definition{a, b}, known: Known{Enabled: []string{"b"}, Failed: []string{"b"}},
+			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"}, owned: []string{"gone"},
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
+				"Finish ModuleRun a, ModulePurge gone, " + afterConverge}},
+		{name: "unmet requirements disable before the script is asked", defs: []layout.Definition{a, enabledDef(t, "002-b", false),
+			requires(enabledDef(t, "003-c", true), "b")}, known: Known{Enabled: []string{"a", "c"}},
+			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"},
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]]", "PublishDecisions",
+				"PublishEnabled", "DisableModule b", "DisableModule c",
+				"Finish ModuleRun a, ModuleDelete c (requirements: turned off because of unmet requirements: dependency 'b' is disabled), " +
+					afterConverge}},
+		{name: "a module requiring one that is left out is held, not judged", defs: []layout.Definition{a,
+			requires(b, "a")}, known: Known{Unseen: map[string]string{"a": "dangling"}, Enabled: []string{"a", "b"}},
+			want: []string{"HoldEvents false", "Discovered [] unmet=map[]", "PublishDecisions", "PublishEnabled",
+				"Finish " + afterConverge}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.known.Modules = tc.defs
+			h := newCoreHarness(t, CoreOptions{}, tc.known)
+			steps := append(tc.asked, "ListReleases")
+			h.run(discoverTask, steps[0])
+			for i, a := range tc.answers {
+				h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: a.module, Enabled: a.enabled}}, steps[i+1])
+			}
+			h.step(ReleasesListed{Owned: tc.owned, All: tc.owned}, tc.want...)
+		})
+	}
+}
+
+// A module actor that cannot answer is left out (failed); an enabled
+// script or the release list that fails fails the discovery, which holds
+// the events' runs and is counted.
+func TestCoreDiscoveryFailures(t *testing.T) {
+	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
+	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
+	h.run(discoverTask, "CheckEnabled a []")
+	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
+	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
+		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: exit status 1")
+	h.run(discoverTask, "CheckEnabled b []")
+	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
+	h.step(ReleasesListed{Err: errors.New("forbidden")},
+		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
+	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
+}
+
+// Start-up: the config actor is told who reads what; the global actor
+// gets its section once the config is read and it is ready; start-up is
+// queued once every owner applied its section. Invalid configuration is
+// fatal, told once.
+func TestCoreBoot(t *testing.T) {
+	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}})
+	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a"}},
+		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
+	h.step(ConfigChanged{Msg: messages.ConfigChanged{Change: values.Change{Global: true, Enabled: []string{"a"}}}},
+		"ApplyGlobalConfig", "Enqueue ReloadAllModules")
+	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
+	h.step(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
+
+	bad := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	bad.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	bad.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	bad.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
+	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+		"Fatal invalid configuration: [replicas: minimum 1]")
+	bad.step(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
+}
+
+// A module that failed to start sits out start-up's verdict on its
+// section and discovery; a global hook that cannot start is fatal.
+func TestCoreBootFailedOwners(t *testing.T) {
+	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "no hooks"}})
+	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
+	h.run(discoverTask, "ListReleases")
+
+	g := newCoreHarness(t, CoreOptions{}, Known{})
+	g.step(Started{}, "TellReaders 0", "PublishUnseen")
+	g.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
+}
+
+// After the first converge, discovery reads the modules dirs first: the
+// actor of a gone module stops, one of a new module starts, and
+// discovery waits for it; a set whose requirements form a cycle is
+// refused and the last good set decides.
+func TestCoreRescan(t *testing.T) {
+	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
+	h := newCoreHarness(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
+	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
+	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged", "Finish ")
+	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged", "Finish ")
+	h.run(discoverTask, "ScanModules")
+	h.step(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
+	h.step(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")
+	if got := h.core.names(); !reflect.DeepEqual(got, []string{"a", "c"}) {
+		t.Fatalf("modules %v", got)
+	}
+
+	h.run(discoverTask, "ScanModules")
+	cycle := []layout.Definition{requires(a, "c"), requires(c, "a")}
+	h.step(ModulesScanned{Defs: cycle}, "CountDiscoverError", "PublishConverge", "CheckEnabled a []")
+	if h.core.modulesError == "" || len(h.core.Modules()[0].Requirements.Modules) != 0 {
+		t.Fatalf("cycle not refused: %q %v", h.core.modulesError, h.core.Modules())
+	}
+}
+
+// The modules dirs are looked at every interval: the first look compares
+// them with the modules running, later ones with the last look.
+func TestCoreDirsLooks(t *testing.T) {
+	a := enabledDef(t, "001-a", true)
+	a.Dir = "/m/001-a"
+	h := newCoreHarness(t, CoreOptions{LookAtDirs: true}, Known{Modules: []layout.Definition{a}})
+	h.step(DirsDue{}, "ListDirs")
+	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
+	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
+	h.step(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
+}

@@ -1,0 +1,16 @@
+package operator
+
+import (
+	"testing"
+
+	"github.com/addon-actors/addon-operator/internal/sealed"
+)
+
+// TestApplyCoversEveryEffect: the lifecycle's apply has a case for every
+// effect of the core, so that a new effect type fails here rather than
+// at run time in the shell.
+func TestApplyCoversEveryEffect(t *testing.T) {
+	sealed.Covered(t, ".", map[string]sealed.Set{
+		"apply": {Dir: ".", Marker: "operatorEffect"},
+	})
+}

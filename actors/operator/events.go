@@ -1,0 +1,91 @@
+package operator
+
+import (
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
+)
+
+// Event is an input of the operator's core: one of the types below, each
+// what the lifecycle makes of one message of the root.
+type Event interface{ operatorEvent() }
+
+// Events of the operator's core.
+type (
+	// Started: the root has spawned its children; Owners are the module
+	// owners whose actor runs, Ready whether a converge was done before
+	// (the board says so after a restart of the root).
+	Started struct {
+		Owners []string
+		Ready  bool
+	}
+	// ConfigChanged is the config actor's ConfigMap (ConfigChanged).
+	ConfigChanged struct{ Msg messages.ConfigChanged }
+	// ConfigInvalid: the config actor could not read the ConfigMap.
+	ConfigInvalid struct{ Msg messages.ConfigInvalid }
+	// OwnerReady: the global actor or a module actor configured its hooks.
+	OwnerReady struct{ Msg messages.OwnerReady }
+	// ConfigApplied is an owner's answer to its section.
+	ConfigApplied struct{ Msg messages.ConfigApplied }
+	// KubeSynced: an owner's kubernetes bindings are watched (or not).
+	KubeSynced struct{ Msg messages.KubeSynced }
+	// TaskAssigned is one of the operator's tasks the queue runs (RunTask).
+	TaskAssigned struct{ Assigned hookrun.Assigned }
+	// EnabledAnswered is a module actor's answer to CheckEnabled.
+	EnabledAnswered struct{ Msg messages.EnabledChecked }
+	// ModulesSpawned: the actors of SpawnModules are started, but those of
+	// Failed.
+	ModulesSpawned struct{ Failed []string }
+	// GroupReported is the queue's report of a run of the graph.
+	GroupReported struct{ Report messages.GroupRunReport }
+	// Superseded: a reload dropped a failing converge.
+	Superseded struct{ Msg messages.ConvergeSuperseded }
+	// DirsDue: it is time to look at the modules dirs (the clock's
+	// delivery).
+	DirsDue struct{}
+	// DirsListed lists the module dirs (and module.yaml stamps) now, and
+	// says whether the global hooks dir can be read.
+	DirsListed struct {
+		Dirs []string
+		Err  error
+		// GlobalErr says why the global hooks dir cannot be read.
+		GlobalErr error
+	}
+	// ModulesScanned lists what is there now: Defs (in module order), the
+	// dirs that could not be read (Errs), the known modules whose dir is
+	// gone, and those whose dir cannot be seen (by name, with the reason).
+	ModulesScanned struct {
+		Defs   []layout.Definition
+		Errs   []error
+		Gone   []string
+		Unseen map[string]string
+	}
+	// ReleasesListed are the releases in the namespace: those this
+	// operator installed (Owned) and all of them.
+	ReleasesListed struct {
+		Owned, All []string
+		Err        error
+	}
+	// ReleaseDeleted: a purge's uninstall is done.
+	ReleaseDeleted struct {
+		Name string
+		Err  error
+	}
+)
+
+func (Started) operatorEvent()         {}
+func (ConfigChanged) operatorEvent()   {}
+func (ConfigInvalid) operatorEvent()   {}
+func (OwnerReady) operatorEvent()      {}
+func (ConfigApplied) operatorEvent()   {}
+func (KubeSynced) operatorEvent()      {}
+func (TaskAssigned) operatorEvent()    {}
+func (EnabledAnswered) operatorEvent() {}
+func (ModulesSpawned) operatorEvent()  {}
+func (GroupReported) operatorEvent()   {}
+func (Superseded) operatorEvent()      {}
+func (DirsDue) operatorEvent()         {}
+func (DirsListed) operatorEvent()      {}
+func (ModulesScanned) operatorEvent()  {}
+func (ReleasesListed) operatorEvent()  {}
+func (ReleaseDeleted) operatorEvent()  {}

@@ -1,0 +1,409 @@
+package whatif
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/addon-actors/addon-operator/actors/operator"
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/configmap"
+)
+
+// moduleDir is a module dir of a test: its enabled flag in its own
+// values.yaml, its enabled script, the modules it requires.
+type moduleDir struct {
+	dir      string
+	enabled  bool
+	script   string // "", or the body of its enabled script
+	requires []string
+	chart    bool // a Chart.yaml (version 1.0.0), for those required
+	// failsToStart: its actor cannot start (its hooks' --config);
+	// dangling: the dir is a symlink to nowhere (it cannot be seen).
+	failsToStart, dangling bool
+}
+
+// Enabled scripts: they say true, false, or true when module a is enabled
+// before them (global.enabledModules).
+const (
+	scriptTrue  = `echo true > "$MODULE_ENABLED_RESULT"`
+	scriptFalse = `echo false > "$MODULE_ENABLED_RESULT"`
+	scriptNeedA = `if grep -q 'enabledModules":\[[^]]*"a"' "$VALUES_PATH"; then echo true; else echo false; fi > "$MODULE_ENABLED_RESULT"`
+)
+
+// TestPlanDecidesAsTheOperator: for a table of configurations, `plan`
+// (the Planner, reading what the operator published after its last
+// converge, with a candidate ConfigMap and the modules dirs as they are
+// now) and the operator's own core (taking that ConfigMap, reading the
+// dirs again and converging) decide the same: the same modules enabled,
+// the same unmet requirements, the same runs, deletes (with their reasons)
+// and purges.
+func TestPlanDecidesAsTheOperator(t *testing.T) {
+	a, b := moduleDir{dir: "001-a", enabled: true, chart: true}, moduleDir{dir: "002-b", enabled: true}
+	c := moduleDir{dir: "003-c", enabled: true, script: scriptNeedA}
+	cases := []struct {
+		name      string
+		before    []moduleDir
+		after     []moduleDir // nil: as before
+		live      map[string]string
+		candidate map[string]string
+		owned     []string
+		want      []string
+	}{
+		{name: "nothing changes", before: []moduleDir{a, b, c}, owned: []string{"a", "b", "c"},
+			want: []string{"run a", "run b", "run c"}},
+		{name: "disabled by the ConfigMap, its dependent by its script", before: []moduleDir{a, b, c},
+			candidate: map[string]string{"aEnabled": "false"}, owned: []string{"a", "b", "c"},
+			want: []string{"run b", "delete a: disabled in ConfigMap key aEnabled",
+				"delete c: disabled by its enabled script"}},
+		{name: "enabled by the ConfigMap", before: []moduleDir{a, {dir: "002-b"}}, live: map[string]string{"b": "false"},
+			candidate: map[string]string{"bEnabled": "true"}, want: []string{"run a", "run b"}},
+		{name: "section false", before: []moduleDir{a, b}, candidate: map[string]string{"b": "false"},
+			owned: []string{"b"}, want: []string{"run a", `delete b: disabled in ConfigMap key b ("false")`}},
+		{name: "disabled by its enabled script", before: []moduleDir{a, {dir: "002-b", enabled: true, script: scriptTrue}},
+			after: []moduleDir{a, {dir: "002-b", enabled: true, script: scriptFalse}}, owned: []string{"b"},
+			want: []string{"run a", "delete b: disabled by its enabled script"}},
+		{name: "unmet requirements", before: []moduleDir{a, {dir: "002-b", enabled: true, requires: []string{"a"}}},
+			candidate: map[string]string{"aEnabled": "false"}, owned: []string{"a", "b"},
+			want: []string{"delete a: disabled in ConfigMap key aEnabled",
+				"delete b: turned off because of unmet requirements: dependency 'a' is disabled"}},
+		{name: "a dir appears", before: []moduleDir{a}, after: []moduleDir{a, b, c},
+			want: []string{"run a", "run b", "run c"}},
+		{name: "a dir disappears", before: []moduleDir{a, b}, after: []moduleDir{a}, owned: []string{"a", "b"},
+			want: []string{"run a", "purge b: module dir gone: no module b in the modules dirs"}},
+		{name: "a module whose actor failed to start is left as it is", before: []moduleDir{a,
+			{dir: "002-b", enabled: true, failsToStart: true}, {dir: "003-c", requires: []string{"b"}}},
+			candidate: map[string]string{"bEnabled": "false"}, owned: []string{"a", "b", "c"},
+			want: []string{"run a"}},
+		{name: "a dir that cannot be seen keeps its module and release", before: []moduleDir{a, b},
+			after: []moduleDir{a, {dir: "002-b", dangling: true}}, owned: []string{"a", "b"}, want: []string{"run a"}},
+		{name: "requirements order the runs", before: []moduleDir{{dir: "001-x", enabled: true, requires: []string{"y"}},
+			{dir: "002-y", enabled: true, chart: true}}, want: []string{"run y", "run x"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, tc.before, tc.owned)
+			w.converge(t, tc.live)
+			if tc.after != nil {
+				w.layout(t, tc.after)
+			}
+			if tc.candidate == nil {
+				tc.candidate = map[string]string{}
+				maps.Copy(tc.candidate, tc.live)
+			}
+			plan, err := w.planner().Plan(context.Background(), Request{Data: tc.candidate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byOperator := w.reconverge(t, tc.candidate)
+			if got := planned(plan); !reflect.DeepEqual(got, byOperator.tasks) || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("plan decides\n%q\nthe operator\n%q\nwant\n%q", got, byOperator.tasks, tc.want)
+			}
+			if !reflect.DeepEqual(plan.Enabled, byOperator.enabled) || !reflect.DeepEqual(plan.Unmet, byOperator.unmet) {
+				t.Fatalf("plan enables %v (unmet %v), the operator %v (unmet %v)", plan.Enabled, plan.Unmet, byOperator.enabled, byOperator.unmet)
+			}
+		})
+	}
+}
+
+// planned writes a plan's module runs, deletes and purges in queue order.
+func planned(p Plan) []string {
+	out := []string{}
+	for _, m := range p.Modules {
+		out = append(out, strings.TrimSuffix(m.Action+" "+m.Name+": "+m.Reason, ": "))
+	}
+	for _, m := range p.Purges {
+		out = append(out, "purge "+m.Module+": "+m.Reason)
+	}
+	return out
+}
+
+// world is a modules dir, the operator's core converging it, and the
+// board it publishes to, as the lifecycle would.
+type world struct {
+	dir    string
+	owned  []string
+	core   *operator.Core
+	board  *board.Board
+	runner *hookexec.Runner
+	config values.Sections
+	// failing are the modules whose actor fails to start.
+	failing map[string]bool
+}
+
+func newWorld(t *testing.T, mods []moduleDir, owned []string) *world {
+	w := &world{dir: t.TempDir(), owned: owned, board: board.New(), failing: map[string]bool{},
+		runner: hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir(), Environ: os.Environ()})}
+	w.layout(t, mods)
+	for _, m := range mods {
+		if m.failsToStart {
+			names, _ := values.ParseModuleDir(m.dir)
+			w.failing[names.Name] = true
+		}
+	}
+	return w
+}
+
+// layout makes the modules dir hold mods (and nothing else).
+func (w *world) layout(t *testing.T, mods []moduleDir) {
+	t.Helper()
+	entries, _ := os.ReadDir(w.dir)
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(w.dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range mods {
+		names, err := values.ParseModuleDir(m.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.dangling {
+			if err := os.Symlink(filepath.Join(w.dir, "nowhere"), filepath.Join(w.dir, m.dir)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		files := map[string]string{"values.yaml": names.EnabledKey + ": " + map[bool]string{true: "true", false: "false"}[m.enabled] + "\n"}
+		if m.script != "" {
+			files["enabled"] = "#!/bin/sh\n" + m.script + "\n"
+		}
+		if len(m.requires) > 0 {
+			yaml := "requirements:\n  modules:\n"
+			for _, r := range m.requires {
+				yaml += "    " + r + ": '>= 1.0.0'\n"
+			}
+			files["module.yaml"] = yaml
+		}
+		if m.chart {
+			files["Chart.yaml"] = "apiVersion: v2\nname: " + names.Name + "\nversion: 1.0.0\n"
+		}
+		writeFiles(t, filepath.Join(w.dir, m.dir), files)
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (w *world) scan() ([]layout.Definition, []error) {
+	return layout.Scan([]string{w.dir}, values.Sections{})
+}
+
+// planner is `plan` on the board the operator published.
+func (w *world) planner() *Planner {
+	return New(Options{Board: w.board, Scan: w.scan, Helm: releaseList{owned: w.owned}, Enabled: w.runner,
+		Log: slog.New(slog.DiscardHandler)})
+}
+
+// converged is what a converge of the operator's core decided.
+type converged struct {
+	enabled []string
+	unmet   map[string][]string
+	tasks   []string
+}
+
+// converge starts the operator's core on the modules dir and the live
+// ConfigMap and runs its first converge.
+func (w *world) converge(t *testing.T, live map[string]string) {
+	t.Helper()
+	defs, errs := w.scan()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	w.core = operator.NewCore(operator.CoreOptions{Rescan: true}, operator.Known{Modules: defs})
+	var owners []string
+	for _, d := range defs {
+		owners = append(owners, messages.ModuleOwner(d.Names.Name))
+		if w.failing[d.Names.Name] {
+			w.board.SetModule(board.ModuleState{Name: d.Names.Name, Phase: phaseFailedStart})
+			continue
+		}
+		w.board.SetModule(board.ModuleState{Name: d.Names.Name})
+	}
+	w.step(t, operator.Started{Owners: owners})
+	for name := range w.failing {
+		w.step(t, operator.OwnerReady{Msg: messages.OwnerReady{Owner: messages.ModuleOwner(name), Err: "bad --config"}})
+	}
+	w.step(t, operator.ConfigChanged{Msg: messages.ConfigChanged{Initial: true, Config: w.parse(t, live)}})
+	w.step(t, operator.OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}})
+	for _, owner := range append(owners, messages.OwnerGlobal) {
+		w.step(t, operator.ConfigApplied{Msg: messages.ConfigApplied{Owner: owner}})
+	}
+	w.discover(t)
+	w.step(t, operator.TaskAssigned{Assigned: hookrun.Assigned{Task: messages.Task{Kind: messages.TaskConvergeDone}}})
+}
+
+// reconverge hands the core the candidate ConfigMap and runs the
+// converge it queues (its discovery reads the modules dirs again).
+func (w *world) reconverge(t *testing.T, candidate map[string]string) converged {
+	t.Helper()
+	w.step(t, operator.ConfigChanged{Msg: messages.ConfigChanged{Config: w.parse(t, candidate)}})
+	return w.discover(t)
+}
+
+func (w *world) parse(t *testing.T, data map[string]string) values.Sections {
+	t.Helper()
+	s, err := configmap.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.config = s
+	return s
+}
+
+// discover runs a discovery task to its end.
+func (w *world) discover(t *testing.T) converged {
+	t.Helper()
+	var out converged
+	task := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator}
+	for _, e := range w.step(t, operator.TaskAssigned{Assigned: hookrun.Assigned{Task: task}}) {
+		switch e := e.(type) {
+		case operator.Discovered:
+			out.enabled, out.unmet = append([]string{}, e.Enabled...), e.Unmet
+		case operator.FinishTask:
+			out.tasks = decided(e.Done)
+		}
+	}
+	if len(out.unmet) == 0 {
+		out.unmet = nil
+	}
+	return out
+}
+
+// step feeds the core an event and plays the lifecycle and the module
+// actors for the effects that ask something, depth first; it returns the
+// effects of the whole conversation.
+func (w *world) step(t *testing.T, ev operator.Event) []operator.Effect {
+	t.Helper()
+	var all []operator.Effect
+	for _, e := range w.core.Step(ev, operator.Env{}) {
+		all = append(all, e)
+		if next := w.answer(t, e); next != nil {
+			all = append(all, w.step(t, next)...)
+		}
+	}
+	return all
+}
+
+// answer is what the lifecycle or a module actor answers an effect with
+// (nil: nothing); the effects that publish go to the board.
+func (w *world) answer(t *testing.T, e operator.Effect) operator.Event {
+	t.Helper()
+	switch e := e.(type) {
+	case operator.CheckEnabled:
+		return operator.EnabledAnswered{Msg: w.checkEnabled(t, e)}
+	case operator.ListReleases:
+		return operator.ReleasesListed{Owned: w.owned, All: w.owned}
+	case operator.ScanModules:
+		defs, errs := w.scan()
+		var gone []string
+		for name, dir := range e.Known {
+			if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+				gone = append(gone, name)
+			}
+		}
+		return operator.ModulesScanned{Defs: defs, Errs: errs, Gone: gone}
+	case operator.SpawnModules:
+		for _, d := range e.Defs {
+			w.board.SetModule(board.ModuleState{Name: d.Names.Name})
+		}
+		return operator.ModulesSpawned{}
+	case operator.PublishEnabled:
+		w.board.SetEnabledModules(e.Enabled)
+	case operator.PublishUnseen:
+		w.board.SetDirErrors(e.Unseen)
+	case operator.MarkReady:
+		w.board.SetReady()
+	}
+	return nil
+}
+
+// checkEnabled runs a module's enabled script as its actor does: with its
+// values (its section of the ConfigMap) and the modules enabled before it.
+func (w *world) checkEnabled(t *testing.T, e operator.CheckEnabled) messages.EnabledChecked {
+	t.Helper()
+	var def layout.Definition
+	for _, d := range w.core.Modules() {
+		if d.Names.Name == e.Module {
+			def = d
+		}
+	}
+	script, ok, err := hookexec.EnabledScript(def.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		return messages.EnabledChecked{Module: e.Module, Enabled: true}
+	}
+	scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	if err == nil {
+		scope, err = scope.WithConfig(w.config.Modules[def.Names.ValuesKey])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := values.ModuleHookInput(values.Snapshot{}, scope.Snapshot(), e.EnabledBefore)
+	vals, _ := json.Marshal(in.Values)
+	cfg, _ := json.Marshal(in.ConfigValues)
+	res, err := w.runner.RunEnabled(context.Background(), hookexec.EnabledRequest{Script: script, Values: vals, ConfigValues: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return messages.EnabledChecked{Module: e.Module, Enabled: res.Enabled != nil && *res.Enabled}
+}
+
+// decided writes a discovery's module runs (a graph's in run order),
+// deletes and purges as planned writes a plan's.
+func decided(d messages.TaskDone) []string {
+	out := []string{}
+	for _, task := range runsOneByOne(d.Next) {
+		switch task.Kind {
+		case messages.TaskModuleRun:
+			out = append(out, "run "+task.Module)
+		case messages.TaskModuleDelete:
+			out = append(out, "delete "+task.Module+": "+task.Reason)
+		case messages.TaskModulePurge:
+			out = append(out, "purge "+task.Module+": "+task.Reason)
+		}
+	}
+	return out
+}
+
+// releaseList is helm as a plan of these modules reads it: the releases
+// in the namespace, none deployed with a manifest (the charts have no
+// templates), rendering nothing.
+type releaseList struct{ owned []string }
+
+func (r releaseList) Render(context.Context, string, string, map[string]any) (string, error) {
+	return "", nil
+}
+
+func (r releaseList) DeployedRelease(context.Context, string) (chartrun.Deployed, bool, error) {
+	return chartrun.Deployed{}, false, nil
+}
+
+func (r releaseList) ReleaseNames(context.Context) (chartrun.ReleaseNames, error) {
+	return chartrun.ReleaseNames{Owned: r.owned, All: r.owned}, nil
+}
