@@ -26,6 +26,9 @@ type Options struct {
 	// Queues are created empty at the start, so that they show in every
 	// snapshot before their first task (the parallel queues).
 	Queues []string
+	// ContextBound bounds the binding context bytes of a waiting run
+	// absorbing its hook's events (0: DefaultContextBound; negative: none).
+	ContextBound int
 }
 
 // Actor is the queue actor.
@@ -48,7 +51,9 @@ func New(opts Options) actor.Producer {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return func() actor.Actor {
-		return &Actor{opts: opts, queues: NewQueues(opts.Queues...), owners: map[string][]string{}}
+		queues := NewQueues(opts.Queues...)
+		queues.SetContextBound(opts.ContextBound)
+		return &Actor{opts: opts, queues: queues, owners: map[string][]string{}}
 	}
 }
 
@@ -118,6 +123,7 @@ func (a *Actor) handleTaskDone(ctx actor.Context, msg messages.TaskDone) {
 		touched = appendOnce(touched, a.queues.Append(t, now))
 	}
 	a.logReplaced()
+	a.logMerged()
 	a.supersede(ctx)
 	a.kick(ctx, touched...)
 	a.publish()

@@ -60,6 +60,7 @@ func (a *Actor) append(ctx actor.Context, tasks []messages.Task) {
 		touched = appendOnce(touched, a.queues.Append(t, now))
 	}
 	a.logReplaced()
+	a.logMerged()
 	a.supersede(ctx)
 	a.kick(ctx, touched...)
 	a.publish()

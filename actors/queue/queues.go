@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"bytes"
 	"slices"
 	"sort"
 	"time"
@@ -18,6 +17,8 @@ type Queues struct {
 	replaced []messages.Task
 	// superseded are the converge graphs a reload dropped, by task ID.
 	superseded map[uint64]bool
+	// bound is every line's contextBound (SetContextBound).
+	bound contextBound
 }
 
 // line is one queue. Its head is running when running is set, and waits
@@ -25,15 +26,21 @@ type Queues struct {
 // (Task.Group) steps aside instead: it keeps its place, waits for its
 // retry in backoff, and the tasks behind it run meanwhile.
 type line struct {
-	tasks    []messages.Task
-	running  bool
-	retrying bool
-	backoff  map[uint64]bool
+	// bound limits the binding context bytes of one waiting run (0: none).
+	bound contextBound
+	// merged: a run passed the bound and merged by object since the
+	// last TakeMergedByObject; mergingID is the last such run.
+	merged    bool
+	mergingID uint64
+	tasks     []messages.Task
+	running   bool
+	retrying  bool
+	backoff   map[uint64]bool
 }
 
 // NewQueues returns empty queues, the named ones already there.
 func NewQueues(names ...string) *Queues {
-	q := &Queues{lines: map[string]*line{}}
+	q := &Queues{lines: map[string]*line{}, bound: contextBound{max: DefaultContextBound}}
 	for _, name := range names {
 		q.line(name)
 	}
@@ -43,7 +50,7 @@ func NewQueues(names ...string) *Queues {
 func (q *Queues) line(name string) *line {
 	l, ok := q.lines[name]
 	if !ok {
-		l = &line{}
+		l = &line{bound: q.bound}
 		q.lines[name] = l
 	}
 	return l
@@ -126,9 +133,8 @@ func (l *line) dedupe() {
 		busy := i == 0 && (l.running || l.retrying) || l.backoff[t.ID]
 		if t.MergeKey != "" && !busy {
 			if at, ok := seen[t.MergeKey]; ok {
-				if t.Compact {
-					out[at].Context = appendContexts(out[at].Context, t.Context)
-					out[at].Contexts += t.Contexts
+				if t.Compact && l.bound.merge(&out[at], t) {
+					l.noteMerged(out[at].ID)
 				}
 				continue
 			}
@@ -275,19 +281,4 @@ func (q *Queues) Snapshot(now time.Time) messages.QueueSnapshot {
 		snap.Queues = append(snap.Queues, messages.QueueState{Name: name, Tasks: slices.Clone(q.lines[name].tasks)})
 	}
 	return snap
-}
-
-// appendContexts joins two JSON arrays of binding contexts.
-func appendContexts(a, b []byte) []byte {
-	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
-	switch {
-	case len(b) <= 2:
-		return a
-	case len(a) <= 2:
-		return b
-	}
-	out := make([]byte, 0, len(a)+len(b))
-	out = append(out, a[:len(a)-1]...)
-	out = append(out, ',')
-	return append(out, b[1:]...)
 }

@@ -14,6 +14,16 @@ func (a *Actor) logReplaced() {
 	}
 }
 
+// logMerged logs the queues whose waiting run passed the context bound
+// (once per run): its event contexts now merge by object.
+func (a *Actor) logMerged() {
+	for _, name := range a.queues.TakeMergedByObject() {
+		a.opts.Log.Warn("a waiting hook run's binding contexts passed the bound: later events merge by object, "+
+			"each object's latest event replacing its earlier ones; none is dropped", "queue", name,
+			"bound", a.queues.bound.max)
+	}
+}
+
 // supersede lets a reload waiting in main drop a failing converge: the
 // dropped tasks are counted and logged, the operator is told (before it
 // is asked to run the reload), and main runs the reload.

@@ -79,7 +79,8 @@ func (p parts) children() []operator.Child {
 	}
 	return append(out, operator.Child{Name: operator.ChildQueue, Props: sys.Props("queue", queue.New(queue.Options{
 		Clock: p.cfg.Clock, Policy: p.cfg.Policy, Log: log.With("actor", "queue"),
-		Publish: p.publishQueues, Dropped: p.metrics.taskDropped, Queues: parallelQueues(p.cfg.ParallelModuleRuns)}))})
+		Publish: p.publishQueues, Dropped: p.metrics.taskDropped, Queues: parallelQueues(p.cfg.ParallelModuleRuns),
+		ContextBound: noLimit(p.cfg.Hooks.QueuedContextBytes)}))})
 }
 
 // moduleProps makes a module actor, at start-up or when its dir appears.

@@ -81,6 +81,9 @@ type HookLimits struct {
 	// ContextWarnBytes is the binding context file size past which a run
 	// is logged at WARN, once per hook and binding (0: never).
 	ContextWarnBytes int
+	// QueuedContextBytes bounds the binding contexts a waiting run holds
+	// for its hook's events: past it they merge by object (0: no bound).
+	QueuedContextBytes int
 	// ProbeTimeout bounds `hook list` and `hook config` of batch hook
 	// discovery.
 	ProbeTimeout time.Duration
@@ -143,6 +146,7 @@ func table() []setting {
 		{"hook-slow-threshold", "1m", "a hook run still going after this is logged at WARN, again each time its running time doubles (0: never)", []string{"ADDON_OPERATOR_HOOK_SLOW_THRESHOLD"}},
 		{"hook-output-max-lines", "1000", "output lines of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES"}},
 		{"hook-output-max-bytes", "1048576", "output bytes of a hook run logged per stream; the rest is counted as dropped (0: no limit)", []string{"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES"}},
+		{"queued-contexts-max-bytes", "268435456", "binding context bytes a waiting hook run holds for its hook's events; past it, later events merge by object (each object's latest event replaces its earlier ones) and a WARN says so (0: no bound)", []string{"ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES"}},
 		{"hook-context-warn-bytes", "67108864", "binding context file size past which a hook run is logged at WARN, once per hook and binding (0: never)", []string{"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES"}},
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
@@ -239,7 +243,7 @@ func (c *converter) lease(v map[string]string) LeaseTimes {
 func (c *converter) hookLimits(v map[string]string) HookLimits {
 	return HookLimits{Timeout: c.duration(v, "hook-timeout"), SlowThreshold: c.duration(v, "hook-slow-threshold"),
 		MaxOutputLines: c.integer(v, "hook-output-max-lines"), MaxOutputBytes: c.integer(v, "hook-output-max-bytes"),
-		ContextWarnBytes: c.integer(v, "hook-context-warn-bytes"), ProbeTimeout: c.duration(v, "batch-hook-probe-timeout")}
+		ContextWarnBytes: c.integer(v, "hook-context-warn-bytes"), QueuedContextBytes: c.integer(v, "queued-contexts-max-bytes"), ProbeTimeout: c.duration(v, "batch-hook-probe-timeout")}
 }
 
 // split is the items of a list separated by sep, trimmed; empty items are

@@ -36,7 +36,8 @@ func TestDefaults(t *testing.T) {
 	if _, ok := s.Policy.(supervision.Exponential); !ok {
 		t.Fatalf("default policy %T", s.Policy)
 	}
-	if s.Hooks != (settings.HookLimits{SlowThreshold: time.Minute, MaxOutputLines: 1000, MaxOutputBytes: 1 << 20, ContextWarnBytes: 64 << 20, ProbeTimeout: 10 * time.Second}) {
+	if s.Hooks != (settings.HookLimits{SlowThreshold: time.Minute, MaxOutputLines: 1000, MaxOutputBytes: 1 << 20, ContextWarnBytes: 64 << 20,
+		QueuedContextBytes: 256 << 20, ProbeTimeout: 10 * time.Second}) {
 		t.Fatalf("default hook limits: %+v", s.Hooks)
 	}
 }
@@ -65,7 +66,7 @@ func TestHookLimits(t *testing.T) {
 	s, err := settings.Load([]string{"--hook-output-max-lines", "10"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_HOOK_TIMEOUT", "30s", "ADDON_OPERATOR_HOOK_SLOW_THRESHOLD", "0",
 		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES", "0", "ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT", "2s",
-		"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES", "1024"), io.Discard)
+		"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES", "1024", "ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES", "0"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
