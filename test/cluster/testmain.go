@@ -101,11 +101,17 @@ func (h *Harness) Config(t testing.TB) *rest.Config {
 	return cfg
 }
 
+// Client returns a clientset for the cluster.
+func (h *Harness) Client(t testing.TB) kubernetes.Interface {
+	t.Helper()
+	return kubernetes.NewForConfigOrDie(h.Config(t))
+}
+
 // Namespace creates a namespace unique to the test and deletes it when the
 // test ends, so that tests sharing one cluster never see each other's objects.
 func (h *Harness) Namespace(t testing.TB) string {
 	t.Helper()
-	client := kubernetes.NewForConfigOrDie(h.Config(t))
+	client := h.Client(t)
 	name := namespaceName(t.Name())
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: name}}
 	created, err := client.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{})

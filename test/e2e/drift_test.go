@@ -80,7 +80,7 @@ func TestDriftReportedAndLeftAlone(t *testing.T) {
 	op := startSpec(t, root, ns, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
 	op.waitReady(t)
 	op.waitIdle(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	editByHand(t, client, ns)
 
 	cm := op.waitRecord(t, driftedMsg, map[string]any{"object": "ConfigMap/" + ns + "/drifty-cm"})
@@ -129,7 +129,7 @@ func TestDriftRestoredAndFightGivenUp(t *testing.T) {
 	op := startSpec(t, root, ns, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
 	op.waitReady(t)
 	op.waitIdle(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	edited := time.Now()
 	editByHand(t, client, ns)
 	waitFor(t, "the ConfigMap and the image restored", func() bool {

@@ -33,7 +33,7 @@ func webhookEnv(t *testing.T, ns string, owners ...string) []string {
 		t.Fatal(err)
 	}
 	admission, conversion := freePort(t), freePort(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	t.Cleanup(func() {
 		for _, owner := range owners {
 			name := ns + "-" + owner

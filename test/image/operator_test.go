@@ -14,7 +14,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/image"
 )
@@ -35,7 +34,7 @@ func TestOperatorImageConvergesModules(t *testing.T) {
 	logs := runOperator(ctx, t, img.Podman, ref, ns, port)
 	waitLog(t, logs, "first converge done; ready", 3*time.Minute)
 
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	for name, want := range map[string]string{"shell-lib-ran": "onStartup", "kubectl-saw": "chart"} {
 		cm, err := client.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
