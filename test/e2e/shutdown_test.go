@@ -134,17 +134,3 @@ func releaseStatus(t *testing.T, client kubernetes.Interface, ns, name string) (
 	}
 	return status, newest
 }
-
-// writeFiles writes executable files under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
