@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // operator is one run of the binary.
@@ -34,16 +35,6 @@ type operator struct {
 	err       error
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
@@ -53,24 +44,15 @@ func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 // launchOperator runs the binary behind the command prefix (nil for none).
 func launchOperator(t *testing.T, prefix []string, root, ns string, env ...string) *operator {
 	t.Helper()
-	op := &operator{port: freePort(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
+	op := &operator{port: scenario.Port(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
-	// A modules dir or global hooks dir that cannot be read is fatal;
-	// scenarios of global hooks alone have no modules dir of their own,
-	// and those of modules alone no global hooks dir.
-	for _, dir := range []string{"modules", "global-hooks"} {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	base, err := scenario.Launch{Root: root, Namespace: ns, Kubeconfig: kube.Kubeconfig(), Port: op.port, TmpDir: t.TempDir()}.Env()
+	if err != nil {
+		t.Fatal(err)
 	}
 	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
 	op.cmd = exec.Command(argv[0], argv[1:]...)
-	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
-		"GLOBAL_HOOKS_DIR="+filepath.Join(root, "global-hooks"), "ADDON_OPERATOR_NAMESPACE="+ns,
-		"KUBE_CONFIG="+kube.Kubeconfig(), "LOG_TYPE=json", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
-		fmt.Sprintf("ADDON_OPERATOR_LISTEN_PORT=%d", op.port), "ADDON_OPERATOR_TMP_DIR="+t.TempDir(),
-		"RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket)
-	op.cmd.Env = append(op.cmd.Env, env...)
+	op.cmd.Env = append(append(base, "RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket), env...)
 	stderr, err := op.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
