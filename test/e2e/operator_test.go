@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,12 +94,19 @@ func (op *operator) read(t *testing.T, r io.Reader) {
 // exit.
 func (op *operator) waitReady(t *testing.T) {
 	t.Helper()
+	op.waitClosed(t, op.ready, "the first converge", 90*time.Second)
+}
+
+// waitClosed waits until mark is closed, failing with the log when the
+// operator exits first or limit passes.
+func (op *operator) waitClosed(t *testing.T, mark <-chan struct{}, what string, limit time.Duration) {
+	t.Helper()
 	select {
-	case <-op.ready:
+	case <-mark:
 	case <-op.done:
-		t.Fatalf("operator exited before it was ready: %v\n%s", op.err, op.logText())
-	case <-time.After(90 * time.Second):
-		t.Fatalf("operator not ready after 90s\n%s", op.logText())
+		t.Fatalf("operator exited before %s: %v\n%s", what, op.err, op.logText())
+	case <-time.After(limit):
+		t.Fatalf("no %s after %s\n%s", what, limit, op.logText())
 	}
 }
 
@@ -121,12 +127,7 @@ func (op *operator) stop(t *testing.T) {
 		return
 	default:
 	}
-	_ = op.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-op.done:
-	case <-time.After(30 * time.Second):
-		_ = op.cmd.Process.Kill()
-		<-op.done
+	if !scenario.Terminate(op.cmd.Process, op.done, 30*time.Second) {
 		t.Errorf("operator ignored SIGTERM for 30s")
 	}
 }
@@ -291,13 +292,7 @@ func runCLI(socket string, args ...string) (string, error) {
 // waitListening waits until the HTTP port is open.
 func (op *operator) waitListening(t *testing.T) {
 	t.Helper()
-	select {
-	case <-op.listening:
-	case <-op.done:
-		t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("HTTP port not open after 30s")
-	}
+	op.waitClosed(t, op.listening, "the HTTP port open", 30*time.Second)
 }
 
 // countWith counts log records whose field key has value.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -99,12 +100,20 @@ func (p *Process) WaitReady() (time.Duration, error) {
 // Stop ends the operator with SIGTERM and waits for it; after 30 s it is
 // killed.
 func (p *Process) Stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	Terminate(p.cmd.Process, p.exited, 30*time.Second)
+}
+
+// Terminate sends p SIGTERM and waits until exited is closed; after grace
+// it kills p, waits, and says false.
+func Terminate(p *os.Process, exited <-chan struct{}, grace time.Duration) bool {
+	_ = p.Signal(syscall.SIGTERM)
 	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
+	case <-exited:
+		return true
+	case <-time.After(grace):
+		_ = p.Kill()
+		<-exited
+		return false
 	}
 }
 
