@@ -53,4 +53,3 @@ func (b *Bench) Close() {
 func (b *Bench) Launch(ns string) Launch {
 	return Launch{Root: b.Work, Namespace: ns, Kubeconfig: b.Cluster.Kubeconfig, TmpDir: filepath.Join(b.Work, "tmp")}
 }
-
