@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
@@ -37,14 +36,12 @@ func generate(work string, n, weights, roots int, hooks bool) error {
 	enabled := ""
 	for i := range n {
 		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", weightOf(i, n, weights), i))
-		for name, content := range moduleFiles(i, requiredRoot(i, roots), hooks) {
-			if err := write(filepath.Join(dir, name), content); err != nil {
-				return err
-			}
+		if err := cluster.WriteTree(dir, moduleFiles(i, requiredRoot(i, roots), hooks), 0o755); err != nil {
+			return err
 		}
 		enabled += fmt.Sprintf("m%dEnabled: true\n", i)
 	}
-	return write(filepath.Join(work, "modules", "values.yaml"), enabled)
+	return cluster.WriteTree(filepath.Join(work, "modules"), map[string]string{"values.yaml": enabled}, 0o755)
 }
 
 // moduleFiles are the files of module m<i> by path in its dir; root is
@@ -65,13 +62,6 @@ func moduleFiles(i, root int, hooks bool) map[string]string {
 		files["module.yaml"] = moduleYAML(root)
 	}
 	return files
-}
-
-func write(path, content string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(content), 0o755)
 }
 
 func createNamespace(ctx context.Context, kubeconfig, name string) error {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/addon-actors/addon-operator/test/cluster"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 func main() {
@@ -67,39 +67,27 @@ func (l *envList) Set(s string) error {
 }
 
 func run(o options) error {
-	work, err := os.MkdirTemp("", "bench-converge-")
-	if err != nil {
-		return err
-	}
-	if !o.keep {
-		defer os.RemoveAll(work)
-	}
 	if err := makeDirs(o.profile, o.logs); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	c, err := cluster.Start(ctx, filepath.Join(work, "cluster"), cluster.Options{DieWithParent: true})
+	setup, err := scenario.StartBench("bench-converge-", o.bin, o.keep)
 	if err != nil {
 		return err
 	}
-	defer cluster.Stop(c.Dir)
-	bin, err := o.binary(work)
-	if err != nil {
-		return err
-	}
+	defer setup.Close()
 	if o.baseline == "" && len(o.baselineEnv) > 0 {
-		o.baseline = bin
+		o.baseline = setup.Binary
 	}
-	if err := generate(work, o.modules, o.weights, o.requires, o.hooks); err != nil {
+	if err := generate(setup.Work, o.modules, o.weights, o.requires, o.hooks); err != nil {
 		return err
 	}
-	if err := createNamespace(ctx, c.Kubeconfig, "bench"); err != nil {
+	if err := createNamespace(context.Background(), setup.Cluster.Kubeconfig, "bench"); err != nil {
 		return err
 	}
-	if err := o.printFixture(work); err != nil {
+	if err := o.printFixture(setup.Work); err != nil {
 		return err
 	}
-	return o.measureAll(bin, work, c)
+	return o.measureAll(setup)
 }
 
 // makeDirs makes each dir that is set.
@@ -135,11 +123,11 @@ func (o options) printFixture(work string) error {
 
 // measureAll measures the cold converge and the restarts (each followed by
 // the baseline's when there is one) and prints the medians.
-func (o options) measureAll(bin, work string, c *cluster.Cluster) error {
+func (o options) measureAll(setup *scenario.Bench) error {
 	var restarts, baseline []time.Duration
 	var restartUse, baselineUse []usage
 	for i := range 1 + max(o.restarts, 1) {
-		r, err := o.measureRun(i, "", bin, work, c)
+		r, err := o.measureRun(i, "", setup.Binary, setup)
 		if err != nil {
 			return err
 		}
@@ -148,7 +136,7 @@ func (o options) measureAll(bin, work string, c *cluster.Cluster) error {
 		}
 		restarts, restartUse = append(restarts, r.ready), append(restartUse, r.usage)
 		if o.baseline != "" {
-			b, err := o.measureRun(i, "baseline ", o.baseline, work, c)
+			b, err := o.measureRun(i, "baseline ", o.baseline, setup)
 			if err != nil {
 				return err
 			}
@@ -163,7 +151,7 @@ func (o options) measureAll(bin, work string, c *cluster.Cluster) error {
 }
 
 // measureRun measures run i (0 is the cold converge) of bin and prints it.
-func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster) (result, error) {
+func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (result, error) {
 	name := "cold converge"
 	if i > 0 {
 		name = "restart, nothing changed"
@@ -173,7 +161,7 @@ func (o options) measureRun(i int, prefix, bin, work string, c *cluster.Cluster)
 	if prefix != "" {
 		extra = o.baselineEnv
 	}
-	r, err := measure(bin, work, c, append(o.runEnv(i), extra...)...)
+	r, err := measure(bin, setup, append(o.runEnv(i), extra...)...)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}

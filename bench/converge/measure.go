@@ -7,65 +7,45 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // measure starts the operator, polls /readyz every 20 ms, samples the peak
 // RSS (VmHWM), stops it with SIGTERM and counts helm upgrades in its log.
-func measure(bin, work string, c *cluster.Cluster, env ...string) (result, error) {
-	port, err := freePort()
-	if err != nil {
-		return result{}, err
-	}
-	var logs bytes.Buffer
-	globalHooks := filepath.Join(work, "global-hooks") // none, but the dir must be readable
-	if err := os.MkdirAll(globalHooks, 0o755); err != nil {
-		return result{}, err
-	}
-	cmd := exec.Command(bin, "start")
-	cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(work, "modules"), "GLOBAL_HOOKS_DIR="+globalHooks,
-		"ADDON_OPERATOR_NAMESPACE=bench", "KUBE_CONFIG="+c.Kubeconfig, "LOG_TYPE=json",
-		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(port),
-		"ADDON_OPERATOR_TMP_DIR="+filepath.Join(work, "tmp"))
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stderr = &logs
+func measure(bin string, setup *scenario.Bench, env ...string) (result, error) {
+	c := setup.Cluster
 	before, err := apiRequests(context.Background(), c.Kubeconfig)
 	if err != nil {
 		return result{}, err
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	op, err := scenario.StartProcess(bin, setup.Launch("bench"), env...)
+	if err != nil {
 		return result{}, err
 	}
-	exited := make(chan struct{}) // closed when the process has ended
-	go func() { _ = cmd.Wait(); close(exited) }()
-	samples := startSampler(cmd.Process.Pid, clusterPIDs(c.Dir), 20*time.Millisecond)
-	ready, err := waitReady(port, exited, 5*time.Minute)
+	samples := startSampler(op.Pid(), clusterPIDs(c.Dir), 20*time.Millisecond)
+	ready, err := op.WaitReady()
 	u, uerr := samples.finish()
 	after, rerr := apiRequests(context.Background(), c.Kubeconfig)
 	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before)}
 	if err == nil {
 		err = errors.Join(uerr, rerr)
 	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	<-exited
+	op.Stop()
 	if err != nil {
-		return r, fmt.Errorf("%w (after %s)\n%s", err, time.Since(start), tail(logs.String(), 30))
+		return r, fmt.Errorf("%w (after %s)\n%s", err, time.Since(start), cluster.Tail(op.Logs(), 30))
 	}
-	r.upgrades = countUpgrades(logs.Bytes())
-	r.phases = phases(logs.Bytes(), start)
-	r.log = logs.Bytes()
+	logs := []byte(op.Logs())
+	r.upgrades = countUpgrades(logs)
+	r.phases = phases(logs, start)
+	r.log = logs
 	return r, nil
 }
 
@@ -111,30 +91,6 @@ func phases(logs []byte, start time.Time) string {
 	return strings.Join(out, ", ")
 }
 
-func waitReady(port int, exited <-chan struct{}, limit time.Duration) (time.Duration, error) {
-	start := time.Now()
-	url := fmt.Sprintf("http://127.0.0.1:%d/readyz", port)
-	client := &http.Client{Timeout: time.Second}
-	for time.Since(start) < limit {
-		if resp, err := client.Get(url); err == nil {
-			// Read to the end: the connection is then reused, and the
-			// operator's CPU is not spent accepting a connection per poll.
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return time.Since(start), nil
-			}
-		}
-		select {
-		case <-exited:
-			return 0, fmt.Errorf("operator exited before it was ready")
-		default:
-		}
-		time.Sleep(20 * time.Millisecond) // a measurement poll, not synchronisation in a test; each poll costs the operator ~0.1 ms of CPU
-	}
-	return 0, fmt.Errorf("not ready within %s", limit)
-}
-
 func countUpgrades(logs []byte) int {
 	n := 0
 	sc := bufio.NewScanner(bytes.NewReader(logs))
@@ -146,21 +102,4 @@ func countUpgrades(logs []byte) int {
 		}
 	}
 	return n
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
-	"github.com/addon-actors/addon-operator/test/cluster"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 const namespace = "bench"
@@ -50,24 +48,13 @@ func run(o options) error {
 	if o.objects < 2 {
 		return fmt.Errorf("-objects %d: want at least 2", o.objects)
 	}
-	work, err := os.MkdirTemp("", "bench-watch-")
+	setup, err := scenario.StartBench("bench-watch-", o.bin, o.keep)
 	if err != nil {
 		return err
 	}
-	if !o.keep {
-		defer os.RemoveAll(work)
-	}
+	defer setup.Close()
 	ctx := context.Background()
-	c, err := cluster.Start(ctx, filepath.Join(work, "cluster"), cluster.Options{DieWithParent: true})
-	if err != nil {
-		return err
-	}
-	defer cluster.Stop(c.Dir)
-	bin, err := o.binary(work)
-	if err != nil {
-		return err
-	}
-	objs, err := newObjects(c.Kubeconfig, namespace, o.objects)
+	objs, err := newObjects(setup.Cluster.Kubeconfig, namespace, o.objects)
 	if err != nil {
 		return err
 	}
@@ -77,9 +64,9 @@ func run(o options) error {
 	}
 	fmt.Printf("fixture: %d ConfigMaps of ~1 KB created in %.1fs; binding group=%v includeSnapshotsFrom self=%v; storm %d patches by %d clients\n",
 		o.objects, time.Since(start).Seconds(), o.group, o.includeSelf, o.patches, o.clients)
-	b := bench{o: o, work: work, kubeconfig: c.Kubeconfig, objs: objs}
+	b := bench{o: o, launch: setup.Launch(namespace), objs: objs}
 	for range max(o.runs, 1) {
-		if err := b.measure(ctx, "", bin); err != nil {
+		if err := b.measure(ctx, "", setup.Binary); err != nil {
 			return err
 		}
 		if o.baseline != "" {
@@ -89,16 +76,4 @@ func run(o options) error {
 		}
 	}
 	return nil
-}
-
-// binary is the operator to measure: -bin, or ./cmd/addon-operator built into work.
-func (o options) binary(work string) (string, error) {
-	if o.bin != "" {
-		return o.bin, nil
-	}
-	bin := filepath.Join(work, "addon-operator")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/addon-operator").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build ./cmd/addon-operator: %v\n%s", err, out)
-	}
-	return bin, nil
 }

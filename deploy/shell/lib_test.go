@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // Sourcing the library turns on strict mode in the hook's shell: errexit,
@@ -64,15 +66,7 @@ Exiting with status 7
 // writeTree writes files (path -> content) under root.
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scenario.WriteTree(t, root, files, 0o644)
 }
 
 // SHELL_LIB_FRAMEWORKS_DIR names the dir to load: every *.sh in it, any

@@ -2,8 +2,8 @@ package actortest
 
 import "fmt"
 
-// Standalone is a TB for code outside a test function (examples, benchmarks
-// programs): Fatalf panics, and Close runs the cleanups in reverse order.
+// Standalone is a TB for code outside a test function (the examples):
+// Fatalf panics, and Close runs the cleanups in reverse order.
 type Standalone struct {
 	cleanups []func()
 }

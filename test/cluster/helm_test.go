@@ -28,7 +28,7 @@ data:
 // apiserver: the objects and the release secret are really there.
 func TestHelmInstallUpgradeUninstall(t *testing.T) {
 	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	cfg := &action.Configuration{}
 	getter := chartrun.NewRESTGetter(kube.Config(t), ns)
 	if err := cfg.Init(getter, ns, "secret", func(format string, v ...any) {

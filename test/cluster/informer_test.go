@@ -20,7 +20,7 @@ type cmEvent struct {
 // An informer on the real apiserver sees a ConfigMap added, updated and deleted.
 func TestInformerSeesConfigMapLifecycle(t *testing.T) {
 	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	events := watchConfigMaps(t, client, ns)
 
 	ctx := context.Background()

@@ -40,13 +40,8 @@ func writeNodeConfig(dir string, id nodeIdentity, nodeIP string, ports []int) (n
 		filepath.Join(l.Root, "cni", "net.d", "10-testcluster.conflist"): cniConfig(l, id),
 		l.KubeletConfig: kubeletConfig(l, id, nodeIP, filepath.Join(dir, kubeletCAFile), ports),
 	}
-	for path, content := range files {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return l, fmt.Errorf("node config dir: %w", err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			return l, fmt.Errorf("write node config: %w", err)
-		}
+	if err := WriteTree("", files, 0o644); err != nil {
+		return l, fmt.Errorf("node config: %w", err)
 	}
 	if err := os.MkdirAll(l.KubeletRoot, 0o755); err != nil {
 		return l, fmt.Errorf("kubelet root: %w", err)

@@ -15,7 +15,6 @@ import (
 	"helm.sh/helm/v3/pkg/storage/driver"
 	helmtime "helm.sh/helm/v3/pkg/time"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -85,7 +84,7 @@ func loadChart(t *testing.T, dir string) *chart.Chart {
 // Secret storage driver, without our labels.
 func writeFailedRevision(t *testing.T, ns, name string, ch *chart.Chart) {
 	t.Helper()
-	secrets := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().Secrets(ns)
+	secrets := kube.Client(t).CoreV1().Secrets(ns)
 	now := helmtime.Now()
 	rel := &release.Release{Name: name, Namespace: ns, Version: 1, Chart: ch,
 		Info:     &release.Info{Status: release.StatusFailed, FirstDeployed: now, LastDeployed: now, Description: "forged"},
@@ -98,7 +97,7 @@ func writeFailedRevision(t *testing.T, ns, name string, ch *chart.Chart) {
 // secretVersions is the resourceVersion of each release Secret of name.
 func secretVersions(t *testing.T, ns, name string) map[string]string {
 	t.Helper()
-	list, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().Secrets(ns).List(context.Background(),
+	list, err := kube.Client(t).CoreV1().Secrets(ns).List(context.Background(),
 		metav1.ListOptions{LabelSelector: "owner=helm,name=" + name})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes"
 )
 
 // With webhooks.enabled the chart makes the two Services the apiserver
@@ -54,7 +53,7 @@ func TestChartWebhooks(t *testing.T) {
 	if ports["admission"] != 9680 || ports["conversion"] != 9681 || mounts["/validating-certs"] != "webhook-certs" || mounts["/conversion-certs"] != "webhook-certs" {
 		t.Fatalf("ports %v, mounts %v", ports, mounts)
 	}
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "with-webhooks"}, Spec: dep.Spec.Template.Spec}
 	if _, err := client.CoreV1().Pods(restrictedNamespace(t, client)).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("the pod with webhooks is refused in a restricted namespace: %v", err)

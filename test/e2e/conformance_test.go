@@ -11,7 +11,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -24,7 +23,7 @@ import (
 func createConfigMap(t *testing.T, ns, name string, labels map[string]string) {
 	t.Helper()
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}
-	_, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
+	_, err := kube.Client(t).CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"helm.sh/helm/v3/pkg/lint"
 	"helm.sh/helm/v3/pkg/lint/support"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -82,7 +81,7 @@ func installChart(t *testing.T, ns string, values map[string]any) {
 // checkInstalled checks the objects the operator needs.
 func checkInstalled(t *testing.T, ns string) {
 	t.Helper()
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	ctx := context.Background()
 	dep, err := client.AppsV1().Deployments(ns).Get(ctx, "ao", metav1.GetOptions{})
 	if err != nil {

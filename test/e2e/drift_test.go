@@ -69,18 +69,24 @@ data:
 
 const driftedMsg = "release object drifted from its manifest"
 
+// startDrift runs the drift module with moduleYAML, checking its release
+// every 500ms, until its first converge is done and the queues are idle.
+func startDrift(t *testing.T, moduleYAML string) (*operator, string, kubernetes.Interface) {
+	t.Helper()
+	ns := kube.Namespace(t)
+	op := startSpec(t, tree(t, driftModule(moduleYAML)), ns, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
+	op.waitReady(t)
+	op.waitIdle(t)
+	return op, ns, kube.Client(t)
+}
+
 // In report mode (the default): a ConfigMap and a Deployment edited by hand
 // are reported (WARN naming the fields, helm_drift_total, module why, plan
 // exit 2 with rendered and live) and left as they are through later
 // checks; the Deployment's replicas, which the chart marks as owned by
 // others, and the helm hook object are never reported.
 func TestDriftReportedAndLeftAlone(t *testing.T) {
-	ns := kube.Namespace(t)
-	root := tree(t, driftModule(""))
-	op := startSpec(t, root, ns, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
-	op.waitReady(t)
-	op.waitIdle(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	op, ns, client := startDrift(t, "")
 	editByHand(t, client, ns)
 
 	cm := op.waitRecord(t, driftedMsg, map[string]any{"object": "ConfigMap/" + ns + "/drifty-cm"})
@@ -124,12 +130,7 @@ func TestDriftReportedAndLeftAlone(t *testing.T) {
 // restore wins after the restores: the operator gives up with an ERROR
 // naming the field and the annotation, and restores it no more.
 func TestDriftRestoredAndFightGivenUp(t *testing.T) {
-	ns := kube.Namespace(t)
-	root := tree(t, driftModule("drift: restore\n"))
-	op := startSpec(t, root, ns, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
-	op.waitReady(t)
-	op.waitIdle(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	op, ns, client := startDrift(t, "drift: restore\n")
 	edited := time.Now()
 	editByHand(t, client, ns)
 	waitFor(t, "the ConfigMap and the image restored", func() bool {

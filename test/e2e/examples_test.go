@@ -32,7 +32,7 @@ func applyExampleConfigMap(t *testing.T, root, ns string) kubernetes.Interface {
 	t.Helper()
 	cm := exampleConfigMap(t, root)
 	cm.Namespace = ns
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), &cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 // why.
 func TestInvalidConfigAtStartupExitsNonZero(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"},
 		Data: map[string]string{"greeter": "message: \"\"\n"}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Two replicas with ADDON_OPERATOR_HA: one leads and converges, the other
@@ -71,7 +70,7 @@ func TestLeaderKilledOtherTakesOver(t *testing.T) {
 // releaseRevisions reads the deployed revision of every release.
 func releaseRevisions(t *testing.T, ns string) map[string]int {
 	t.Helper()
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	secrets, err := client.CoreV1().Secrets(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "owner=helm,status=deployed"})
 	if err != nil {
 		t.Fatal(err)

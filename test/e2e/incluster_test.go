@@ -40,7 +40,7 @@ var inPod = []string{"unshare", "--user", "--map-root-user", "--mount", "sh", "-
 func TestInClusterConfigWithTheChartsServiceAccount(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
 	installChart(t, ns, map[string]any{"config": exampleConfig(t, root)})
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	container, emptyDirs := chartContainer(t, client, ns)
 	saDir := serviceAccountFiles(t, client, ns, chartServiceAccount(t, client, ns))
 	host, err := url.Parse(kube.Config(t).Host)

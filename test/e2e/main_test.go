@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 var (
@@ -25,10 +25,8 @@ func TestMain(m *testing.M) {
 	sum := sha256.Sum256([]byte(wd))
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("addon-operator-e2e-%d-%x", os.Getuid(), sum[:6]))
 	binary = filepath.Join(dir, "addon-operator")
-	build := exec.Command("go", "build", "-o", binary, "github.com/addon-actors/addon-operator/cmd/addon-operator")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build the operator:", err)
+	if err := scenario.BuildOperator(binary); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	cluster.Main(m, &kube)

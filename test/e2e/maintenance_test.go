@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -126,7 +125,7 @@ func wantObject(t *testing.T, ns, text string) {
 
 func deleteObject(t *testing.T, ns, name string) {
 	t.Helper()
-	err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Delete(context.Background(), name, metav1.DeleteOptions{})
+	err := kube.Client(t).CoreV1().ConfigMaps(ns).Delete(context.Background(), name, metav1.DeleteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

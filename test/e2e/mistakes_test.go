@@ -11,7 +11,6 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/release"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -141,7 +140,7 @@ func TestDanglingModuleSymlinkKeepsTheRelease(t *testing.T) {
 
 func deleteConfigMap(t *testing.T, ns string) {
 	t.Helper()
-	cms := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns)
+	cms := kube.Client(t).CoreV1().ConfigMaps(ns)
 	if err := cms.Delete(context.Background(), "addon-operator", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ EOF`
 // of its object patches applied.
 func TestObjectPatches(t *testing.T) {
 	root, ns := t.TempDir(), kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	for name, v := range map[string]string{"kept": "old", "updated": "old", "to-delete": "x", "bg": "x", "orphan": "x",
 		"jq": "1", "merge": "x", "jsonp": "x", "after-unserved": "x"} {
 		createCM(t, client, ns, name, v)

@@ -6,16 +6,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // operator is one run of the binary.
@@ -34,16 +34,6 @@ type operator struct {
 	err       error
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // startOperator runs the binary with the modules in root and extra env.
 func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()
@@ -53,24 +43,15 @@ func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 // launchOperator runs the binary behind the command prefix (nil for none).
 func launchOperator(t *testing.T, prefix []string, root, ns string, env ...string) *operator {
 	t.Helper()
-	op := &operator{port: freePort(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
+	op := &operator{port: scenario.Port(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
-	// A modules dir or global hooks dir that cannot be read is fatal;
-	// scenarios of global hooks alone have no modules dir of their own,
-	// and those of modules alone no global hooks dir.
-	for _, dir := range []string{"modules", "global-hooks"} {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	base, err := scenario.Launch{Root: root, Namespace: ns, Kubeconfig: kube.Kubeconfig(), Port: op.port, TmpDir: t.TempDir()}.Env()
+	if err != nil {
+		t.Fatal(err)
 	}
 	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
 	op.cmd = exec.Command(argv[0], argv[1:]...)
-	op.cmd.Env = append(os.Environ(), "MODULES_DIR="+filepath.Join(root, "modules"),
-		"GLOBAL_HOOKS_DIR="+filepath.Join(root, "global-hooks"), "ADDON_OPERATOR_NAMESPACE="+ns,
-		"KUBE_CONFIG="+kube.Kubeconfig(), "LOG_TYPE=json", "ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.1",
-		fmt.Sprintf("ADDON_OPERATOR_LISTEN_PORT=%d", op.port), "ADDON_OPERATOR_TMP_DIR="+t.TempDir(),
-		"RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket)
-	op.cmd.Env = append(op.cmd.Env, env...)
+	op.cmd.Env = append(append(base, "RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket), env...)
 	stderr, err := op.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -113,12 +94,19 @@ func (op *operator) read(t *testing.T, r io.Reader) {
 // exit.
 func (op *operator) waitReady(t *testing.T) {
 	t.Helper()
+	op.waitClosed(t, op.ready, "the first converge", 90*time.Second)
+}
+
+// waitClosed waits until mark is closed, failing with the log when the
+// operator exits first or limit passes.
+func (op *operator) waitClosed(t *testing.T, mark <-chan struct{}, what string, limit time.Duration) {
+	t.Helper()
 	select {
-	case <-op.ready:
+	case <-mark:
 	case <-op.done:
-		t.Fatalf("operator exited before it was ready: %v\n%s", op.err, op.logText())
-	case <-time.After(90 * time.Second):
-		t.Fatalf("operator not ready after 90s\n%s", op.logText())
+		t.Fatalf("operator exited before %s: %v\n%s", what, op.err, op.logText())
+	case <-time.After(limit):
+		t.Fatalf("no %s after %s\n%s", what, limit, op.logText())
 	}
 }
 
@@ -139,12 +127,7 @@ func (op *operator) stop(t *testing.T) {
 		return
 	default:
 	}
-	_ = op.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-op.done:
-	case <-time.After(30 * time.Second):
-		_ = op.cmd.Process.Kill()
-		<-op.done
+	if !scenario.Terminate(op.cmd.Process, op.done, 30*time.Second) {
 		t.Errorf("operator ignored SIGTERM for 30s")
 	}
 }
@@ -309,13 +292,7 @@ func runCLI(socket string, args ...string) (string, error) {
 // waitListening waits until the HTTP port is open.
 func (op *operator) waitListening(t *testing.T) {
 	t.Helper()
-	select {
-	case <-op.listening:
-	case <-op.done:
-		t.Fatalf("operator exited: %v\n%s", op.err, op.logText())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("HTTP port not open after 30s")
-	}
+	op.waitClosed(t, op.listening, "the HTTP port open", 30*time.Second)
 }
 
 // countWith counts log records whose field key has value.

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -62,7 +61,7 @@ func runPlan(t *testing.T, op *operator, args ...string) (string, int) {
 
 func configMapVersion(t *testing.T, ns string) string {
 	t.Helper()
-	cm, err := kubernetes.NewForConfigOrDie(kube.Config(t)).CoreV1().ConfigMaps(ns).Get(context.Background(),
+	cm, err := kube.Client(t).CoreV1().ConfigMaps(ns).Get(context.Background(),
 		"addon-operator", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

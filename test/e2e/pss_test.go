@@ -18,7 +18,7 @@ import (
 // admission (the pod never runs: there is no kubelet). The same pod without
 // its security contexts is refused, so the check can fail.
 func TestChartPodPassesRestrictedPodSecurity(t *testing.T) {
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	ns := restrictedNamespace(t, client)
 	template := chartDeployment(t, renderedObjects(t, nil)).Spec.Template
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "admitted", Labels: template.Labels}, Spec: template.Spec}

@@ -67,16 +67,24 @@ func metricHas(t *testing.T, op *operator, want string) {
 	}
 }
 
+// startRequiringA runs a 1.0.0 and the module in dir with requirements,
+// until the first converge is done.
+func startRequiringA(t *testing.T, dir, version, requirements string) (root, ns string, op *operator) {
+	t.Helper()
+	files := map[string]string{"modules/values.yaml": ""}
+	reqModule(files, "010-a", "1.0.0", "")
+	reqModule(files, dir, version, requirements)
+	root, ns = tree(t, files), kube.Namespace(t)
+	op = startSpec(t, root, ns)
+	op.waitReady(t)
+	return root, ns, op
+}
+
 // b requires a: both are installed; a disabled by the ConfigMap disables
 // b, and both releases are deleted, b's for its unmet requirement; module
 // why and the metric say why.
 func TestRequirementUnmetDisablesAndDeletes(t *testing.T) {
-	files := map[string]string{"modules/values.yaml": ""}
-	reqModule(files, "010-a", "1.0.0", "")
-	reqModule(files, "020-b", "0.1.0", requires("a", ">= 1.0.0"))
-	root, ns := tree(t, files), kube.Namespace(t)
-	op := startSpec(t, root, ns)
-	op.waitReady(t)
+	_, ns, op := startRequiringA(t, "020-b", "0.1.0", requires("a", ">= 1.0.0"))
 	releaseDeployed(t, ns, "a")
 	releaseDeployed(t, ns, "b")
 	if _, body := op.get(t, "/metrics"); strings.Contains(body, "addon_operator_module_requirements_unmet{") {
@@ -101,12 +109,7 @@ func TestRequirementUnmetDisablesAndDeletes(t *testing.T) {
 // enabled c is disabled by the version; once a is disabled the optional
 // requirement has no say and c is installed.
 func TestRequirementVersionAndOptional(t *testing.T) {
-	files := map[string]string{"modules/values.yaml": ""}
-	reqModule(files, "010-a", "1.0.0", "")
-	reqModule(files, "020-c", "0.1.0", requires("a", ">= 2.0.0 !optional"))
-	root, ns := tree(t, files), kube.Namespace(t)
-	op := startSpec(t, root, ns)
-	op.waitReady(t)
+	root, ns, op := startRequiringA(t, "020-c", "0.1.0", requires("a", ">= 2.0.0 !optional"))
 	op.waitIdle(t)
 	releaseDeployed(t, ns, "a")
 	if !releaseGone(t, ns, "c") || slices.Contains(lines(root, "order"), "start c") {

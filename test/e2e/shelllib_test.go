@@ -137,7 +137,7 @@ func expectLines(t *testing.T, root, name string, want ...string) {
 // schedule every second, beforeAll/beforeHelm/afterHelm through __main__.
 func TestShellLibHooks(t *testing.T) {
 	ns := kube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	putLibConfigMap(t, client, ns, "pre", "global", "one")
 	putLibConfigMap(t, client, ns, "mod-pre", "module", "m1")
 	root := tree(t, map[string]string{

@@ -77,7 +77,7 @@ func sigtermDuringUpgrade(t *testing.T, grace string) {
 			"metadata:\n  name: big-{{ $i }}\ndata:\n  payload: {{ $.Values.big.payload | quote }}\n{{- end }}\n",
 	}
 	writeFiles(t, root, files)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"big": "payload: v1\n"}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -133,18 +133,4 @@ func releaseStatus(t *testing.T, client kubernetes.Interface, ns, name string) (
 		}
 	}
 	return status, newest
-}
-
-// writeFiles writes executable files under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -23,6 +23,13 @@ func tree(t *testing.T, files map[string]string) string {
 	return root
 }
 
+// writeFiles writes executable files under root (hooks must be, the rest
+// does not mind).
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	scenario.WriteTree(t, root, files, 0o755)
+}
+
 // startSpec runs the operator on root in ns with $RECORD_DIR set.
 func startSpec(t *testing.T, root, ns string, env ...string) *operator {
 	t.Helper()

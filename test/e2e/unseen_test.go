@@ -39,6 +39,22 @@ func danglingTree(t *testing.T, others ...string) (root, link, target string) {
 	return root, link, target
 }
 
+// startUnmounted converges root once (until release is installed), takes
+// target away (the link to it dangles) and starts the operator again,
+// checking the modules every 300ms, until its queues are idle.
+func startUnmounted(t *testing.T, root, target, release string) (string, *operator) {
+	t.Helper()
+	ns := kube.Namespace(t)
+	convergeOnce(t, root, ns, release)
+	if err := os.Rename(target, target+"-unmounted"); err != nil {
+		t.Fatal(err)
+	}
+	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=300ms")
+	op.waitReady(t)
+	op.waitIdle(t)
+	return ns, op
+}
+
 // A module dir that is a dangling symlink at start-up is treated as it is
 // while running: the operator starts and converges the other modules, the
 // module's earlier release stays deployed (neither run, deleted nor
@@ -46,15 +62,7 @@ func danglingTree(t *testing.T, others ...string) (root, link, target string) {
 // show it; the link fixed, the module is picked up and runs.
 func TestDanglingModuleSymlinkAtStartUp(t *testing.T) {
 	root, link, target := danglingTree(t, "beta", "gamma")
-	ns := kube.Namespace(t)
-	convergeOnce(t, root, ns, "alpha")
-	if err := os.Rename(target, target+"-unmounted"); err != nil {
-		t.Fatal(err)
-	}
-
-	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=300ms")
-	op.waitReady(t)
-	op.waitIdle(t)
+	ns, op := startUnmounted(t, root, target, "alpha")
 	rec := op.waitRecord(t, "module dir cannot be seen; its release is kept, and it is neither run nor deleted until it can",
 		map[string]any{"module": "alpha"})
 	if rec["level"] != "ERROR" || rec["dir"] != link {
@@ -158,14 +166,7 @@ func TestRequirementOnAnUnseenModuleHoldsTheRelease(t *testing.T) {
 		[]byte("requirements:\n  modules:\n    alpha: \">= 0.0.0\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ns := kube.Namespace(t)
-	convergeOnce(t, root, ns, "beta")
-	if err := os.Rename(target, target+"-unmounted"); err != nil {
-		t.Fatal(err)
-	}
-	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=300ms")
-	op.waitReady(t)
-	op.waitIdle(t)
+	ns, op := startUnmounted(t, root, target, "beta")
 	releaseDeployed(t, ns, "beta")
 	if _, err := os.Stat(filepath.Join(root, "record", "deleted")); err == nil {
 		t.Fatalf("a module deleted: %s", lines(root, "deleted"))

@@ -16,7 +16,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -47,7 +46,7 @@ func TestV1WatchEventAndResyncPeriodAreAccepted(t *testing.T) {
 	})
 	op := startSpec(t, root, ns, webhookEnv(t, ns, "global")...)
 	op.waitReady(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	if !configurationExists(t, client, ns+"-global") {
 		t.Fatalf("no validating configuration %s-global\n%s", ns, op.logText())
 	}

@@ -12,7 +12,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // A hook failing over and over shows in /queue, in the hook error metric,
@@ -34,7 +33,7 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 	op := startOperator(t, root, ns, "ADDON_OPERATOR_SHUTDOWN_GRACE=1s")
 	op.waitListening(t)
 	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	trigger := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "trigger"}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), trigger, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 )
 
 // crontabs is the guard's CRD at version v.
@@ -61,6 +62,16 @@ func conversionStrategy(t *testing.T, crds apiextensionsclient.Interface, name s
 	return crd.Spec.Conversion.Strategy
 }
 
+// startCRDGuard is startGuard with clients for the guard's CRD and its
+// objects.
+func startCRDGuard(t *testing.T) (op *operator, ns, group string, client kubernetes.Interface,
+	dyn dynamic.Interface, crds apiextensionsclient.Interface) {
+	t.Helper()
+	op, _, ns, group, client, _ = startGuard(t)
+	cfg := kube.Config(t)
+	return op, ns, group, client, dynamic.NewForConfigOrDie(cfg), apiextensionsclient.NewForConfigOrDie(cfg)
+}
+
 // The guard's conversion chain v1 → v2 → v3 across two hooks converts its
 // CRD's objects at every version. Disabled (ConfigMap guardEnabled:
 // "false"), its configurations are gone, the CRD converts without webhook
@@ -68,9 +79,7 @@ func conversionStrategy(t *testing.T, crds apiextensionsclient.Interface, name s
 // readable, and a ConfigMap it denied is allowed; enabled again, all is
 // back.
 func TestWebhookFollowsTheModule(t *testing.T) {
-	op, _, ns, group, client, _ := startGuard(t)
-	cfg := kube.Config(t)
-	dyn, crds := dynamic.NewForConfigOrDie(cfg), apiextensionsclient.NewForConfigOrDie(cfg)
+	op, ns, group, client, dyn, crds := startCRDGuard(t)
 	crd := "crontabs." + group
 	ctx := context.Background()
 	if s := conversionStrategy(t, crds, crd); s != apiextensionsv1.WebhookConverter {
@@ -148,9 +157,7 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 // served (WARN, module why says kept) and the objects stay readable at
 // every version.
 func TestWebhookConversionKeptWhileObjectsNeedIt(t *testing.T) {
-	op, _, ns, group, client, _ := startGuard(t)
-	cfg := kube.Config(t)
-	dyn, crds := dynamic.NewForConfigOrDie(cfg), apiextensionsclient.NewForConfigOrDie(cfg)
+	op, ns, group, client, dyn, crds := startCRDGuard(t)
 	crdName := "crontabs." + group
 	ctx := context.Background()
 	if _, err := dyn.Resource(crontabs(group, "v1")).Namespace(ns).Create(ctx, crontab(group, "v1", "c1"), metav1.CreateOptions{}); err != nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Hooks written for the original, which accepts webhook bindings and
@@ -30,7 +29,7 @@ func TestWebhookBindingsWithoutCertificatesLeaveHooksAsUpstream(t *testing.T) {
 			t.Fatalf("%d WARNs for %s, want 1\n%s", n, owner, op.logText())
 		}
 	}
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	list, err := client.AdmissionregistrationV1().ValidatingWebhookConfigurations().List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/test/testpki"
 )
 
@@ -32,8 +33,8 @@ func webhookEnv(t *testing.T, ns string, owners ...string) []string {
 	if err := os.WriteFile(ca, pki.CAPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	admission, conversion := freePort(t), freePort(t)
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	admission, conversion := scenario.Port(t), scenario.Port(t)
+	client := kube.Client(t)
 	t.Cleanup(func() {
 		for _, owner := range owners {
 			name := ns + "-" + owner

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/test/image"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // extraModules go into the modules image beside examples/: a global hook
@@ -74,27 +75,15 @@ func buildModulesImage(ctx context.Context, t *testing.T, img image.Built, tag s
 		t.Fatal(err)
 	}
 	files["modules/values.yaml"] = string(values) + extraEnabled
-	for name, content := range files {
-		writeFile(t, filepath.Join(dir, name), content)
-	}
+	// The image keeps the modes: hooks must be executable, the rest does
+	// not mind.
+	scenario.WriteTree(t, dir, files, 0o755)
 	ref := "localhost/addon-operator-modules-test:" + tag
 	if _, err := img.Podman.Output(ctx, "build", "--pull=never", "-t", ref, dir); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _, _ = img.Podman.Output(context.Background(), "rmi", "-f", ref) })
 	return ref
-}
-
-// writeFile writes an executable file (the image keeps the modes: hooks
-// must be executable, the rest does not mind), creating its dir.
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // repoRoot is the repository holding this package.

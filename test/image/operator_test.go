@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,9 +13,9 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/image"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // The operator's image, with modules baked in an image FROM it as users
@@ -31,11 +30,11 @@ func TestOperatorImageConvergesModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := buildModulesImage(ctx, t, img, imageTag(t, ""))
-	ns, port := kube.Namespace(t), freePort(t)
+	ns, port := kube.Namespace(t), scenario.Port(t)
 	logs := runOperator(ctx, t, img.Podman, ref, ns, port)
 	waitLog(t, logs, "first converge done; ready", 3*time.Minute)
 
-	client := kubernetes.NewForConfigOrDie(kube.Config(t))
+	client := kube.Client(t)
 	for name, want := range map[string]string{"shell-lib-ran": "onStartup", "kubectl-saw": "chart"} {
 		cm, err := client.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -132,15 +131,4 @@ func waitLog(t *testing.T, records <-chan map[string]any, msg string, within tim
 			t.Fatalf("no %q within %s:\n%s", msg, within, strings.Join(seen, "\n"))
 		}
 	}
-}
-
-// freePort returns a loopback port nothing listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"reflect"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // RecordLib defines the shell function record: `record TEXT FILE` appends
@@ -37,6 +40,15 @@ func JSONEqual(t testing.TB, what, got, want string) {
 	}
 	if !reflect.DeepEqual(g, w) {
 		t.Fatalf("%s\n got %s\nwant %s", what, got, want)
+	}
+}
+
+// WriteTree writes files (a path under root to its content) with mode
+// perm, creating their dirs; it fails the test when one cannot be written.
+func WriteTree(t testing.TB, root string, files map[string]string, perm os.FileMode) {
+	t.Helper()
+	if err := cluster.WriteTree(root, files, perm); err != nil {
+		t.Fatal(err)
 	}
 }
 
