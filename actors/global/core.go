@@ -109,8 +109,7 @@ func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
 func (c *Core) expand(t messages.Task) []messages.Task {
 	var out []messages.Task
 	for _, h := range c.Hooks.Ordered(bindings.Type(t.Binding)) {
-		out = append(out, messages.Task{Queue: t.Queue, Kind: messages.TaskGlobalHook,
-			Owner: messages.OwnerGlobal, Hook: h.Name, Binding: t.Binding, Reason: t.Reason})
+		out = append(out, hookrun.OrderTaskOf(messages.OwnerGlobal, h.Name, t))
 	}
 	return out
 }

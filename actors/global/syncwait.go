@@ -1,6 +1,9 @@
 package global
 
-import "github.com/addon-actors/addon-operator/messages"
+import (
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+)
 
 // SyncWait is the wait of a GlobalSynchronization task, as pure state
 // (LIFECYCLE-STEPS steps 1–3): the task ends, with the Synchronization
@@ -47,9 +50,7 @@ func (s *SyncWait) Listed(msg messages.KubeSyncRuns) SyncStep {
 		return SyncStep{EndTask: true, Err: "kubernetes bindings: " + msg.Err, Done: true}
 	}
 	for _, r := range msg.Runs {
-		s.next = append(s.next, messages.Task{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal,
-			Hook: r.Hook, Binding: r.Binding, Context: r.Context, Contexts: 1, Sync: true, Reason: "Synchronization",
-			AllowFailure: r.AllowFailure})
+		s.next = append(s.next, hookrun.SyncTaskOf(messages.OwnerGlobal, r))
 	}
 	for _, ref := range msg.Waited {
 		if !s.finished[ref] {

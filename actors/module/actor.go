@@ -80,10 +80,9 @@ type Actor struct {
 	worker  *actor.PID
 	cancel  context.CancelFunc
 	checkBy *actor.PID
-	// checkArmed: a checkAbsent is on its way; checking: the worker is
-	// looking.
-	checkArmed, checking bool
-	checkTimer           supervision.Timer
+	// checkArmed: a checkRelease is on its way.
+	checkArmed bool
+	checkTimer supervision.Timer
 	// drift is what the checks found of the release's drift.
 	drift driftTracker
 	// configured is set once the hooks are configured (or failed to be,

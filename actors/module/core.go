@@ -70,6 +70,8 @@ type Core struct {
 	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
 	// nothing, and the delete's end stops them.
 	retiring bool
+	// checking: the worker is looking at the release's objects.
+	checking bool
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
@@ -110,6 +112,9 @@ func (c *Core) Current() (messages.Task, bool) {
 	a, ok := c.tasks.Current()
 	return a.Task, ok
 }
+
+// owner is the module's name as an owner of tasks.
+func (c *Core) owner() string { return messages.ModuleOwner(c.Names.Name) }
 
 // Phase is the running task's phase.
 func (c *Core) Phase() Phase {
@@ -154,6 +159,10 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.configChanged(e)
 	case Disabled:
 		return c.disabled()
+	case CheckDue:
+		return c.checkDue()
+	case ObjectsChecked:
+		return c.objectsChecked(e)
 	case HookEventArrived:
 		if c.retiring {
 			return nil
@@ -166,7 +175,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 // sectionChanged takes the module's ConfigMap section. The echo of our own
 // config patch write equals the config layer already: nothing changes.
 func (c *Core) sectionChanged(section any) []Effect {
-	next, reply := hookrun.ApplySection(c.Scope, messages.ModuleOwner(c.Names.Name), section)
+	next, reply := hookrun.ApplySection(c.Scope, c.owner(), section)
 	if reply.Err != "" {
 		return []Effect{ConfigReply{Reply: reply}}
 	}

@@ -60,6 +60,13 @@ type (
 	// webhook results.
 	WebhooksRegistered   struct{ Err error }
 	WebhooksUnregistered struct{ Err error }
+	// CheckDue: the periodic release check's timer fired.
+	CheckDue struct{}
+	// ObjectsChecked is the worker's release check.
+	ObjectsChecked struct {
+		Check worker.ReleaseCheck
+		Err   error
+	}
 )
 
 func (TaskAssigned) moduleEvent()         {}
@@ -77,6 +84,8 @@ func (HookEventArrived) moduleEvent()     {}
 func (CRDsApplied) moduleEvent()          {}
 func (WebhooksRegistered) moduleEvent()   {}
 func (WebhooksUnregistered) moduleEvent() {}
+func (CheckDue) moduleEvent()             {}
+func (ObjectsChecked) moduleEvent()       {}
 
 // Effect is an output of the module core: one of the types below, a closed
 // set the actor's apply covers case by case.
@@ -154,6 +163,16 @@ type (
 	// WebhooksSynced: the module's Synchronization is done, its webhook
 	// hooks may answer reviews.
 	WebhooksSynced struct{}
+	// CheckObjects asks the worker for the release's absent and drifted
+	// objects (ObjectsChecked follows).
+	CheckObjects struct{}
+	// CheckFailed: the release check failed; the actor logs it.
+	CheckFailed struct{ Err error }
+	// AbsentFound: the check found absent objects, a run that restores
+	// them is queued; the actor logs it.
+	AbsentFound struct{ Objects []string }
+	// ObserveDrift hands the check's drift to the drift tracker.
+	ObserveDrift struct{ Found []messages.DriftedObject }
 )
 
 func (HookEffect) moduleEffect()         {}
@@ -178,3 +197,7 @@ func (ApplyCRDs) moduleEffect()          {}
 func (RegisterWebhooks) moduleEffect()   {}
 func (UnregisterWebhooks) moduleEffect() {}
 func (WebhooksSynced) moduleEffect()     {}
+func (CheckObjects) moduleEffect()       {}
+func (CheckFailed) moduleEffect()        {}
+func (AbsentFound) moduleEffect()        {}
+func (ObserveDrift) moduleEffect()       {}

@@ -151,9 +151,10 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 	c.run.phase, c.run.left = SyncHooks, nil
 	c.markPhase(SyncHooks, env.Now)
 	for _, run := range msg.Runs {
-		if h, ok := c.Hooks.Find(run.Hook); ok {
-			c.run.left = append(c.run.left, step{hook: h, binding: run.Binding, context: run.Context,
-				allowFailure: run.AllowFailure})
+		t := hookrun.SyncTaskOf(c.owner(), run)
+		if h, ok := c.Hooks.Find(t.Hook); ok {
+			c.run.left = append(c.run.left, step{hook: h, binding: t.Binding, context: t.Context,
+				allowFailure: t.AllowFailure})
 		}
 	}
 	return c.nextHook(env)

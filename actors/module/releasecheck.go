@@ -1,8 +1,6 @@
 package module
 
 import (
-	"strings"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -32,38 +30,16 @@ func (a *Actor) stopCheck() {
 	}
 }
 
-// handleCheckRelease asks the worker, unless the module is busy (a run
-// checks for itself) or has no release.
+// handleCheckRelease lets the core decide whether to look now.
 func (a *Actor) handleCheckRelease(ctx actor.Context) {
 	a.checkArmed = false
-	if !a.core.State.Enabled || !a.opts.Definition.HasChart || a.core.InMaintenance() {
-		return // armed again after the next successful run
-	}
-	if a.core.Busy() || a.checking {
-		a.scheduleCheck(ctx)
-		return
-	}
-	a.checking = true
-	ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.driftMode() != DriftOff})
+	a.step(ctx, CheckDue{})
 }
 
+// handleCheckResult counts the check and lets the core take what it found.
 func (a *Actor) handleCheckResult(ctx actor.Context, r worker.CheckResult) {
-	a.checking = false
-	defer a.scheduleCheck(ctx)
 	a.count(func(m Metrics) { m.ReleaseChecked(a.name()) })
-	if r.Err != nil {
-		a.log.Warn("release check", "err", r.Err)
-		return
-	}
-	if !a.core.State.Enabled || a.core.InMaintenance() {
-		return
-	}
-	if len(r.Check.Absent) > 0 {
-		a.log.Info("release objects are absent; queueing a module run", "objects", r.Check.Absent)
-		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{
-			messages.NewModuleRun(a.name(), "absent: "+strings.Join(r.Check.Absent, ", "))}})
-	}
-	a.observeDrift(ctx, r.Check.Drift)
+	a.step(ctx, ObjectsChecked{Check: r.Check, Err: r.Err})
 }
 
 // handleHelmDrift follows a module run's helm step: a run that wrote the

@@ -79,6 +79,14 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 			"binding", e.Binding, "err", e.Err)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
+	case CheckObjects:
+		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.driftMode() != DriftOff})
+	case CheckFailed:
+		a.log.Warn("release check", "err", e.Err)
+	case AbsentFound:
+		a.log.Info("release objects are absent; queueing a module run", "objects", e.Objects)
+	case ObserveDrift:
+		a.observeDrift(ctx, e.Found)
 	case MaintenanceSet:
 		a.maintenanceSet(e)
 	case HelmSkipped:
