@@ -135,12 +135,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 	ctx.Send(a.peers.Report, ready)
 }
 
-// handleRunTask gives the core the task; its queue's worker is spawned
-// first, unless the actor is stopping (it would never be stopped).
 func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	if !a.core.Stopping {
-		a.workerFor(ctx, bindings.QueueName(msg.Task.Queue))
-	}
 	a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 }
 

@@ -71,6 +71,8 @@ func describe(effects []Effect) []string {
 			out = append(out, "TaskEnded "+e.Task.Hook)
 		case StartSync:
 			out = append(out, "StartSync "+e.Queue)
+		case EnsureWorker:
+			out = append(out, "EnsureWorker "+e.Queue)
 		default:
 			out = append(out, reflect.TypeOf(e).Name())
 		}
@@ -86,8 +88,10 @@ func step(t *testing.T, c *Core, ev Event, want ...string) {
 	}
 }
 
+// assign gives the core a task as the queue does: numbered, and named
+// after its queue (main when it names none).
 func assign(id uint64, t messages.Task) TaskAssigned {
-	t.ID = id
+	t.ID, t.Queue = id, bindings.QueueName(t.Queue)
 	return TaskAssigned{Assigned: hookrun.Assigned{Task: t, Queue: queuePID}}
 }
 
@@ -112,8 +116,8 @@ func done(queue string, patch string) HookFinished {
 // task from a busy queue fails at once; a stopping actor fails them all.
 func TestOneTaskPerQueue(t *testing.T) {
 	c := newCore(t, globalHooks())
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
-	step(t, c, assign(2, hookTask("event.sh", "tick", "slow")), "slow: RunHook event.sh")
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
+	step(t, c, assign(2, hookTask("event.sh", "tick", "slow")), "EnsureWorker slow", "slow: RunHook event.sh")
 	step(t, c, assign(3, hookTask("event.sh", "tick", "slow")), "Reply 3 err=the global actor is still running a task of this queue")
 	step(t, c, done("slow", ""), "slow: Ran", "Publish", "Reply 2", "TaskEnded event.sh")
 	step(t, c, done("main", ""), "main: Ran", "Publish", "Reply 1", "TaskEnded event.sh")
@@ -127,7 +131,7 @@ func TestOneTaskPerQueue(t *testing.T) {
 func TestBindingTasksAndReloads(t *testing.T) {
 	c := newCore(t, globalHooks())
 	step(t, c, assign(1, messages.Task{Kind: messages.TaskGlobalBinding, Binding: "afterAll"}),
-		"Reply 1 next=before-all.sh next=after-all.sh")
+		"EnsureWorker main", "Reply 1 next=before-all.sh next=after-all.sh")
 	patch := `[{"op":"add","path":"/global/n","value":2}]`
 	for i, tc := range []struct {
 		task messages.Task
@@ -138,12 +142,12 @@ func TestBindingTasksAndReloads(t *testing.T) {
 		{messages.Task{Kind: messages.TaskGlobalHook, Hook: "event.sh", Binding: "tick", Sync: true, Context: []byte(`[]`)}, "Reply 12"},
 	} {
 		c := newCore(t, globalHooks())
-		step(t, c, assign(uint64(10+i), tc.task), "main: RunHook "+tc.task.Hook)
+		step(t, c, assign(uint64(10+i), tc.task), "EnsureWorker main", "main: RunHook "+tc.task.Hook)
 		step(t, c, done("main", patch), "main: Ran", "Publish", tc.want, "TaskEnded "+tc.task.Hook)
 	}
-	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "StartSync main")
+	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "EnsureWorker main", "StartSync main")
 	step(t, c, SyncEnded{Queue: "main", Done: messages.TaskDone{Next: []messages.Task{{Hook: "x"}}}}, "Reply 2 next=x")
-	step(t, c, assign(3, messages.Task{Kind: messages.TaskGlobalHook, Hook: "nope.sh"}), `Reply 3 err=no global hook "nope.sh"`)
+	step(t, c, assign(3, messages.Task{Kind: messages.TaskGlobalHook, Hook: "nope.sh"}), "EnsureWorker main", `Reply 3 err=no global hook "nope.sh"`)
 }
 
 // TestFailedHooks: a failure answers the error; with allowFailure the
@@ -152,16 +156,16 @@ func TestBindingTasksAndReloads(t *testing.T) {
 func TestFailedHooks(t *testing.T) {
 	c := newCore(t, globalHooks())
 	failed := HookFinished{Result: worker.HookResult{Queue: "main", Err: errors.New("exit status 1")}}
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
 	step(t, c, failed, "main: Ran", "Reply 1 err=hook event.sh: exit status 1")
 	allowed := hookTask("event.sh", "tick", "")
 	allowed.AllowFailure = true
-	step(t, c, assign(2, allowed), "main: RunHook event.sh")
+	step(t, c, assign(2, allowed), "EnsureWorker main", "main: RunHook event.sh")
 	step(t, c, failed, "main: Ran", "TaskEnded event.sh", "Reply 2 err=hook event.sh: exit status 1")
 	// A named queue's Synchronization run (a HookEvent's task) likewise.
 	sync := hookTask("event.sh", "tick", "q")
 	sync.Sync, sync.AllowFailure = true, true
-	step(t, c, assign(3, sync), "q: RunHook event.sh")
+	step(t, c, assign(3, sync), "EnsureWorker q", "q: RunHook event.sh")
 	step(t, c, HookFinished{Result: worker.HookResult{Queue: "q", Err: errors.New("exit status 1")}},
 		"q: Ran", "TaskEnded event.sh", "Reply 3 err=hook event.sh: exit status 1")
 }
@@ -170,7 +174,7 @@ func TestFailedHooks(t *testing.T) {
 // to the config layer) changes nothing.
 func TestGlobalConfigEcho(t *testing.T) {
 	c := newCore(t, globalHooks())
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
 	cfg, err := hookexec.ParsePatch([]byte(`[{"op":"add","path":"/global/n","value":3}]`), hookexec.PatchScope{RootKey: "global"})
 	if err != nil {
 		t.Fatal(err)

@@ -69,12 +69,17 @@ type (
 	StartSync struct{ Queue string }
 	// TaskEnded tells the GlobalSynchronization wait a task ended.
 	TaskEnded struct{ Task messages.Task }
+	// EnsureWorker spawns the queue's worker if it has none: before the
+	// task's first step, so that no worker is spawned once the actor
+	// stops (it would never be stopped).
+	EnsureWorker struct{ Queue string }
 )
 
-func (InQueue) globalEffect()     {}
-func (Reply) globalEffect()       {}
-func (Publish) globalEffect()     {}
-func (ConfigReply) globalEffect() {}
-func (Enqueue) globalEffect()     {}
-func (StartSync) globalEffect()   {}
-func (TaskEnded) globalEffect()   {}
+func (InQueue) globalEffect()      {}
+func (Reply) globalEffect()        {}
+func (Publish) globalEffect()      {}
+func (ConfigReply) globalEffect()  {}
+func (Enqueue) globalEffect()      {}
+func (StartSync) globalEffect()    {}
+func (TaskEnded) globalEffect()    {}
+func (EnsureWorker) globalEffect() {}

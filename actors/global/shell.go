@@ -44,6 +44,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.startSync(ctx, e.Queue)
 	case TaskEnded:
 		a.syncFinished(ctx, e.Task)
+	case EnsureWorker:
+		a.workerFor(ctx, e.Queue)
 	default:
 		panic(fmt.Sprintf("global: effect %T has no case in apply", e))
 	}

@@ -128,10 +128,7 @@ func (c *Core) Phase() Phase {
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case TaskAssigned:
-		if c.tasks.Offer(e.Assigned) {
-			return c.start(e.Assigned.Task, env)
-		}
-		return nil
+		return c.assigned(e.Assigned, env)
 	case HookFinished:
 		r := e.Result
 		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
@@ -211,6 +208,14 @@ func (c *Core) watch(on, sync bool) []Effect {
 	}
 	c.Watching = on
 	return []Effect{Watch{On: on, Sync: sync}}
+}
+
+// assigned starts a task, or lets it wait for the running one.
+func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
+	if c.tasks.Offer(a) == hookrun.Start {
+		return c.start(a.Task, env)
+	}
+	return nil
 }
 
 // start begins a task: its inputs are pinned now.
