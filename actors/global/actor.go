@@ -53,8 +53,6 @@ type Actor struct {
 	peers   hookrun.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
-	// sync is the running TaskGlobalSync, while it waits.
-	sync *syncing
 }
 
 // New returns the producer of the global actor.
@@ -77,7 +75,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
-		a.handleKubeSyncRuns(ctx, msg)
+		a.step(ctx, KubeSynced{Runs: msg})
 	case worker.WebhookResult:
 		a.handleWebhooksRegistered(ctx, msg)
 	case worker.HookResult:

@@ -24,6 +24,8 @@ type Core struct {
 	// Stopping: the actor is being stopped; new tasks fail at once.
 	Stopping bool
 	queues   map[string]*queueRun
+	// sync is the running GlobalSynchronization task, while it waits.
+	sync *syncing
 }
 
 // queueRun is a queue's tasks and its hook run.
@@ -68,8 +70,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.stepHook(e.Queue, env, hookrun.ConfigWritten{Err: e.Err})
 	case TokenArrived:
 		return c.stepHook(e.Queue, env, hookrun.TokenArrived{})
-	case SyncEnded:
-		return c.end(e.Queue, e.Done, env)
+	case KubeSynced:
+		return c.kubeSynced(e.Runs, env)
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
 	case HookEventArrived:
@@ -104,7 +106,7 @@ func (c *Core) start(q string, t messages.Task, env Env) []Effect {
 	case messages.TaskGlobalHook:
 		return c.startHook(q, t, env)
 	case messages.TaskGlobalSync:
-		return []Effect{StartSync{Queue: q}}
+		return c.startSync(q, env)
 	}
 	return c.end(q, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)}, env)
 }
@@ -167,7 +169,7 @@ func (c *Core) finish(q string, err error, env Env) []Effect {
 	if err != nil {
 		var out []Effect
 		if cur.AllowFailure {
-			out = append(out, TaskEnded{Task: cur})
+			out = append(out, c.syncTaskEnded(cur, env)...)
 		}
 		return append(out, c.end(q, messages.TaskDone{Err: err.Error()}, env)...)
 	}
@@ -175,7 +177,7 @@ func (c *Core) finish(q string, err error, env Env) []Effect {
 	if r.changed && !cur.Sync && reloadsOnChange(cur.Binding) {
 		later = append(later, messages.NewReloadAll("global values changed by "+cur.Hook))
 	}
-	return append(c.end(q, messages.TaskDone{Later: later}, env), TaskEnded{Task: cur})
+	return append(c.end(q, messages.TaskDone{Later: later}, env), c.syncTaskEnded(cur, env)...)
 }
 
 // reloadsOnChange tells whether a values change by a hook of this binding

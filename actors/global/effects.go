@@ -27,11 +27,9 @@ type (
 	}
 	ConfigWritten struct{ Queue, Err string }
 	TokenArrived  struct{ Queue string }
-	// SyncEnded: the GlobalSynchronization wait answers its task.
-	SyncEnded struct {
-		Queue string
-		Done  messages.TaskDone
-	}
+	// KubeSynced lists the Synchronization runs of the kubernetes
+	// bindings (GlobalSynchronization).
+	KubeSynced       struct{ Runs messages.KubeSyncRuns }
 	SectionChanged   struct{ Section any }
 	HookEventArrived struct{ Event messages.HookEvent }
 )
@@ -41,7 +39,7 @@ func (HookFinished) globalEvent()     {}
 func (SnapshotsRead) globalEvent()    {}
 func (ConfigWritten) globalEvent()    {}
 func (TokenArrived) globalEvent()     {}
-func (SyncEnded) globalEvent()        {}
+func (KubeSynced) globalEvent()       {}
 func (SectionChanged) globalEvent()   {}
 func (HookEventArrived) globalEvent() {}
 
@@ -65,21 +63,31 @@ type (
 	Publish     struct{}
 	ConfigReply struct{ Reply messages.ConfigApplied }
 	Enqueue     struct{ Tasks []messages.Task }
-	// StartSync starts the GlobalSynchronization task of a queue.
-	StartSync struct{ Queue string }
-	// TaskEnded tells the GlobalSynchronization wait a task ended.
-	TaskEnded struct{ Task messages.Task }
+	// WatchKube starts the kubernetes bindings; with Sync their
+	// Synchronization runs come back as KubeSynced, those of named queues
+	// that wait listed too.
+	WatchKube struct{ Sync bool }
+	// StartSchedules starts the schedule bindings.
+	StartSchedules struct{}
+	// WebhooksSynced: the global Synchronization is done, the global
+	// hooks may answer webhooks.
+	WebhooksSynced struct{}
+	// SyncWaiting: the GlobalSynchronization task waits for Runs runs in
+	// named queues; the actor logs it.
+	SyncWaiting struct{ Runs int }
 	// EnsureWorker spawns the queue's worker if it has none: before the
 	// task's first step, so that no worker is spawned once the actor
 	// stops (it would never be stopped).
 	EnsureWorker struct{ Queue string }
 )
 
-func (InQueue) globalEffect()      {}
-func (Reply) globalEffect()        {}
-func (Publish) globalEffect()      {}
-func (ConfigReply) globalEffect()  {}
-func (Enqueue) globalEffect()      {}
-func (StartSync) globalEffect()    {}
-func (TaskEnded) globalEffect()    {}
-func (EnsureWorker) globalEffect() {}
+func (InQueue) globalEffect()        {}
+func (Reply) globalEffect()          {}
+func (Publish) globalEffect()        {}
+func (ConfigReply) globalEffect()    {}
+func (Enqueue) globalEffect()        {}
+func (WatchKube) globalEffect()      {}
+func (StartSchedules) globalEffect() {}
+func (WebhooksSynced) globalEffect() {}
+func (SyncWaiting) globalEffect()    {}
+func (EnsureWorker) globalEffect()   {}

@@ -40,10 +40,14 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
-	case StartSync:
-		a.startSync(ctx, e.Queue)
-	case TaskEnded:
-		a.syncFinished(ctx, e.Task)
+	case WatchKube:
+		a.watchKube(ctx, e.Sync)
+	case StartSchedules:
+		sendTo(ctx, a.peers.Schedule, a.core.Hooks.Schedules(messages.OwnerGlobal, "", true))
+	case WebhooksSynced:
+		a.webhooksSynced()
+	case SyncWaiting:
+		a.opts.Log.Info("waiting for the Synchronization of bindings in named queues", "runs", e.Runs)
 	case EnsureWorker:
 		a.workerFor(ctx, e.Queue)
 	default:
