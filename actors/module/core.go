@@ -52,6 +52,8 @@ func (p Phase) String() string { return phaseNames[p] }
 type Core struct {
 	Names    values.Names
 	HasChart bool
+	// HasEnabledScript: discovery runs the module's enabled script.
+	HasEnabledScript bool
 	// HasCRDs: the module has crds/ files to apply before the first run
 	// since it was enabled.
 	HasCRDs bool
@@ -72,6 +74,7 @@ type Core struct {
 	retiring bool
 	// checking: the worker is looking at the release's objects.
 	checking bool
+	life     startup
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
@@ -127,8 +130,18 @@ func (c *Core) Phase() Phase {
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case TaskAssigned:
-		return c.assigned(e.Assigned, env)
+	case Started:
+		return c.started(e)
+	case Configured:
+		return c.configure(e, env)
+	case TaskAssigned, EnabledAsked:
+		return c.whenConfigured(ev, env)
+	case EnabledScriptDone:
+		return c.enabledScriptDone(e)
+	case HelmWaiting:
+		return c.helmWaiting(e.NotReady, env)
+	case Removed:
+		return c.remove()
 	case HookFinished:
 		r := e.Result
 		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
@@ -141,6 +154,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
 	case HelmFinished:
+		c.State.Wait = nil // the wait ends with the step; published with its outcome
 		return c.helmFinished(e.Result, env)
 	case ReleaseChecked:
 		return c.releaseChecked(e.Result, env)
@@ -190,6 +204,7 @@ func (c *Core) sectionChanged(section any) []Effect {
 // delete ends (retiring).
 func (c *Core) disabled() []Effect {
 	c.State.Enabled, c.State.StartupDone = false, false
+	c.State.Drift = nil // its release is deleted
 	c.retiring = c.Watching
 	return []Effect{Publish{}}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
@@ -60,6 +61,33 @@ type (
 	// webhook results.
 	WebhooksRegistered   struct{ Err error }
 	WebhooksUnregistered struct{ Err error }
+	// Started: the actor started, with the scope of the values files.
+	Started struct {
+		Scope           values.Scope
+		WithKube, Paced bool
+	}
+	// Configured is the worker's configuring of the hooks: the hooks, what
+	// the module has to apply and serve, or the error that leaves it out.
+	Configured struct {
+		Hooks                hookrun.HookSet
+		HasCRDs, HasWebhooks bool
+		Webhooks             []board.WebhookState
+		Err                  error
+	}
+	// EnabledAsked is discovery's CheckEnabled, From the one to answer.
+	EnabledAsked struct {
+		EnabledBefore []string
+		From          *actor.PID
+	}
+	// EnabledScriptDone is the worker's run of the enabled script.
+	EnabledScriptDone struct {
+		Enabled bool
+		Err     error
+	}
+	// HelmWaiting lists what the helm step waits for.
+	HelmWaiting struct{ NotReady []string }
+	// Removed: the module's dir is gone.
+	Removed struct{}
 	// CheckDue: the periodic release check's timer fired.
 	CheckDue struct{}
 	// ObjectsChecked is the worker's release check.
@@ -85,6 +113,12 @@ func (CRDsApplied) moduleEvent()          {}
 func (WebhooksRegistered) moduleEvent()   {}
 func (WebhooksUnregistered) moduleEvent() {}
 func (CheckDue) moduleEvent()             {}
+func (Started) moduleEvent()              {}
+func (Configured) moduleEvent()           {}
+func (EnabledAsked) moduleEvent()         {}
+func (EnabledScriptDone) moduleEvent()    {}
+func (HelmWaiting) moduleEvent()          {}
+func (Removed) moduleEvent()              {}
 func (ObjectsChecked) moduleEvent()       {}
 
 // Effect is an output of the module core: one of the types below, a closed
@@ -173,6 +207,31 @@ type (
 	AbsentFound struct{ Objects []string }
 	// ObserveDrift hands the check's drift to the drift tracker.
 	ObserveDrift struct{ Found []messages.DriftedObject }
+	// StartFailed: the hooks could not be configured, the module is left
+	// out; the actor logs and counts it.
+	StartFailed struct{ Err error }
+	// Ready tells the operator the module has started (Err: it failed to).
+	Ready struct{ Err string }
+	// TaskDropped answers a task of a module that failed to start: it is
+	// dropped, not failed (its retry could never succeed).
+	TaskDropped struct {
+		To   *actor.PID
+		Task messages.Task
+		Err  error
+	}
+	// RunEnabledScript runs the enabled script with the values given
+	// (EnabledScriptDone follows).
+	RunEnabledScript struct{ Values, ConfigValues []byte }
+	// EnabledReply answers discovery.
+	EnabledReply struct {
+		To      *actor.PID
+		Checked messages.EnabledChecked
+	}
+	// Forget removes the module's published state and metrics: the failed
+	// start's and maintenance's when set, its webhooks' with Webhooks.
+	Forget struct{ StartFailed, InMaintenance, Webhooks bool }
+	// TaskStatus shows what the running task waits for in the queue.
+	TaskStatus struct{ Progress messages.TaskProgress }
 )
 
 func (HookEffect) moduleEffect()         {}
@@ -201,3 +260,10 @@ func (CheckObjects) moduleEffect()       {}
 func (CheckFailed) moduleEffect()        {}
 func (AbsentFound) moduleEffect()        {}
 func (ObserveDrift) moduleEffect()       {}
+func (StartFailed) moduleEffect()        {}
+func (Ready) moduleEffect()              {}
+func (TaskDropped) moduleEffect()        {}
+func (RunEnabledScript) moduleEffect()   {}
+func (EnabledReply) moduleEffect()       {}
+func (Forget) moduleEffect()             {}
+func (TaskStatus) moduleEffect()         {}

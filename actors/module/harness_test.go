@@ -54,10 +54,12 @@ func newHarness(t *testing.T, hasChart bool, hooks map[string]string) *harness {
 		}
 		set = append(set, hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: cfg})
 	}
-	c := &Core{Names: names, HasChart: hasChart, WithKube: true, Hooks: set, Scope: scope,
-		State: board.ModuleState{Name: "demo", Phase: "idle"}, hook: hookrun.Run{WithKube: true, Paced: true}}
+	c := &Core{Names: names, HasChart: hasChart, State: board.ModuleState{Name: "demo", Phase: "starting"}}
 	env := Env{Now: coreEpoch, Global: values.Snapshot{Key: "global", Values: map[string]any{"domain": "a.example"}}}
-	return &harness{t: t, core: c, env: env, queue: actor.NewPID("test", "queue")}
+	h := &harness{t: t, core: c, env: env, queue: actor.NewPID("test", "queue")}
+	h.step(Started{Scope: scope, WithKube: true, Paced: true})
+	h.step(Configured{Hooks: set}, "Publish", "Ready")
+	return h
 }
 
 // step feeds ev and checks the effects against want (short strings).

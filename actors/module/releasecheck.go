@@ -59,10 +59,9 @@ func (a *Actor) handleHelmDrift(ctx actor.Context, r worker.HelmResult) {
 }
 
 // forgetDrift drops what the checks found: the module is disabled, its
-// release is deleted.
+// release is deleted (the core clears the drift it shows).
 func (a *Actor) forgetDrift() {
 	a.drift.reset()
-	a.core.State.Drift = nil
 	a.count(func(m Metrics) { m.DriftedObjects(a.name(), 0) })
 }
 
