@@ -26,6 +26,9 @@ type Core struct {
 	queues   map[string]*queueRun
 	// sync is the running GlobalSynchronization task, while it waits.
 	sync *syncing
+	// serveWebhooks: the actor has a webhook server for the global hooks'
+	// webhook bindings.
+	serveWebhooks bool
 }
 
 // queueRun is a queue's tasks and its hook run.
@@ -74,6 +77,15 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.kubeSynced(e.Runs, env)
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
+	case Started:
+		return c.started(e)
+	case Configured:
+		return c.configure(e)
+	case WebhooksRegistered:
+		return c.webhooksRegistered(e.Err)
+	case Stopping:
+		c.Stopping = true
+		return nil
 	case HookEventArrived:
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}

@@ -71,6 +71,12 @@ func describe(effects []Effect) []string {
 			out = append(out, fmt.Sprintf("WatchKube sync=%t", e.Sync))
 		case SyncWaiting:
 			out = append(out, fmt.Sprintf("SyncWaiting %d", e.Runs))
+		case Ready:
+			s := "Ready"
+			if e.Err != "" {
+				s += " err=" + e.Err
+			}
+			out = append(out, s)
 		case EnsureWorker:
 			out = append(out, "EnsureWorker "+e.Queue)
 		default:

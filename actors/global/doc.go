@@ -9,8 +9,9 @@
 // hooks: kubernetes bindings first, whose Synchronization runs follow in
 // main (and in named queues, waited for), then the schedules.
 //
-// The decisions are pure code, all in Core's Step (core.go, syncwait.go):
-// one task per queue at a time (a hookrun.Tasks per queue), queues
+// The decisions are pure code, all in Core's Step (core.go, syncwait.go,
+// lifecycle.go): the actor's start (ready once its hooks are configured
+// and their webhooks registered), one task per queue at a time (a hookrun.Tasks per queue), queues
 // concurrently, each with its own hookrun.Run, and the GlobalSynchronization
 // task, whose wait for the Synchronization runs is SyncWait, a pure part of
 // the core. The actor (actor.go, shell.go, sync.go) only turns messages
