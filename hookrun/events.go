@@ -8,25 +8,24 @@ import (
 	"github.com/addon-actors/addon-operator/values"
 )
 
+// Env is what the owner reads for each Step: the clock's time, for the
+// rate limit.
+type Env struct{ Now time.Time }
+
 // Event is an input of a hook run's Step.
 type Event interface{ hookRunEvent() }
 
 // Events of a hook run.
 type (
 	// Begin starts a run of Hook. Request.BindingContext is nil for an
-	// ORDER binding run (it is built here); Now is the clock's time, for
-	// the rate limit.
+	// ORDER binding run (it is built here).
 	Begin struct {
 		Hook    Hook
 		Request hookexec.Request
 		Info    RunInfo
-		Now     time.Time
 	}
 	// SnapshotsRead answers GetSnapshots.
-	SnapshotsRead struct {
-		Snapshots bctx.Snapshots
-		Now       time.Time
-	}
+	SnapshotsRead struct{ Snapshots bctx.Snapshots }
 	// TokenArrived: the timer of ArmTimer fired.
 	TokenArrived struct{}
 	// HookDone is the worker's result; Scope is the owner's scope as it

@@ -68,7 +68,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case HookFinished:
 		return c.stepHook(e.Result.Queue, env, hookrun.HookDone{Result: e.Result.Result, Err: e.Result.Err, Scope: c.Scope})
 	case SnapshotsRead:
-		return c.stepHook(e.Queue, env, hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now})
+		return c.stepHook(e.Queue, env, hookrun.SnapshotsRead{Snapshots: e.Snapshots})
 	case ConfigWritten:
 		return c.stepHook(e.Queue, env, hookrun.ConfigWritten{Err: e.Err})
 	case TokenArrived:
@@ -142,7 +142,7 @@ func (c *Core) startHook(q string, t messages.Task, env Env) []Effect {
 		return c.end(q, messages.TaskDone{Err: err.Error()}, env)
 	}
 	c.queues[q].changed = false
-	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure), Now: env.Now})
+	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure)})
 }
 
 // stepHook feeds a queue's hook run and takes back what concerns the
@@ -153,7 +153,7 @@ func (c *Core) stepHook(q string, env Env, ev hookrun.Event) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range r.hook.Step(ev) {
+	for _, e := range r.hook.Step(ev, hookrun.Env{Now: env.Now}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope, r.changed = e.Scope, e.ValuesChanged

@@ -146,7 +146,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		r := e.Result
 		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
 	case SnapshotsRead:
-		return c.stepHook(hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now}, env)
+		return c.stepHook(hookrun.SnapshotsRead{Snapshots: e.Snapshots}, env)
 	case ConfigWritten:
 		return c.stepHook(hookrun.ConfigWritten{Err: e.Err}, env)
 	case TokenArrived:

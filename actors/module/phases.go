@@ -85,7 +85,7 @@ func (c *Core) nextHook(env Env) []Effect {
 	}
 	s := r.left[0]
 	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure)
-	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info, Now: env.Now}, env)
+	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info}, env)
 }
 
 // advance leaves the current phase.
@@ -110,7 +110,7 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range c.hook.Step(ev) {
+	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope = e.Scope
