@@ -27,7 +27,7 @@ func newCore(t *testing.T, hooks map[string]string) *Core {
 		t.Fatal(err)
 	}
 	c := &Core{Scope: scope, WithKube: true, Paced: true}
-	for _, name := range []string{"after-all.sh", "before-all.sh", "event.sh", "kube.sh"} {
+	for _, name := range []string{"after-all.sh", "before-all.sh", "event.sh", "kube.sh", "policy"} {
 		if cfg, ok := hooks[name]; ok {
 			parsed, err := hookconfig.Parse([]byte(cfg), bindings.ScopeGlobal)
 			if err != nil {

@@ -4,12 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/addon-actors/addon-operator/hook/bindings"
-	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
-	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/values"
 )
 
 // TestGlobalStart: the actor publishes its scope when it starts, and
@@ -17,15 +12,8 @@ import (
 // webhooks when it serves them (a failure of either is the start's
 // error); once it stops, new tasks fail.
 func TestGlobalStart(t *testing.T) {
-	scope, err := values.NewGlobalScope(nil, values.Sections{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := hookconfig.Parse([]byte(`{"configVersion":"v1","kubernetesValidating":[{"name":"v.example.com"}]}`), bindings.ScopeGlobal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	withWebhook := hookrun.HookSet{{Hook: hookexec.Hook{Name: "policy"}, Config: cfg}}
+	configured := newCore(t, map[string]string{"policy": `{"configVersion":"v1","kubernetesValidating":[{"name":"v.example.com"}]}`})
+	scope, withWebhook := configured.Scope, configured.Hooks
 	for _, tc := range []struct {
 		name   string
 		serve  bool
