@@ -127,8 +127,36 @@ func (c *Core) Phase() Phase {
 	return c.run.phase
 }
 
-// Step applies ev and returns the effects.
+// Step applies ev and returns the effects. Events are handled by what
+// they concern: the module's own life (stepLife), the running task's hook
+// run (stepRun) or phase results (stepPhase), and what comes from outside
+// its tasks.
 func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case Started, Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled:
+		return c.stepLife(ev, env)
+	case HookFinished, SnapshotsRead, ConfigWritten, TokenArrived:
+		return c.stepRun(ev, env)
+	case KubeSynced, HelmWaiting, HelmFinished, ReleaseChecked, DeleteFinished, CRDsApplied,
+		WebhooksRegistered, WebhooksUnregistered:
+		return c.stepPhase(ev, env)
+	case SectionChanged:
+		return c.configChanged(e)
+	case CheckDue:
+		return c.checkDue()
+	case ObjectsChecked:
+		return c.objectsChecked(e)
+	case HookEventArrived:
+		if c.retiring {
+			return nil
+		}
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+	}
+	return nil
+}
+
+// stepLife handles the events of the module's own life (lifecycle.go).
+func (c *Core) stepLife(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case Started:
 		return c.started(e)
@@ -138,10 +166,17 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.whenConfigured(ev, env)
 	case EnabledScriptDone:
 		return c.enabledScriptDone(e)
-	case HelmWaiting:
-		return c.helmWaiting(e.NotReady, env)
 	case Removed:
 		return c.remove()
+	case Disabled:
+		return c.disabled()
+	}
+	return nil
+}
+
+// stepRun feeds the running hook run.
+func (c *Core) stepRun(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
 	case HookFinished:
 		r := e.Result
 		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
@@ -151,8 +186,18 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.stepHook(hookrun.ConfigWritten{Err: e.Err}, env)
 	case TokenArrived:
 		return c.stepHook(hookrun.TokenArrived{}, env)
+	}
+	return nil
+}
+
+// stepPhase takes the worker's and the kube actor's results of the
+// running task's phases (phases.go, crds.go, webhooks.go, readywait.go).
+func (c *Core) stepPhase(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
+	case HelmWaiting:
+		return c.helmWaiting(e.NotReady, env)
 	case HelmFinished:
 		c.State.Wait = nil // the wait ends with the step; published with its outcome
 		return c.helmFinished(e.Result, env)
@@ -166,19 +211,6 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.webhooksRegistered(e.Err, env)
 	case WebhooksUnregistered:
 		return c.webhooksUnregistered(e.Err, env)
-	case SectionChanged:
-		return c.configChanged(e)
-	case Disabled:
-		return c.disabled()
-	case CheckDue:
-		return c.checkDue()
-	case ObjectsChecked:
-		return c.objectsChecked(e)
-	case HookEventArrived:
-		if c.retiring {
-			return nil
-		}
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
 }
