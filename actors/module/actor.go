@@ -83,10 +83,8 @@ type Actor struct {
 	// checkArmed: a checkRelease is on its way.
 	checkArmed bool
 	checkTimer supervision.Timer
-	// drift is what the checks found of the release's drift.
-	drift driftTracker
-	peers hookrun.Siblings
-	self  *actor.PID
+	peers      hookrun.Siblings
+	self       *actor.PID
 	// crds are the module's crds/ documents, read with its hooks.
 	crds []crds.CRD
 }
@@ -99,7 +97,7 @@ func New(opts Options) actor.Producer {
 	return func() actor.Actor {
 		name := opts.Definition.Names.Name
 		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
-			HasChart: opts.Definition.HasChart, HasEnabledScript: opts.Definition.HasEnabledScript,
+			HasChart: opts.Definition.HasChart, HasEnabledScript: opts.Definition.HasEnabledScript, DriftMode: driftMode(opts),
 			State: board.ModuleState{Name: name, Phase: "starting"}}}
 	}
 }
@@ -128,7 +126,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.EnabledResult:
 		a.step(ctx, EnabledScriptDone{Enabled: msg.Enabled, Err: msg.Err})
 	case messages.ModuleDisabled:
-		a.forgetDrift()
 		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
 		a.step(ctx, Removed{})
@@ -138,7 +135,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, HelmWaiting{NotReady: msg.NotReady})
 	case worker.HelmResult:
 		a.countHelmWait(msg)
-		a.handleHelmDrift(ctx, msg)
 		a.step(ctx, HelmFinished{Result: msg})
 	case worker.ReleaseResult:
 		a.step(ctx, ReleaseChecked{Result: msg})

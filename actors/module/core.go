@@ -72,6 +72,10 @@ type Core struct {
 	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
 	// nothing, and the delete's end stops them.
 	retiring bool
+	// DriftMode is the module's drift mode (DriftReport, DriftRestore,
+	// DriftOff); drift is what the checks found of its release's drift.
+	DriftMode string
+	drift     driftTracker
 	// checking: the worker is looking at the release's objects.
 	checking bool
 	life     startup
@@ -145,7 +149,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case CheckDue:
 		return c.checkDue()
 	case ObjectsChecked:
-		return c.objectsChecked(e)
+		return c.objectsChecked(e, env)
 	case HookEventArrived:
 		if c.retiring {
 			return nil
@@ -200,7 +204,7 @@ func (c *Core) stepPhase(ev Event, env Env) []Effect {
 		return c.helmWaiting(e.NotReady, env)
 	case HelmFinished:
 		c.State.Wait = nil // the wait ends with the step; published with its outcome
-		return c.helmFinished(e.Result, env)
+		return append(c.helmDrift(e.Result, env.Now), c.helmFinished(e.Result, env)...)
 	case ReleaseChecked:
 		return c.releaseChecked(e.Result, env)
 	case DeleteFinished:
@@ -236,9 +240,10 @@ func (c *Core) sectionChanged(section any) []Effect {
 // delete ends (retiring).
 func (c *Core) disabled() []Effect {
 	c.State.Enabled, c.State.StartupDone = false, false
-	c.State.Drift = nil // its release is deleted
+	c.drift.reset() // its release is deleted
+	c.State.Drift = nil
 	c.retiring = c.Watching
-	return []Effect{Publish{}}
+	return []Effect{DriftCounted{}, Publish{}}
 }
 
 // disable ends a delete: the module is disabled and its bindings stop.

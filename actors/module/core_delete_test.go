@@ -109,7 +109,7 @@ func TestBeforeDeleteHelmSkipped(t *testing.T) {
 func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 	h := newHarness(t, true, deleteHooks())
 	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
-	h.step(Disabled{}, "Publish")
+	h.step(Disabled{}, "DriftCounted", "Publish")
 	if !h.core.Watching || h.core.State.Enabled {
 		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.Watching, h.core.State)
 	}
@@ -121,7 +121,7 @@ func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 
 	again := newHarness(t, true, deleteHooks())
 	again.core.State.Enabled, again.core.State.StartupDone, again.core.Watching = true, true, true
-	again.step(Disabled{}, "Publish")
+	again.step(Disabled{}, "DriftCounted", "Publish")
 	again.assign(messages.NewModuleRun("demo", "enabled again"), "Publish", "Watch on=false sync=false",
 		"Watch on=true sync=true")
 	wantPhase(t, again, KubeSync)

@@ -34,8 +34,8 @@
 // the background, when its dir goes.
 //
 // Besides its tasks the module looks after its release itself, off the
-// queue (check.go decides, releasecheck.go and drifttrack.go carry it
-// out; the drift tracker is still shell state): every Options.CheckInterval an
+// queue (check.go and the drift tracker drifttrack.go decide, in the core;
+// releasecheck.go carries it out): every Options.CheckInterval an
 // enabled module, when idle, asks its worker for the release's objects
 // that are absent (it queues its own run to restore them) and those that
 // drifted from the manifest (reported, or restored with the drift mode

@@ -205,8 +205,19 @@ type (
 	// AbsentFound: the check found absent objects, a run that restores
 	// them is queued; the actor logs it.
 	AbsentFound struct{ Objects []string }
-	// ObserveDrift hands the check's drift to the drift tracker.
-	ObserveDrift struct{ Found []messages.DriftedObject }
+	// DriftJudged is what the drift tracker decided (reports, fields
+	// given up, objects no longer drifting), for the log and the metrics.
+	DriftJudged struct {
+		Step driftStep
+		Mode string
+	}
+	// RestoreDrift asks the worker to put drifted fields back.
+	RestoreDrift struct{ Drift []messages.DriftedObject }
+	// DriftCleared: helm wrote the release, nothing drifts any more; the
+	// actor logs it.
+	DriftCleared struct{ Objects []string }
+	// DriftCounted is how many objects drift now, for the metric.
+	DriftCounted struct{ Objects int }
 	// StartFailed: the hooks could not be configured, the module is left
 	// out; the actor logs and counts it.
 	StartFailed struct{ Err error }
@@ -259,7 +270,10 @@ func (WebhooksSynced) moduleEffect()     {}
 func (CheckObjects) moduleEffect()       {}
 func (CheckFailed) moduleEffect()        {}
 func (AbsentFound) moduleEffect()        {}
-func (ObserveDrift) moduleEffect()       {}
+func (DriftJudged) moduleEffect()        {}
+func (RestoreDrift) moduleEffect()       {}
+func (DriftCleared) moduleEffect()       {}
+func (DriftCounted) moduleEffect()       {}
 func (StartFailed) moduleEffect()        {}
 func (Ready) moduleEffect()              {}
 func (TaskDropped) moduleEffect()        {}

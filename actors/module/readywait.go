@@ -26,7 +26,7 @@ func (a *Actor) readyWait() (on bool, timeout time.Duration) {
 func (a *Actor) helmJob(values map[string]any) worker.HelmJob {
 	wait, timeout := a.readyWait()
 	return worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: values,
-		Drift: a.driftMode() != DriftOff, Wait: wait, WaitTimeout: timeout}
+		Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}
 }
 
 // countHelmWait counts the helm step's wait for the workloads (the core

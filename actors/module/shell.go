@@ -48,7 +48,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	case ApplyCRDs:
 		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
 	case CheckObjects:
-		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.driftMode() != DriftOff})
+		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.core.DriftMode != DriftOff})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:
@@ -72,9 +72,12 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.countDestructive(e.Actions)
 	case ArmCheck:
 		a.scheduleCheck(ctx)
-	case ObserveDrift:
-		a.observeDrift(ctx, e.Found)
-	case HelmUpgraded, Uninstalled, TaskFailed, HookFailureAllowed, CheckFailed, AbsentFound, HelmSkipped, MaintenanceSet:
+	case RestoreDrift:
+		ctx.Request(a.worker, worker.RestoreJob{Module: a.name(), Drift: e.Drift})
+	case DriftCounted:
+		a.count(func(m Metrics) { m.DriftedObjects(a.name(), e.Objects) })
+	case HelmUpgraded, Uninstalled, TaskFailed, HookFailureAllowed, CheckFailed, AbsentFound, HelmSkipped, MaintenanceSet,
+		DriftJudged, DriftCleared:
 		a.applyLog(e)
 	case StartFailed, Ready, TaskDropped, RunEnabledScript, EnabledReply, Forget, TaskStatus:
 		a.applyLife(ctx, e)
@@ -104,6 +107,10 @@ func (a *Actor) applyLog(e Effect) {
 		a.log.Info(HelmSkippedMessage, "state", e.State, "revision", a.core.State.Revision)
 	case MaintenanceSet:
 		a.maintenanceSet(e)
+	case DriftJudged:
+		a.driftJudged(e)
+	case DriftCleared:
+		a.log.Info("drift cleared: helm wrote the release", "objects", e.Objects)
 	default:
 		panic(fmt.Sprintf("module: effect %T has no case in applyLog", e))
 	}
