@@ -9,8 +9,12 @@ import (
 )
 
 // Env is what the owner reads for each Step: the clock's time, for the
-// rate limit.
-type Env struct{ Now time.Time }
+// rate limit, and its scope as it is now, to which a result's patches are
+// applied.
+type Env struct {
+	Now   time.Time
+	Scope values.Scope
+}
 
 // Event is an input of a hook run's Step.
 type Event interface{ hookRunEvent() }
@@ -28,12 +32,10 @@ type (
 	SnapshotsRead struct{ Snapshots bctx.Snapshots }
 	// TokenArrived: the timer of ArmTimer fired.
 	TokenArrived struct{}
-	// HookDone is the worker's result; Scope is the owner's scope as it
-	// is now, to which the patches are applied.
+	// HookDone is the worker's result.
 	HookDone struct {
 		Result hookexec.Result
 		Err    error
-		Scope  values.Scope
 	}
 	// ConfigWritten answers WriteConfigPatch (Err empty: written).
 	ConfigWritten struct{ Err string }

@@ -51,7 +51,7 @@ func (r *Run) Step(ev Event, env Env) []Effect {
 	case TokenArrived:
 		return r.tokenArrived()
 	case HookDone:
-		return r.hookDone(e)
+		return r.hookDone(e, env.Scope)
 	case ConfigWritten:
 		return r.configWritten(e)
 	}

@@ -140,7 +140,7 @@ func TestRunAppliesTheValuesPatchOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.ConfigValuesPatch = cfg
-	effects := r.Step(hookrun.HookDone{Result: res, Scope: demoScope(t)}, hookrun.Env{})
+	effects := r.Step(hookrun.HookDone{Result: res}, hookrun.Env{Scope: demoScope(t)})
 	wantKinds(t, "hook done", effects, "Ran", "Committed", "WriteConfigPatch")
 	committed := effects[1].(hookrun.Committed)
 	want := map[string]any{"list": []any{"a", "x"}, "replicas": float64(2)}
@@ -186,8 +186,7 @@ func TestRunEnds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := running(t, startupHook)
-			tc.done.Scope = demoScope(t)
-			effects := r.Step(tc.done, hookrun.Env{})
+			effects := r.Step(tc.done, hookrun.Env{Scope: demoScope(t)})
 			if tc.write != nil {
 				effects = r.Step(*tc.write, hookrun.Env{})
 			}
@@ -212,7 +211,7 @@ func TestRunRateLimit(t *testing.T) {
 		return r.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch.Add(at)})
 	}
 	wantKinds(t, "first", begin(0), "RunHook")
-	r.Step(hookrun.HookDone{Scope: demoScope(t)}, hookrun.Env{})
+	r.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
 	effects := begin(4 * time.Second)
 	wantKinds(t, "second", effects, "ArmTimer")
 	if wait := effects[0].(hookrun.ArmTimer).Wait; wait != 6*time.Second {
@@ -224,7 +223,7 @@ func TestRunRateLimit(t *testing.T) {
 	unpaced := &hookrun.Run{}
 	for range 3 {
 		wantKinds(t, "unpaced", unpaced.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch}), "RunHook")
-		unpaced.Step(hookrun.HookDone{Scope: demoScope(t)}, hookrun.Env{})
+		unpaced.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
 	}
 }
 

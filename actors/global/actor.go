@@ -79,13 +79,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.WebhookResult:
 		a.step(ctx, WebhooksRegistered{Err: msg.Err})
 	case worker.HookResult:
-		a.step(ctx, HookFinished{Result: msg})
+		a.step(ctx, HookRunEvent{Queue: msg.Queue, Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
 	case messages.HookSnapshots:
-		a.step(ctx, SnapshotsRead{Queue: msg.Tag, Snapshots: msg.Snapshots})
+		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
 	case messages.ConfigPatchDone:
-		a.step(ctx, ConfigWritten{Queue: msg.Tag, Err: msg.Err})
+		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.ConfigWritten{Err: msg.Err}})
 	case tokenArrived:
-		a.step(ctx, TokenArrived{Queue: msg.queue})
+		a.step(ctx, HookRunEvent{Queue: msg.queue, Event: hookrun.TokenArrived{}})
 	case messages.HookEvent:
 		a.step(ctx, HookEventArrived{Event: msg})
 	case *actor.Stopping:

@@ -65,14 +65,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case TaskAssigned:
 		return c.assigned(e.Assigned, env)
-	case HookFinished:
-		return c.stepHook(e.Result.Queue, env, hookrun.HookDone{Result: e.Result.Result, Err: e.Result.Err, Scope: c.Scope})
-	case SnapshotsRead:
-		return c.stepHook(e.Queue, env, hookrun.SnapshotsRead{Snapshots: e.Snapshots})
-	case ConfigWritten:
-		return c.stepHook(e.Queue, env, hookrun.ConfigWritten{Err: e.Err})
-	case TokenArrived:
-		return c.stepHook(e.Queue, env, hookrun.TokenArrived{})
+	case HookRunEvent:
+		return c.stepHook(e.Queue, env, e.Event)
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
 	case SectionChanged:
@@ -153,7 +147,7 @@ func (c *Core) stepHook(q string, env Env, ev hookrun.Event) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range r.hook.Step(ev, hookrun.Env{Now: env.Now}) {
+	for _, e := range r.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope, r.changed = e.Scope, e.ValuesChanged

@@ -9,7 +9,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
@@ -107,7 +106,7 @@ func hookTask(hook, binding, queue string) messages.Task {
 		Context: []byte(`[{"binding":"tick","type":"Schedule"}]`)}
 }
 
-func done(queue string, patch string) HookFinished {
+func done(queue string, patch string) HookRunEvent {
 	var res hookexec.Result
 	if patch != "" {
 		p, err := hookexec.ParsePatch([]byte(patch), hookexec.PatchScope{RootKey: "global"})
@@ -116,7 +115,7 @@ func done(queue string, patch string) HookFinished {
 		}
 		res.ValuesPatch = p
 	}
-	return HookFinished{Result: worker.HookResult{Queue: queue, Result: res}}
+	return HookRunEvent{Queue: queue, Event: hookrun.HookDone{Result: res}}
 }
 
 // TestOneTaskPerQueue: queues run concurrently, one task each; a second
@@ -159,7 +158,7 @@ func TestBindingTasksAndReloads(t *testing.T) {
 // task when it allows failure.
 func TestFailedHooks(t *testing.T) {
 	c := newCore(t, globalHooks())
-	failed := HookFinished{Result: worker.HookResult{Queue: "main", Err: errors.New("exit status 1")}}
+	failed := HookRunEvent{Queue: "main", Event: hookrun.HookDone{Err: errors.New("exit status 1")}}
 	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
 	step(t, c, failed, "main: Ran", "Reply 1 err=hook event.sh: exit status 1")
 	allowed := hookTask("event.sh", "tick", "")
@@ -187,7 +186,7 @@ func TestGlobalSync(t *testing.T) {
 	named := hookTask("event.sh", "tick", "q")
 	named.Sync, named.AllowFailure = true, true
 	step(t, c, assign(3, named), "EnsureWorker q", "q: RunHook event.sh")
-	effects := step(t, c, HookFinished{Result: worker.HookResult{Queue: "q", Err: errors.New("exit status 1")}},
+	effects := step(t, c, HookRunEvent{Queue: "q", Event: hookrun.HookDone{Err: errors.New("exit status 1")}},
 		"q: Ran", "Reply 2 next=kube.sh", "Reply 3 err=hook event.sh: exit status 1")
 	next := effects[1].(Reply).Done.Next[0]
 	if !next.AllowFailure || !next.Sync || next.Kind != messages.TaskGlobalHook {
@@ -216,11 +215,11 @@ func TestGlobalConfigEcho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step(t, c, HookFinished{Result: worker.HookResult{Queue: "main", Result: hookexec.Result{ConfigValuesPatch: cfg}}},
+	step(t, c, HookRunEvent{Queue: "main", Event: hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}},
 		"main: Ran", "Publish", "main: WriteConfigPatch")
 	effects := c.Step(SectionChanged{Section: map[string]any{"n": 3}}, Env{})
 	if r := effects[len(effects)-1].(ConfigReply).Reply; r.Changed || r.Err != "" {
 		t.Errorf("echo: %+v", r)
 	}
-	step(t, c, ConfigWritten{Queue: "main"}, "Reply 1 later=ReloadAllModules")
+	step(t, c, HookRunEvent{Queue: "main", Event: hookrun.ConfigWritten{}}, "Reply 1 later=ReloadAllModules")
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
-	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -20,14 +18,14 @@ type Event interface{ globalEvent() }
 
 // Events of the global core; those of a hook run name their queue.
 type (
-	TaskAssigned  struct{ Assigned hookrun.Assigned }
-	HookFinished  struct{ Result worker.HookResult }
-	SnapshotsRead struct {
-		Queue     string
-		Snapshots bctx.Snapshots
+	TaskAssigned struct{ Assigned hookrun.Assigned }
+	// HookRunEvent is an event of a queue's hook run: the worker's
+	// result, the snapshots or the config write it asked for, its rate
+	// limit's token.
+	HookRunEvent struct {
+		Queue string
+		Event hookrun.Event
 	}
-	ConfigWritten struct{ Queue, Err string }
-	TokenArrived  struct{ Queue string }
 	// KubeSynced lists the Synchronization runs of the kubernetes
 	// bindings (GlobalSynchronization).
 	KubeSynced     struct{ Runs messages.KubeSyncRuns }
@@ -51,10 +49,7 @@ type (
 )
 
 func (TaskAssigned) globalEvent()       {}
-func (HookFinished) globalEvent()       {}
-func (SnapshotsRead) globalEvent()      {}
-func (ConfigWritten) globalEvent()      {}
-func (TokenArrived) globalEvent()       {}
+func (HookRunEvent) globalEvent()       {}
 func (KubeSynced) globalEvent()         {}
 func (SectionChanged) globalEvent()     {}
 func (HookEventArrived) globalEvent()   {}

@@ -112,13 +112,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case worker.HookResult:
-		a.step(ctx, HookFinished{Result: msg})
+		a.step(ctx, HookRunEvent{Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
 	case messages.HookSnapshots:
-		a.step(ctx, SnapshotsRead{Snapshots: msg.Snapshots})
+		a.step(ctx, HookRunEvent{Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
 	case messages.ConfigPatchDone:
-		a.step(ctx, ConfigWritten{Err: msg.Err})
+		a.step(ctx, HookRunEvent{Event: hookrun.ConfigWritten{Err: msg.Err}})
 	case tokenArrived:
-		a.step(ctx, TokenArrived{})
+		a.step(ctx, HookRunEvent{Event: hookrun.TokenArrived{}})
 	case messages.HookEvent:
 		a.step(ctx, HookEventArrived{Event: msg})
 	case messages.CheckEnabled:

@@ -133,14 +133,14 @@ func (c *Core) Phase() Phase {
 
 // Step applies ev and returns the effects. Events are handled by what
 // they concern: the module's own life (stepLife), the running task's hook
-// run (stepRun) or phase results (stepPhase), and what comes from outside
+// run (stepHook) or phase results (stepPhase), and what comes from outside
 // its tasks.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case Started, Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled:
 		return c.stepLife(ev, env)
-	case HookFinished, SnapshotsRead, ConfigWritten, TokenArrived:
-		return c.stepRun(ev, env)
+	case HookRunEvent:
+		return c.stepHook(e.Event, env)
 	case KubeSynced, HelmWaiting, HelmFinished, ReleaseChecked, DeleteFinished, CRDsApplied,
 		WebhooksRegistered, WebhooksUnregistered:
 		return c.stepPhase(ev, env)
@@ -174,22 +174,6 @@ func (c *Core) stepLife(ev Event, env Env) []Effect {
 		return c.remove()
 	case Disabled:
 		return c.disabled()
-	}
-	return nil
-}
-
-// stepRun feeds the running hook run.
-func (c *Core) stepRun(ev Event, env Env) []Effect {
-	switch e := ev.(type) {
-	case HookFinished:
-		r := e.Result
-		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
-	case SnapshotsRead:
-		return c.stepHook(hookrun.SnapshotsRead{Snapshots: e.Snapshots}, env)
-	case ConfigWritten:
-		return c.stepHook(hookrun.ConfigWritten{Err: e.Err}, env)
-	case TokenArrived:
-		return c.stepHook(hookrun.TokenArrived{}, env)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
-	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -29,14 +28,10 @@ type Event interface{ moduleEvent() }
 type (
 	// TaskAssigned is a task the queue gave (RunTask).
 	TaskAssigned struct{ Assigned hookrun.Assigned }
-	// HookFinished is the worker's hook result.
-	HookFinished struct{ Result worker.HookResult }
-	// SnapshotsRead answers the run's GetSnapshots.
-	SnapshotsRead struct{ Snapshots bctx.Snapshots }
-	// ConfigWritten answers the run's config patch.
-	ConfigWritten struct{ Err string }
-	// TokenArrived: the rate limit's timer fired.
-	TokenArrived struct{}
+	// HookRunEvent is an event of the running hook run: the worker's
+	// result, the snapshots or the config write it asked for, its rate
+	// limit's token.
+	HookRunEvent struct{ Event hookrun.Event }
 	// KubeSynced lists the Synchronization runs of the kubernetes bindings.
 	KubeSynced struct{ Runs messages.KubeSyncRuns }
 	// HelmFinished is the worker's upgrade result.
@@ -98,10 +93,7 @@ type (
 )
 
 func (TaskAssigned) moduleEvent()         {}
-func (HookFinished) moduleEvent()         {}
-func (SnapshotsRead) moduleEvent()        {}
-func (ConfigWritten) moduleEvent()        {}
-func (TokenArrived) moduleEvent()         {}
+func (HookRunEvent) moduleEvent()         {}
 func (KubeSynced) moduleEvent()           {}
 func (HelmFinished) moduleEvent()         {}
 func (ReleaseChecked) moduleEvent()       {}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -79,7 +78,7 @@ func (h *harness) assign(t messages.Task, want ...string) []Effect {
 }
 
 // ok is a hook that exits 0 with the given values patch (none when "").
-func ok(t *testing.T, valuesPatch string) HookFinished {
+func ok(t *testing.T, valuesPatch string) HookRunEvent {
 	t.Helper()
 	var res hookexec.Result
 	if valuesPatch != "" {
@@ -89,11 +88,11 @@ func ok(t *testing.T, valuesPatch string) HookFinished {
 		}
 		res.ValuesPatch = p
 	}
-	return HookFinished{Result: worker.HookResult{Result: res}}
+	return HookRunEvent{Event: hookrun.HookDone{Result: res}}
 }
 
-func failed(msg string) HookFinished {
-	return HookFinished{Result: worker.HookResult{Err: errors.New(msg)}}
+func failed(msg string) HookRunEvent {
+	return HookRunEvent{Event: hookrun.HookDone{Err: errors.New(msg)}}
 }
 
 // describe writes effects as short strings.

@@ -110,7 +110,7 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now}) {
+	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope = e.Scope
