@@ -36,3 +36,31 @@ func TestTaskOf(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncTaskOf: a Synchronization run an owner takes in KubeSyncRuns
+// becomes its owner's hook task, never compacted, with its binding's
+// allowFailure (a global allowFailure binding's Synchronization task is
+// dropped after a failure, not retried forever).
+func TestSyncTaskOf(t *testing.T) {
+	ctx := []byte(`[{"binding":"pods","type":"Synchronization"}]`)
+	for _, tc := range []struct {
+		name  string
+		owner string
+		run   messages.SyncRun
+		want  messages.Task
+	}{
+		{"global allowFailure binding", messages.OwnerGlobal,
+			messages.SyncRun{Hook: "g.sh", Binding: "pods", Context: ctx, AllowFailure: true},
+			messages.Task{Kind: messages.TaskGlobalHook, Owner: "global", Hook: "g.sh", Binding: "pods", AllowFailure: true,
+				Reason: "Synchronization", Context: ctx, Contexts: 1, Sync: true}},
+		{"module binding", messages.ModuleOwner("demo"), messages.SyncRun{Hook: "h.sh", Binding: "pods", Context: ctx},
+			messages.Task{Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "h.sh", Binding: "pods",
+				Reason: "Synchronization", Context: ctx, Contexts: 1, Sync: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := hookrun.SyncTaskOf(tc.owner, tc.run); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("task\n got  %+v\n want %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -8,33 +8,34 @@ import (
 	"github.com/addon-actors/addon-operator/values"
 )
 
+// Env is what the owner reads for each Step: the clock's time, for the
+// rate limit, and its scope as it is now, to which a result's patches are
+// applied.
+type Env struct {
+	Now   time.Time
+	Scope values.Scope
+}
+
 // Event is an input of a hook run's Step.
 type Event interface{ hookRunEvent() }
 
 // Events of a hook run.
 type (
 	// Begin starts a run of Hook. Request.BindingContext is nil for an
-	// ORDER binding run (it is built here); Now is the clock's time, for
-	// the rate limit.
+	// ORDER binding run (it is built here).
 	Begin struct {
 		Hook    Hook
 		Request hookexec.Request
 		Info    RunInfo
-		Now     time.Time
 	}
 	// SnapshotsRead answers GetSnapshots.
-	SnapshotsRead struct {
-		Snapshots bctx.Snapshots
-		Now       time.Time
-	}
+	SnapshotsRead struct{ Snapshots bctx.Snapshots }
 	// TokenArrived: the timer of ArmTimer fired.
 	TokenArrived struct{}
-	// HookDone is the worker's result; Scope is the owner's scope as it
-	// is now, to which the patches are applied.
+	// HookDone is the worker's result.
 	HookDone struct {
 		Result hookexec.Result
 		Err    error
-		Scope  values.Scope
 	}
 	// ConfigWritten answers WriteConfigPatch (Err empty: written).
 	ConfigWritten struct{ Err string }

@@ -1,9 +1,6 @@
 package hookrun
 
-import (
-	"github.com/addon-actors/addon-operator/hook/bindings"
-	"github.com/addon-actors/addon-operator/hookexec"
-)
+import "github.com/addon-actors/addon-operator/hookexec"
 
 // RunInfo is what a hook run is for: its binding and queue, and whether a
 // failure is allowed (then it is counted apart and dropped).
@@ -13,10 +10,11 @@ type RunInfo struct {
 	AllowFailure bool
 }
 
-// RunInfoOf is the run information of a task; an empty queue is the main
-// one (bindings.QueueName).
+// RunInfoOf is the run information of a task. Its queue is the task's, as
+// the queue named it when it was queued (bindings.QueueName, the one place
+// an empty queue name becomes main).
 func RunInfoOf(binding, queue string, allowFailure bool) RunInfo {
-	return RunInfo{Binding: binding, Queue: bindings.QueueName(queue), AllowFailure: allowFailure}
+	return RunInfo{Binding: binding, Queue: queue, AllowFailure: allowFailure}
 }
 
 // HookRun is one finished hook run, for metrics.

@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // hookDone applies the result's patches to the owner's scope, once: the
 // applied scope is committed at once (Committed), so that the echo of the
 // config patch written next finds a config layer equal to it.
-func (r *Run) hookDone(e HookDone) []Effect {
+func (r *Run) hookDone(e HookDone, scope values.Scope) []Effect {
 	if r.Stage != Running {
 		return nil
 	}
@@ -18,7 +19,7 @@ func (r *Run) hookDone(e HookDone) []Effect {
 	if e.Err != nil {
 		return r.end(ran, Finished{Err: fmt.Errorf("hook %s: %w", r.hook.Name, e.Err)})
 	}
-	applied, err := Apply(e.Scope, r.hook.Name, e.Result)
+	applied, err := Apply(scope, r.hook.Name, e.Result)
 	if err != nil {
 		return r.end(ran, Finished{Err: err})
 	}

@@ -25,8 +25,9 @@ const (
 )
 
 // Run is the state machine of one hook run of an owner, and the token
-// buckets that pace its hooks across runs. Step feeds it an event and
-// returns the effects to carry out, in order; it does no I/O.
+// buckets that pace its hooks across runs. Step feeds it an event, with
+// the Env the owner read, and returns the effects to carry out, in order;
+// it does no I/O: the owners' cores have the same shape.
 type Run struct {
 	Stage Stage
 	// WithKube: the owner has a kube actor to ask for snapshots.
@@ -41,23 +42,23 @@ type Run struct {
 }
 
 // Step applies ev to the run.
-func (r *Run) Step(ev Event) []Effect {
+func (r *Run) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case Begin:
-		return r.begin(e)
+		return r.begin(e, env.Now)
 	case SnapshotsRead:
-		return r.snapshotsRead(e)
+		return r.snapshotsRead(e, env.Now)
 	case TokenArrived:
 		return r.tokenArrived()
 	case HookDone:
-		return r.hookDone(e)
+		return r.hookDone(e, env.Scope)
 	case ConfigWritten:
 		return r.configWritten(e)
 	}
 	return nil
 }
 
-func (r *Run) begin(e Begin) []Effect {
+func (r *Run) begin(e Begin, now time.Time) []Effect {
 	if r.Stage != Idle {
 		return []Effect{Finished{Err: fmt.Errorf("hook %s: a run of %s is in progress", e.Hook.Name, r.hook.Name)}}
 	}
@@ -69,7 +70,7 @@ func (r *Run) begin(e Begin) []Effect {
 	if r.req.BindingContext == nil {
 		r.req.BindingContext = OrderContext(r.hook, bindings.Type(r.info.Binding), nil)
 	}
-	return r.paced(e.Now)
+	return r.paced(now)
 }
 
 // wantsSnapshots: an ORDER run other than onStartup carries every
@@ -86,7 +87,7 @@ func (r *Run) wantsSnapshots() bool {
 	return h.Config.NeedsSnapshots()
 }
 
-func (r *Run) snapshotsRead(e SnapshotsRead) []Effect {
+func (r *Run) snapshotsRead(e SnapshotsRead, now time.Time) []Effect {
 	if r.Stage != WaitingSnapshots {
 		return nil
 	}
@@ -95,7 +96,7 @@ func (r *Run) snapshotsRead(e SnapshotsRead) []Effect {
 	} else if contexts, ok := RefillContexts(r.hook, r.req.BindingContext, e.Snapshots); ok {
 		r.req.Contexts, r.req.BindingContext = contexts, nil
 	}
-	return r.paced(e.Now)
+	return r.paced(now)
 }
 
 // paced runs the hook now, or arms a timer for its token.

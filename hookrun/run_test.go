@@ -84,7 +84,7 @@ func TestRunStages(t *testing.T) {
 		{name: "onStartup runs at once", config: startupHook, binding: "onStartup",
 			want: [][]string{{"RunHook"}}, context: `[{"binding":"onStartup"}]`},
 		{name: "beforeHelm of a kube hook waits for its snapshots", config: kubeHook, binding: "beforeHelm", withKube: true,
-			events:  []hookrun.Event{hookrun.SnapshotsRead{Snapshots: snaps, Now: epoch}},
+			events:  []hookrun.Event{hookrun.SnapshotsRead{Snapshots: snaps}},
 			want:    [][]string{{"GetSnapshots"}, {"RunHook"}},
 			context: `[{"binding":"beforeHelm","snapshots":{"pods":[{"object":{"kind":"Pod"}}]}}]`},
 		{name: "without a kube actor there are no snapshots", config: kubeHook, binding: "beforeHelm",
@@ -95,10 +95,11 @@ func TestRunStages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &hookrun.Run{WithKube: tc.withKube, Paced: true}
+			now := hookrun.Env{Now: epoch}
 			got := [][]hookrun.Effect{r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", tc.config),
-				Info: hookrun.RunInfoOf(tc.binding, "", false), Now: epoch})}
+				Info: hookrun.RunInfoOf(tc.binding, "", false)}, now)}
 			for _, ev := range tc.events {
-				got = append(got, r.Step(ev))
+				got = append(got, r.Step(ev, now))
 			}
 			for i := range tc.want {
 				wantKinds(t, "step "+string(rune('0'+i)), got[i], tc.want[i]...)
@@ -123,7 +124,7 @@ func TestRunStages(t *testing.T) {
 func running(t *testing.T, config string) *hookrun.Run {
 	t.Helper()
 	r := &hookrun.Run{Paced: true}
-	wantKinds(t, "begin", r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", config), Info: hookrun.RunInfoOf("beforeHelm", "", false), Now: epoch}), "RunHook")
+	wantKinds(t, "begin", r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", config), Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch}), "RunHook")
 	return r
 }
 
@@ -139,7 +140,7 @@ func TestRunAppliesTheValuesPatchOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.ConfigValuesPatch = cfg
-	effects := r.Step(hookrun.HookDone{Result: res, Scope: demoScope(t)})
+	effects := r.Step(hookrun.HookDone{Result: res}, hookrun.Env{Scope: demoScope(t)})
 	wantKinds(t, "hook done", effects, "Ran", "Committed", "WriteConfigPatch")
 	committed := effects[1].(hookrun.Committed)
 	want := map[string]any{"list": []any{"a", "x"}, "replicas": float64(2)}
@@ -152,7 +153,7 @@ func TestRunAppliesTheValuesPatchOnce(t *testing.T) {
 	if r.Stage != hookrun.WritingConfig {
 		t.Fatalf("stage %d, want WritingConfig", r.Stage)
 	}
-	wantKinds(t, "written", r.Step(hookrun.ConfigWritten{}), "Finished")
+	wantKinds(t, "written", r.Step(hookrun.ConfigWritten{}, hookrun.Env{}), "Finished")
 	if ops := committed.Scope.Patches().Operations(); len(ops) != 1 {
 		t.Errorf("patch layer %v, want the one operation", ops)
 	}
@@ -185,10 +186,9 @@ func TestRunEnds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := running(t, startupHook)
-			tc.done.Scope = demoScope(t)
-			effects := r.Step(tc.done)
+			effects := r.Step(tc.done, hookrun.Env{Scope: demoScope(t)})
 			if tc.write != nil {
-				effects = r.Step(*tc.write)
+				effects = r.Step(*tc.write, hookrun.Env{})
 			}
 			wantKinds(t, "end", effects, tc.want...)
 			fin := effects[len(effects)-1].(hookrun.Finished)
@@ -208,22 +208,22 @@ func TestRunRateLimit(t *testing.T) {
 	r := &hookrun.Run{Paced: true}
 	h := mustHook(t, "h.sh", pacedHook)
 	begin := func(at time.Duration) []hookrun.Effect {
-		return r.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false), Now: epoch.Add(at)})
+		return r.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch.Add(at)})
 	}
 	wantKinds(t, "first", begin(0), "RunHook")
-	r.Step(hookrun.HookDone{Scope: demoScope(t)})
+	r.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
 	effects := begin(4 * time.Second)
 	wantKinds(t, "second", effects, "ArmTimer")
 	if wait := effects[0].(hookrun.ArmTimer).Wait; wait != 6*time.Second {
 		t.Errorf("wait %s, want 6s", wait)
 	}
 	wantKinds(t, "busy", begin(5*time.Second), "Finished")
-	wantKinds(t, "token", r.Step(hookrun.TokenArrived{}), "RunHook")
-	wantKinds(t, "token again", r.Step(hookrun.TokenArrived{}))
+	wantKinds(t, "token", r.Step(hookrun.TokenArrived{}, hookrun.Env{}), "RunHook")
+	wantKinds(t, "token again", r.Step(hookrun.TokenArrived{}, hookrun.Env{}))
 	unpaced := &hookrun.Run{}
 	for range 3 {
-		wantKinds(t, "unpaced", unpaced.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false), Now: epoch}), "RunHook")
-		unpaced.Step(hookrun.HookDone{Scope: demoScope(t)})
+		wantKinds(t, "unpaced", unpaced.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch}), "RunHook")
+		unpaced.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
 	}
 }
 

@@ -12,21 +12,43 @@ type Assigned struct {
 	Queue *actor.PID
 }
 
-// Tasks makes an owner run one task at a time: tasks from several queues
-// (main and named) wait here, in arrival order, while one runs.
+// Admission is what an owner does with a task it is given (Tasks.Offer).
+type Admission int
+
+const (
+	// Start: nothing runs, the task starts now.
+	Start Admission = iota
+	// Wait: another task runs; this one waits its turn.
+	Wait
+	// Refuse: the owner fails the task at once (the queue retries it).
+	Refuse
+)
+
+// Tasks is the owner's side of "one task at a time": a queue runs one
+// task per queue (actors/queue), and an owner runs one task per Tasks,
+// the others waiting here in arrival order. A module has one Tasks for all
+// queues; the global actor one per queue (PerQueue), so that its queues
+// run concurrently.
 type Tasks struct {
-	current *Assigned
-	waiting []Assigned
+	// PerQueue: the Tasks serves one queue, which gives one task at a
+	// time, so a second task while one is held is a confused queue's: it
+	// is refused rather than kept waiting.
+	PerQueue bool
+	current  *Assigned
+	waiting  []Assigned
 }
 
-// Offer takes a task; it reports whether the owner should start it now.
-func (t *Tasks) Offer(a Assigned) bool {
-	if t.current != nil {
+// Offer takes a task, unless it is refused, and says what to do with it.
+func (t *Tasks) Offer(a Assigned) Admission {
+	switch {
+	case t.current != nil && t.PerQueue:
+		return Refuse
+	case t.current != nil:
 		t.waiting = append(t.waiting, a)
-		return false
+		return Wait
 	}
 	t.current = &a
-	return true
+	return Start
 }
 
 // Current returns the running task.
@@ -63,4 +85,9 @@ func (t *Tasks) Len() int {
 		n++
 	}
 	return n
+}
+
+// Refused is the reply to a refused task; who names the owner.
+func Refused(t messages.Task, who string) messages.TaskDone {
+	return messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: who + " is still running a task of this queue"}
 }

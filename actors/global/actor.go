@@ -53,8 +53,6 @@ type Actor struct {
 	peers   hookrun.Siblings
 	workCtx context.Context
 	cancel  context.CancelFunc
-	// sync is the running TaskGlobalSync, while it waits.
-	sync *syncing
 }
 
 // New returns the producer of the global actor.
@@ -71,29 +69,29 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.handleStarted(ctx)
 	case worker.ConfigureResult:
-		a.handleConfigured(ctx, msg)
+		a.step(ctx, Configured{Hooks: msg.Hooks, Err: msg.Err})
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:
-		a.handleKubeSyncRuns(ctx, msg)
+		a.step(ctx, KubeSynced{Runs: msg})
 	case worker.WebhookResult:
-		a.handleWebhooksRegistered(ctx, msg)
+		a.step(ctx, WebhooksRegistered{Err: msg.Err})
 	case worker.HookResult:
-		a.step(ctx, HookFinished{Result: msg})
+		a.step(ctx, HookRunEvent{Queue: msg.Queue, Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
 	case messages.HookSnapshots:
-		a.step(ctx, SnapshotsRead{Queue: msg.Tag, Snapshots: msg.Snapshots})
+		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
 	case messages.ConfigPatchDone:
-		a.step(ctx, ConfigWritten{Queue: msg.Tag, Err: msg.Err})
+		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.ConfigWritten{Err: msg.Err}})
 	case tokenArrived:
-		a.step(ctx, TokenArrived{Queue: msg.queue})
+		a.step(ctx, HookRunEvent{Queue: msg.queue, Event: hookrun.TokenArrived{}})
 	case messages.HookEvent:
 		a.step(ctx, HookEventArrived{Event: msg})
 	case *actor.Stopping:
 		// A worker spawned from now on would never be stopped, and the
 		// actor would never end: new tasks fail.
-		a.core.Stopping = true
+		a.step(ctx, Stopping{})
 	case *actor.Stopped:
 		// Only now: the worker child has stopped, after finishing its job.
 		if a.cancel != nil {
@@ -107,40 +105,18 @@ func (a *Actor) Receive(ctx actor.Context) {
 func (a *Actor) handleStarted(ctx actor.Context) {
 	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
-	// A validation error here is not final: required keys may come with the
-	// ConfigMap section, which ApplyConfig validates.
-	a.core.Scope, _ = values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
-	a.publish()
 	a.workCtx = workCtx
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
 	a.workers = map[string]*actor.PID{}
-	a.core.WithKube, a.core.Paced = a.peers.Kube != nil, a.opts.Clock != nil
+	// A validation error here is not final: required keys may come with the
+	// ConfigMap section, which ApplyConfig validates.
+	scope, _ := values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil,
+		ServeWebhooks: a.opts.Webhooks != nil})
 	ctx.Request(a.workerFor(ctx, messages.MainQueue), worker.ConfigureJob{Root: a.opts.HooksDir, Scope: bindings.ScopeGlobal})
 }
 
-func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
-	ready := messages.OwnerReady{Owner: messages.OwnerGlobal}
-	if msg.Err != nil {
-		ready.Err = msg.Err.Error()
-		a.opts.Log.Error("global hooks", "err", msg.Err)
-	}
-	// Their bindings start with TaskGlobalSync, after onStartup: no
-	// schedule fires and no event runs a hook before it.
-	a.core.Hooks = msg.Hooks
-	a.opts.Log.Info("global hooks configured", "count", len(a.core.Hooks))
-	if msg.Err == nil && a.servesWebhooks() {
-		a.registerWebhooks(ctx) // OwnerReady follows
-		return
-	}
-	ctx.Send(a.peers.Report, ready)
-}
-
-// handleRunTask gives the core the task; its queue's worker is spawned
-// first, unless the actor is stopping (it would never be stopped).
 func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	if !a.core.Stopping {
-		a.workerFor(ctx, bindings.QueueName(msg.Task.Queue))
-	}
 	a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 }
 

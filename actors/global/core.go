@@ -24,20 +24,26 @@ type Core struct {
 	// Stopping: the actor is being stopped; new tasks fail at once.
 	Stopping bool
 	queues   map[string]*queueRun
+	// sync is the running GlobalSynchronization task, while it waits.
+	sync *syncing
+	// serveWebhooks: the actor has a webhook server for the global hooks'
+	// webhook bindings.
+	serveWebhooks bool
 }
 
-// queueRun is a queue's task and its hook run.
+// queueRun is a queue's tasks and its hook run.
 type queueRun struct {
-	hook hookrun.Run
-	task *hookrun.Assigned
+	hook  hookrun.Run
+	tasks hookrun.Tasks
 	// changed: the task's hook changed the values.
 	changed bool
 }
 
 // Current is the task a queue is running.
 func (c *Core) Current(queue string) (messages.Task, bool) {
-	if r := c.queues[queue]; r != nil && r.task != nil {
-		return r.task.Task, true
+	if r := c.queues[queue]; r != nil {
+		a, ok := r.tasks.Current()
+		return a.Task, ok
 	}
 	return messages.Task{}, false
 }
@@ -48,7 +54,7 @@ func (c *Core) queue(name string) *queueRun {
 	}
 	r, ok := c.queues[name]
 	if !ok {
-		r = &queueRun{hook: hookrun.Run{WithKube: c.WithKube, Paced: c.Paced}}
+		r = &queueRun{hook: hookrun.Run{WithKube: c.WithKube, Paced: c.Paced}, tasks: hookrun.Tasks{PerQueue: true}}
 		c.queues[name] = r
 	}
 	return r
@@ -59,58 +65,63 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case TaskAssigned:
 		return c.assigned(e.Assigned, env)
-	case HookFinished:
-		return c.stepHook(e.Result.Queue, hookrun.HookDone{Result: e.Result.Result, Err: e.Result.Err, Scope: c.Scope})
-	case SnapshotsRead:
-		return c.stepHook(e.Queue, hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now})
-	case ConfigWritten:
-		return c.stepHook(e.Queue, hookrun.ConfigWritten{Err: e.Err})
-	case TokenArrived:
-		return c.stepHook(e.Queue, hookrun.TokenArrived{})
-	case SyncEnded:
-		return c.end(e.Queue, e.Done)
+	case HookRunEvent:
+		return c.stepHook(e.Queue, env, e.Event)
+	case KubeSynced:
+		return c.kubeSynced(e.Runs, env)
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
+	case Started:
+		return c.started(e)
+	case Configured:
+		return c.configure(e)
+	case WebhooksRegistered:
+		return c.webhooksRegistered(e.Err)
+	case Stopping:
+		c.Stopping = true
+		return nil
 	case HookEventArrived:
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
 }
 
-// assigned starts a task on its queue's run. A queue gives one task at a
-// time, so a busy run means a confused queue: the task fails and is
-// retried.
+// assigned starts a task on its queue's run; a queue gives one task at a
+// time, so a second one of a busy queue is refused (hookrun.Tasks). A
+// stopping actor refuses every task.
 func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
 	t := a.Task
-	fail := func(msg string) []Effect {
-		return []Effect{Reply{To: a.Queue, Done: messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: msg}}}
-	}
 	if c.Stopping {
-		return fail("the operator is stopping")
+		return []Effect{Reply{To: a.Queue, Done: messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the operator is stopping"}}}
 	}
-	q := bindings.QueueName(t.Queue)
-	r := c.queue(q)
-	if r.task != nil {
-		return fail("the global actor is still running a task of this queue")
+	q := t.Queue // named by the queue (bindings.QueueName) when it was queued
+	switch c.queue(q).tasks.Offer(a) {
+	case hookrun.Start:
+		return append([]Effect{EnsureWorker{Queue: q}}, c.start(q, t, env)...)
+	case hookrun.Refuse:
+		return []Effect{Reply{To: a.Queue, Done: hookrun.Refused(t, "the global actor")}}
 	}
-	r.task = &a
+	return nil
+}
+
+// start runs a queue's task.
+func (c *Core) start(q string, t messages.Task, env Env) []Effect {
 	switch t.Kind {
 	case messages.TaskGlobalBinding:
-		return c.end(q, messages.TaskDone{Next: c.expand(t)})
+		return c.end(q, messages.TaskDone{Next: c.expand(t)}, env)
 	case messages.TaskGlobalHook:
 		return c.startHook(q, t, env)
 	case messages.TaskGlobalSync:
-		return []Effect{StartSync{Queue: q}}
+		return c.startSync(q, env)
 	}
-	return c.end(q, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)})
+	return c.end(q, messages.TaskDone{Err: fmt.Sprintf("global actor cannot run %s tasks", t.Kind)}, env)
 }
 
 // expand turns a binding run into one task per hook, by ORDER.
 func (c *Core) expand(t messages.Task) []messages.Task {
 	var out []messages.Task
 	for _, h := range c.Hooks.Ordered(bindings.Type(t.Binding)) {
-		out = append(out, messages.Task{Queue: t.Queue, Kind: messages.TaskGlobalHook,
-			Owner: messages.OwnerGlobal, Hook: h.Name, Binding: t.Binding, Reason: t.Reason})
+		out = append(out, hookrun.OrderTaskOf(messages.OwnerGlobal, h.Name, t))
 	}
 	return out
 }
@@ -118,31 +129,31 @@ func (c *Core) expand(t messages.Task) []messages.Task {
 func (c *Core) startHook(q string, t messages.Task, env Env) []Effect {
 	h, ok := c.Hooks.Find(t.Hook)
 	if !ok {
-		return c.end(q, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)})
+		return c.end(q, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)}, env)
 	}
 	req, err := hookrun.Request(h, t.Context, values.GlobalHookInput(c.Scope.Snapshot()), patchScope, nil)
 	if err != nil {
-		return c.end(q, messages.TaskDone{Err: err.Error()})
+		return c.end(q, messages.TaskDone{Err: err.Error()}, env)
 	}
 	c.queues[q].changed = false
-	return c.stepHook(q, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure), Now: env.Now})
+	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure)})
 }
 
 // stepHook feeds a queue's hook run and takes back what concerns the
 // global scope: the committed patches and the run's end.
-func (c *Core) stepHook(q string, ev hookrun.Event) []Effect {
+func (c *Core) stepHook(q string, env Env, ev hookrun.Event) []Effect {
 	r, ok := c.queues[q]
 	if !ok {
 		return nil
 	}
 	var out []Effect
-	for _, e := range r.hook.Step(ev) {
+	for _, e := range r.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope, r.changed = e.Scope, e.ValuesChanged
 			out = append(out, Publish{})
 		case hookrun.Finished:
-			return append(out, c.finish(q, e.Err)...)
+			return append(out, c.finish(q, e.Err, env)...)
 		default:
 			out = append(out, InQueue{Queue: q, Effect: e})
 		}
@@ -154,24 +165,25 @@ func (c *Core) stepHook(q string, ev hookrun.Event) []Effect {
 // values queue "reload all modules". A Synchronization run's end is told
 // to the GlobalSynchronization wait (a failure that allowFailure drops
 // counts as finished).
-func (c *Core) finish(q string, err error) []Effect {
+func (c *Core) finish(q string, err error, env Env) []Effect {
 	r := c.queues[q]
-	if r.task == nil {
+	running, ok := r.tasks.Current()
+	if !ok {
 		return nil
 	}
-	cur := r.task.Task
+	cur := running.Task
 	if err != nil {
 		var out []Effect
 		if cur.AllowFailure {
-			out = append(out, TaskEnded{Task: cur})
+			out = append(out, c.syncTaskEnded(cur, env)...)
 		}
-		return append(out, c.end(q, messages.TaskDone{Err: err.Error()})...)
+		return append(out, c.end(q, messages.TaskDone{Err: err.Error()}, env)...)
 	}
 	var later []messages.Task
 	if r.changed && !cur.Sync && reloadsOnChange(cur.Binding) {
 		later = append(later, messages.NewReloadAll("global values changed by "+cur.Hook))
 	}
-	return append(c.end(q, messages.TaskDone{Later: later}), TaskEnded{Task: cur})
+	return append(c.end(q, messages.TaskDone{Later: later}, env), c.syncTaskEnded(cur, env)...)
 }
 
 // reloadsOnChange tells whether a values change by a hook of this binding
@@ -185,16 +197,21 @@ func reloadsOnChange(binding string) bool {
 	return true
 }
 
-// end answers a queue's task.
-func (c *Core) end(q string, d messages.TaskDone) []Effect {
+// end answers a queue's task and starts the next one, if one waits.
+func (c *Core) end(q string, d messages.TaskDone, env Env) []Effect {
 	r := c.queues[q]
-	if r == nil || r.task == nil {
+	if r == nil {
 		return nil
 	}
-	d.ID, d.Queue = r.task.Task.ID, r.task.Task.Queue
-	to := r.task.Queue
-	r.task = nil
-	return []Effect{Reply{To: to, Done: d}}
+	to, reply, ok, next, hasNext := r.tasks.Finish(d)
+	if !ok {
+		return nil
+	}
+	out := []Effect{Reply{To: to, Done: reply}}
+	if hasNext {
+		out = append(out, c.start(q, next.Task, env)...)
+	}
+	return out
 }
 
 func (c *Core) sectionChanged(section any) []Effect {

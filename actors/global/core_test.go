@@ -9,7 +9,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
@@ -27,7 +26,7 @@ func newCore(t *testing.T, hooks map[string]string) *Core {
 		t.Fatal(err)
 	}
 	c := &Core{Scope: scope, WithKube: true, Paced: true}
-	for _, name := range []string{"after-all.sh", "before-all.sh", "event.sh"} {
+	for _, name := range []string{"after-all.sh", "before-all.sh", "event.sh", "kube.sh", "policy"} {
 		if cfg, ok := hooks[name]; ok {
 			parsed, err := hookconfig.Parse([]byte(cfg), bindings.ScopeGlobal)
 			if err != nil {
@@ -67,10 +66,18 @@ func describe(effects []Effect) []string {
 				s += " later=" + string(t.Kind)
 			}
 			out = append(out, s)
-		case TaskEnded:
-			out = append(out, "TaskEnded "+e.Task.Hook)
-		case StartSync:
-			out = append(out, "StartSync "+e.Queue)
+		case WatchKube:
+			out = append(out, fmt.Sprintf("WatchKube sync=%t", e.Sync))
+		case SyncWaiting:
+			out = append(out, fmt.Sprintf("SyncWaiting %d", e.Runs))
+		case Ready:
+			s := "Ready"
+			if e.Err != "" {
+				s += " err=" + e.Err
+			}
+			out = append(out, s)
+		case EnsureWorker:
+			out = append(out, "EnsureWorker "+e.Queue)
 		default:
 			out = append(out, reflect.TypeOf(e).Name())
 		}
@@ -78,16 +85,19 @@ func describe(effects []Effect) []string {
 	return out
 }
 
-func step(t *testing.T, c *Core, ev Event, want ...string) {
+func step(t *testing.T, c *Core, ev Event, want ...string) []Effect {
 	t.Helper()
-	got := describe(c.Step(ev, Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}))
-	if !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
+	effects := c.Step(ev, Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if got := describe(effects); !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
 		t.Fatalf("%T:\n got  %q\n want %q", ev, got, want)
 	}
+	return effects
 }
 
+// assign gives the core a task as the queue does: numbered, and named
+// after its queue (main when it names none).
 func assign(id uint64, t messages.Task) TaskAssigned {
-	t.ID = id
+	t.ID, t.Queue = id, bindings.QueueName(t.Queue)
 	return TaskAssigned{Assigned: hookrun.Assigned{Task: t, Queue: queuePID}}
 }
 
@@ -96,7 +106,7 @@ func hookTask(hook, binding, queue string) messages.Task {
 		Context: []byte(`[{"binding":"tick","type":"Schedule"}]`)}
 }
 
-func done(queue string, patch string) HookFinished {
+func done(queue string, patch string) HookRunEvent {
 	var res hookexec.Result
 	if patch != "" {
 		p, err := hookexec.ParsePatch([]byte(patch), hookexec.PatchScope{RootKey: "global"})
@@ -105,18 +115,18 @@ func done(queue string, patch string) HookFinished {
 		}
 		res.ValuesPatch = p
 	}
-	return HookFinished{Result: worker.HookResult{Queue: queue, Result: res}}
+	return HookRunEvent{Queue: queue, Event: hookrun.HookDone{Result: res}}
 }
 
 // TestOneTaskPerQueue: queues run concurrently, one task each; a second
 // task from a busy queue fails at once; a stopping actor fails them all.
 func TestOneTaskPerQueue(t *testing.T) {
 	c := newCore(t, globalHooks())
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
-	step(t, c, assign(2, hookTask("event.sh", "tick", "slow")), "slow: RunHook event.sh")
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
+	step(t, c, assign(2, hookTask("event.sh", "tick", "slow")), "EnsureWorker slow", "slow: RunHook event.sh")
 	step(t, c, assign(3, hookTask("event.sh", "tick", "slow")), "Reply 3 err=the global actor is still running a task of this queue")
-	step(t, c, done("slow", ""), "slow: Ran", "Publish", "Reply 2", "TaskEnded event.sh")
-	step(t, c, done("main", ""), "main: Ran", "Publish", "Reply 1", "TaskEnded event.sh")
+	step(t, c, done("slow", ""), "slow: Ran", "Publish", "Reply 2")
+	step(t, c, done("main", ""), "main: Ran", "Publish", "Reply 1")
 	c.Stopping = true
 	step(t, c, assign(4, hookTask("event.sh", "tick", "")), "Reply 4 err=the operator is stopping")
 }
@@ -127,7 +137,7 @@ func TestOneTaskPerQueue(t *testing.T) {
 func TestBindingTasksAndReloads(t *testing.T) {
 	c := newCore(t, globalHooks())
 	step(t, c, assign(1, messages.Task{Kind: messages.TaskGlobalBinding, Binding: "afterAll"}),
-		"Reply 1 next=before-all.sh next=after-all.sh")
+		"EnsureWorker main", "Reply 1 next=before-all.sh next=after-all.sh")
 	patch := `[{"op":"add","path":"/global/n","value":2}]`
 	for i, tc := range []struct {
 		task messages.Task
@@ -138,48 +148,78 @@ func TestBindingTasksAndReloads(t *testing.T) {
 		{messages.Task{Kind: messages.TaskGlobalHook, Hook: "event.sh", Binding: "tick", Sync: true, Context: []byte(`[]`)}, "Reply 12"},
 	} {
 		c := newCore(t, globalHooks())
-		step(t, c, assign(uint64(10+i), tc.task), "main: RunHook "+tc.task.Hook)
-		step(t, c, done("main", patch), "main: Ran", "Publish", tc.want, "TaskEnded "+tc.task.Hook)
+		step(t, c, assign(uint64(10+i), tc.task), "EnsureWorker main", "main: RunHook "+tc.task.Hook)
+		step(t, c, done("main", patch), "main: Ran", "Publish", tc.want)
 	}
-	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "StartSync main")
-	step(t, c, SyncEnded{Queue: "main", Done: messages.TaskDone{Next: []messages.Task{{Hook: "x"}}}}, "Reply 2 next=x")
-	step(t, c, assign(3, messages.Task{Kind: messages.TaskGlobalHook, Hook: "nope.sh"}), `Reply 3 err=no global hook "nope.sh"`)
+	step(t, c, assign(3, messages.Task{Kind: messages.TaskGlobalHook, Hook: "nope.sh"}), "EnsureWorker main", `Reply 3 err=no global hook "nope.sh"`)
 }
 
-// TestFailedHooks: a failure answers the error; with allowFailure the
-// Synchronization wait hears of it first (it counts as finished), and the
-// queue drops the task.
+// TestFailedHooks: a failure answers the error, and the queue drops the
+// task when it allows failure.
 func TestFailedHooks(t *testing.T) {
 	c := newCore(t, globalHooks())
-	failed := HookFinished{Result: worker.HookResult{Queue: "main", Err: errors.New("exit status 1")}}
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	failed := HookRunEvent{Queue: "main", Event: hookrun.HookDone{Err: errors.New("exit status 1")}}
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
 	step(t, c, failed, "main: Ran", "Reply 1 err=hook event.sh: exit status 1")
 	allowed := hookTask("event.sh", "tick", "")
 	allowed.AllowFailure = true
-	step(t, c, assign(2, allowed), "main: RunHook event.sh")
-	step(t, c, failed, "main: Ran", "TaskEnded event.sh", "Reply 2 err=hook event.sh: exit status 1")
-	// A named queue's Synchronization run (a HookEvent's task) likewise.
-	sync := hookTask("event.sh", "tick", "q")
-	sync.Sync, sync.AllowFailure = true, true
-	step(t, c, assign(3, sync), "q: RunHook event.sh")
-	step(t, c, HookFinished{Result: worker.HookResult{Queue: "q", Err: errors.New("exit status 1")}},
-		"q: Ran", "TaskEnded event.sh", "Reply 3 err=hook event.sh: exit status 1")
+	step(t, c, assign(2, allowed), "EnsureWorker main", "main: RunHook event.sh")
+	step(t, c, failed, "main: Ran", "Reply 2 err=hook event.sh: exit status 1")
+}
+
+// TestGlobalSync: without kubernetes bindings the GlobalSynchronization
+// task starts the schedules and ends; with them it waits for the list of
+// Synchronization runs and for those of named queues, ends with main's
+// runs as its next steps, and the schedules start once those have run. A
+// named queue's run that fails with allowFailure counts as finished: the
+// wait hears of it before the queue does. Failing bindings fail the task.
+func TestGlobalSync(t *testing.T) {
+	c := newCore(t, globalHooks())
+	step(t, c, assign(1, messages.Task{Kind: messages.TaskGlobalSync}),
+		"EnsureWorker main", "StartSchedules", "WatchKube sync=false", "WebhooksSynced", "Reply 1")
+
+	c = newCore(t, withKubeHook(globalHooks()))
+	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "EnsureWorker main", "WatchKube sync=true")
+	run := messages.SyncRun{Hook: "kube.sh", Binding: "pods", Context: []byte(`[]`), AllowFailure: true}
+	step(t, c, KubeSynced{Runs: messages.KubeSyncRuns{Runs: []messages.SyncRun{run},
+		Waited: []messages.SyncRef{{Hook: "event.sh", Binding: "tick"}}}}, "SyncWaiting 1")
+	named := hookTask("event.sh", "tick", "q")
+	named.Sync, named.AllowFailure = true, true
+	step(t, c, assign(3, named), "EnsureWorker q", "q: RunHook event.sh")
+	effects := step(t, c, HookRunEvent{Queue: "q", Event: hookrun.HookDone{Err: errors.New("exit status 1")}},
+		"q: Ran", "Reply 2 next=kube.sh", "Reply 3 err=hook event.sh: exit status 1")
+	next := effects[1].(Reply).Done.Next[0]
+	if !next.AllowFailure || !next.Sync || next.Kind != messages.TaskGlobalHook {
+		t.Fatalf("main's Synchronization task %+v does not carry its binding's allowFailure", next)
+	}
+	step(t, c, assign(4, next), "EnsureWorker main", "main: RunHook kube.sh")
+	step(t, c, done("main", ""), "main: Ran", "Publish", "Reply 4", "WebhooksSynced", "StartSchedules")
+
+	c = newCore(t, withKubeHook(globalHooks()))
+	step(t, c, assign(5, messages.Task{Kind: messages.TaskGlobalSync}), "EnsureWorker main", "WatchKube sync=true")
+	step(t, c, KubeSynced{Runs: messages.KubeSyncRuns{Err: "pods: forbidden"}}, "Reply 5 err=kubernetes bindings: pods: forbidden")
+	step(t, c, KubeSynced{Runs: messages.KubeSyncRuns{}}) // the wait is over
+}
+
+func withKubeHook(hooks map[string]string) map[string]string {
+	hooks["kube.sh"] = `{"configVersion":"v1","kubernetes":[{"name":"pods","apiVersion":"v1","kind":"Pod"}]}`
+	return hooks
 }
 
 // TestGlobalConfigEcho: the echo of our own config write (a section equal
 // to the config layer) changes nothing.
 func TestGlobalConfigEcho(t *testing.T) {
 	c := newCore(t, globalHooks())
-	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "main: RunHook event.sh")
+	step(t, c, assign(1, hookTask("event.sh", "tick", "")), "EnsureWorker main", "main: RunHook event.sh")
 	cfg, err := hookexec.ParsePatch([]byte(`[{"op":"add","path":"/global/n","value":3}]`), hookexec.PatchScope{RootKey: "global"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	step(t, c, HookFinished{Result: worker.HookResult{Queue: "main", Result: hookexec.Result{ConfigValuesPatch: cfg}}},
+	step(t, c, HookRunEvent{Queue: "main", Event: hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}},
 		"main: Ran", "Publish", "main: WriteConfigPatch")
 	effects := c.Step(SectionChanged{Section: map[string]any{"n": 3}}, Env{})
 	if r := effects[len(effects)-1].(ConfigReply).Reply; r.Changed || r.Err != "" {
 		t.Errorf("echo: %+v", r)
 	}
-	step(t, c, ConfigWritten{Queue: "main"}, "Reply 1 later=ReloadAllModules", "TaskEnded event.sh")
+	step(t, c, HookRunEvent{Queue: "main", Event: hookrun.ConfigWritten{}}, "Reply 1 later=ReloadAllModules")
 }

@@ -9,11 +9,14 @@
 // hooks: kubernetes bindings first, whose Synchronization runs follow in
 // main (and in named queues, waited for), then the schedules.
 //
-// The decisions are pure code: Core (core.go) runs one task per queue at a
-// time, queues concurrently, each with its own hookrun.Run; SyncWait
-// (syncwait.go) is the GlobalSynchronization wait. The actor (actor.go,
-// shell.go, sync.go) turns messages into their events and carries out the
-// effects, with one worker per queue. The global hooks' webhook bindings
-// (webhooks.go) are registered once the hooks are configured, before the
-// actor reports ready, and live as long as the operator.
+// The decisions are pure code, all in Core's Step (core.go, syncwait.go,
+// lifecycle.go): the actor's start (ready once its hooks are configured
+// and their webhooks registered), one task per queue at a time (a hookrun.Tasks per queue), queues
+// concurrently, each with its own hookrun.Run, and the GlobalSynchronization
+// task, whose wait for the Synchronization runs is SyncWait, a pure part of
+// the core. The actor (actor.go, shell.go, sync.go) only turns messages
+// into events and carries out the effects, with one worker per queue. The
+// global hooks' webhook bindings (webhooks.go) are registered once the
+// hooks are configured, before the actor reports ready, and live as long
+// as the operator.
 package global

@@ -40,10 +40,24 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
-	case StartSync:
-		a.startSync(ctx, e.Queue)
-	case TaskEnded:
-		a.syncFinished(ctx, e.Task)
+	case WatchKube:
+		a.watchKube(ctx, e.Sync)
+	case StartSchedules:
+		sendTo(ctx, a.peers.Schedule, a.core.Hooks.Schedules(messages.OwnerGlobal, "", true))
+	case WebhooksSynced:
+		a.webhooksSynced()
+	case SyncWaiting:
+		a.opts.Log.Info("waiting for the Synchronization of bindings in named queues", "runs", e.Runs)
+	case HooksConfigured:
+		a.hooksConfigured(e)
+	case RegisterWebhooks:
+		a.registerWebhooks(ctx)
+	case WebhooksFailed:
+		a.opts.Log.Error("global hooks' webhooks", "err", e.Err)
+	case Ready:
+		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: messages.OwnerGlobal, Err: e.Err})
+	case EnsureWorker:
+		a.workerFor(ctx, e.Queue)
 	default:
 		panic(fmt.Sprintf("global: effect %T has no case in apply", e))
 	}
@@ -70,6 +84,14 @@ func (a *Actor) applyRun(ctx actor.Context, queue string, e hookrun.Effect) {
 	default:
 		panic(fmt.Sprintf("global: hook run effect %T has no case in applyRun", e))
 	}
+}
+
+// hooksConfigured logs the configuring of the hooks.
+func (a *Actor) hooksConfigured(e HooksConfigured) {
+	if e.Err != nil {
+		a.opts.Log.Error("global hooks", "err", e.Err)
+	}
+	a.opts.Log.Info("global hooks configured", "count", e.Count)
 }
 
 // workerFor returns the worker of a queue, spawned on first use.

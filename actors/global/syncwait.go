@@ -1,6 +1,9 @@
 package global
 
-import "github.com/addon-actors/addon-operator/messages"
+import (
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+)
 
 // SyncWait is the wait of a GlobalSynchronization task, as pure state
 // (LIFECYCLE-STEPS steps 1–3): the task ends, with the Synchronization
@@ -47,9 +50,7 @@ func (s *SyncWait) Listed(msg messages.KubeSyncRuns) SyncStep {
 		return SyncStep{EndTask: true, Err: "kubernetes bindings: " + msg.Err, Done: true}
 	}
 	for _, r := range msg.Runs {
-		s.next = append(s.next, messages.Task{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal,
-			Hook: r.Hook, Binding: r.Binding, Context: r.Context, Contexts: 1, Sync: true, Reason: "Synchronization",
-			AllowFailure: r.AllowFailure})
+		s.next = append(s.next, hookrun.SyncTaskOf(messages.OwnerGlobal, r))
 	}
 	for _, ref := range msg.Waited {
 		if !s.finished[ref] {
@@ -93,4 +94,66 @@ func (s *SyncWait) progress() SyncStep {
 	}
 	step.Done, step.StartSchedules = true, true
 	return step
+}
+
+// syncing is the running GlobalSynchronization task: its wait and the
+// queue it answers.
+type syncing struct {
+	wait  *SyncWait
+	queue string
+}
+
+// startSync starts the global hooks' bindings for a GlobalSynchronization
+// task. Without kubernetes bindings (or a kube actor) the schedules start
+// and the task ends at once; otherwise the kube actor hands the
+// Synchronization runs back (KubeSynced) and the wait begins.
+func (c *Core) startSync(q string, env Env) []Effect {
+	if !c.WithKube || !c.Hooks.HasKubernetes() {
+		out := []Effect{StartSchedules{}, WatchKube{}, WebhooksSynced{}}
+		return append(out, c.end(q, messages.TaskDone{}, env)...)
+	}
+	c.sync = &syncing{wait: NewSyncWait(), queue: q}
+	return []Effect{WatchKube{Sync: true}}
+}
+
+// kubeSynced takes the Synchronization runs of the main queue's bindings
+// and the named queues' runs to wait for.
+func (c *Core) kubeSynced(runs messages.KubeSyncRuns, env Env) []Effect {
+	if c.sync == nil {
+		return nil
+	}
+	return c.syncStep(c.sync.wait.Listed(runs), env)
+}
+
+// syncTaskEnded tells the wait that a task ended (a failure that
+// allowFailure drops counts as finished).
+func (c *Core) syncTaskEnded(t messages.Task, env Env) []Effect {
+	if c.sync == nil {
+		return nil
+	}
+	return c.syncStep(c.sync.wait.Finished(t), env)
+}
+
+// syncStep turns what the wait decided into effects: the task's end, then
+// the schedules' start; the global hooks answer webhooks once the wait is
+// over without an error.
+func (c *Core) syncStep(step SyncStep, env Env) []Effect {
+	s := c.sync
+	var out []Effect
+	if step.Waiting > 0 {
+		out = append(out, SyncWaiting{Runs: step.Waiting})
+	}
+	if step.Done {
+		c.sync = nil
+		if step.Err == "" {
+			out = append(out, WebhooksSynced{})
+		}
+	}
+	if step.EndTask {
+		out = append(out, c.end(s.queue, messages.TaskDone{Err: step.Err, Next: step.Next}, env)...)
+	}
+	if step.StartSchedules {
+		out = append(out, StartSchedules{})
+	}
+	return out
 }

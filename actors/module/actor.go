@@ -80,34 +80,13 @@ type Actor struct {
 	worker  *actor.PID
 	cancel  context.CancelFunc
 	checkBy *actor.PID
-	// checkArmed: a checkAbsent is on its way; checking: the worker is
-	// looking.
-	checkArmed, checking bool
-	checkTimer           supervision.Timer
-	// drift is what the checks found of the release's drift.
-	drift driftTracker
-	// configured is set once the hooks are configured (or failed to be,
-	// with startErr); discovery and tasks that arrive before wait in
-	// waiting, so that the converge need not wait for every module.
+	// checkArmed: a checkRelease is on its way.
+	checkArmed bool
+	checkTimer supervision.Timer
 	peers      hookrun.Siblings
 	self       *actor.PID
-	configured bool
-	startErr   error
-	waiting    []deferred
-	// removed is set when the module's dir is gone: it publishes no more.
-	removed bool
 	// crds are the module's crds/ documents, read with its hooks.
 	crds []crds.CRD
-}
-
-// deferred is a request that arrived before the hooks were configured:
-// discovery waits too, so that a module whose hooks fail is never listed
-// as enabled. Modules configure a few at a time in module order, and
-// discovery asks in module order, so it follows closely.
-type deferred struct {
-	check  *messages.CheckEnabled
-	run    *messages.RunTask
-	sender *actor.PID
 }
 
 // New returns the producer of a module actor.
@@ -118,7 +97,8 @@ func New(opts Options) actor.Producer {
 	return func() actor.Actor {
 		name := opts.Definition.Names.Name
 		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
-			HasChart: opts.Definition.HasChart, State: board.ModuleState{Name: name, Phase: "starting"}}}
+			HasChart: opts.Definition.HasChart, HasEnabledScript: opts.Definition.HasEnabledScript, DriftMode: driftMode(opts),
+			State: board.ModuleState{Name: name, Phase: "starting"}}}
 	}
 }
 
@@ -132,31 +112,29 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case worker.HookResult:
-		a.step(ctx, HookFinished{Result: msg})
+		a.step(ctx, HookRunEvent{Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
 	case messages.HookSnapshots:
-		a.step(ctx, SnapshotsRead{Snapshots: msg.Snapshots})
+		a.step(ctx, HookRunEvent{Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
 	case messages.ConfigPatchDone:
-		a.step(ctx, ConfigWritten{Err: msg.Err})
+		a.step(ctx, HookRunEvent{Event: hookrun.ConfigWritten{Err: msg.Err}})
 	case tokenArrived:
-		a.step(ctx, TokenArrived{})
+		a.step(ctx, HookRunEvent{Event: hookrun.TokenArrived{}})
 	case messages.HookEvent:
 		a.step(ctx, HookEventArrived{Event: msg})
 	case messages.CheckEnabled:
-		a.whenConfigured(ctx, deferred{check: &msg, sender: ctx.Sender()})
+		a.step(ctx, EnabledAsked{EnabledBefore: msg.EnabledBefore, From: ctx.Sender()})
 	case worker.EnabledResult:
-		a.handleEnabledResult(ctx, msg)
+		a.step(ctx, EnabledScriptDone{Enabled: msg.Enabled, Err: msg.Err})
 	case messages.ModuleDisabled:
-		a.forgetDrift()
 		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
-		a.handleRemoved(ctx)
+		a.step(ctx, Removed{})
 	case messages.RunTask:
-		a.whenConfigured(ctx, deferred{run: &msg, sender: ctx.Sender()})
+		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 	case worker.HelmWaiting:
-		a.handleHelmWaiting(ctx, msg)
+		a.step(ctx, HelmWaiting{NotReady: msg.NotReady})
 	case worker.HelmResult:
-		a.endHelmWait(msg)
-		a.handleHelmDrift(ctx, msg)
+		a.countHelmWait(msg)
 		a.step(ctx, HelmFinished{Result: msg})
 	case worker.ReleaseResult:
 		a.step(ctx, ReleaseChecked{Result: msg})
@@ -195,64 +173,27 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.self = ctx.Self()
 	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
-	// A validation error here is not final: required keys may come with the
-	// ConfigMap section, which ApplyConfig validates.
-	a.core.Scope, _ = values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
 		a.opts.WorkerMailbox), "worker")
 	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
-	a.core.WithKube = a.peers.Kube != nil
-	a.core.hook = hookrun.Run{WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil}
+	// A validation error here is not final: required keys may come with the
+	// ConfigMap section, which ApplyConfig validates.
+	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil})
 	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Module: def.Names.Name,
 		Slots: a.opts.ConfigureSlots, CRDFiles: def.CRDFiles})
 }
 
-func (a *Actor) fail(ctx actor.Context, err error) {
-	a.log.Error("module cannot start; it is left out", "err", err)
-	if a.opts.Metrics != nil {
-		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, err)
-	}
-	a.core.State.Phase, a.core.State.LastError = "failed", err.Error()
-	a.startErr = err
-	a.publish()
-	ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: err.Error()})
-}
-
+// handleConfigured hands the core the configured hooks, with what the
+// module has to apply and serve, or the error that leaves it out.
 func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
-	a.configured = true
-	if msg.Err != nil {
-		a.fail(ctx, msg.Err)
-	} else {
-		a.core.Hooks, a.crds = msg.Hooks, msg.CRDs
-		a.core.HasCRDs = len(msg.CRDs) > 0 && a.opts.CRDs != nil
-		a.core.HasWebhooks = msg.Hooks.HasWebhooks() && a.opts.Webhooks != nil
-		a.core.State.Webhooks = declaredWebhooks(a.name(), msg.Hooks)
-		a.core.State.Phase = "idle"
-		a.publish()
-		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner()})
+	ev := Configured{Err: msg.Err}
+	if msg.Err == nil {
+		a.crds = msg.CRDs
+		ev = Configured{Hooks: msg.Hooks, HasCRDs: len(msg.CRDs) > 0 && a.opts.CRDs != nil,
+			HasWebhooks: msg.Hooks.HasWebhooks() && a.opts.Webhooks != nil, Webhooks: declaredWebhooks(a.name(), msg.Hooks)}
 	}
-	waiting := a.waiting
-	a.waiting = nil
-	for _, d := range waiting {
-		a.whenConfigured(ctx, d)
-	}
-}
-
-// whenConfigured runs d now, or once the hooks are configured. A module
-// that failed to start drops its tasks (retrying them could never succeed
-// and would block their queue).
-func (a *Actor) whenConfigured(ctx actor.Context, d deferred) {
-	switch {
-	case !a.configured:
-		a.waiting = append(a.waiting, d)
-	case d.check != nil:
-		a.handleCheckEnabled(ctx, *d.check, d.sender)
-	case a.startErr != nil:
-		a.log.Error("task dropped: the module failed to start", "task", d.run.Task.Kind, "err", a.startErr)
-		ctx.Send(d.sender, messages.TaskDone{ID: d.run.Task.ID, Queue: d.run.Task.Queue})
-	default:
-		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: d.run.Task, Queue: d.sender}})
-	}
+	a.step(ctx, ev)
 }
 
 // handleApplyConfig takes the module's ConfigMap section; a section the
@@ -261,24 +202,21 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 	a.step(ctx, SectionChanged{Section: msg.Section, Maintenance: msg.Maintenance})
 }
 
-func (a *Actor) handleRemoved(ctx actor.Context) {
-	if a.core.Watching {
-		a.core.Watching = false
-		a.watch(ctx, Watch{})
+// forget removes the module's published state and metrics: its dir is
+// gone.
+func (a *Actor) forget(f Forget) {
+	if f.StartFailed && a.opts.Metrics != nil {
+		a.opts.Metrics.ModuleFailed(a.name(), nil)
 	}
-	if a.startErr != nil && a.opts.Metrics != nil {
-		a.opts.Metrics.ModuleFailed(a.opts.Definition.Names.Name, nil)
-	}
-	if a.core.InMaintenance() && a.opts.Metrics != nil {
-		a.opts.Metrics.Maintenance(a.opts.Definition.Names.Name, "")
+	if f.InMaintenance && a.opts.Metrics != nil {
+		a.opts.Metrics.Maintenance(a.name(), "")
 	}
 	if a.opts.Board != nil {
-		a.opts.Board.RemoveModule(a.opts.Definition.Names.Name)
+		a.opts.Board.RemoveModule(a.name())
 	}
-	if a.core.HasWebhooks {
+	if f.Webhooks {
 		a.opts.Webhooks.Forget(a.name())
 	}
-	a.removed = true // nothing more is published
 }
 
 func (a *Actor) publish() {
@@ -286,7 +224,7 @@ func (a *Actor) publish() {
 		a.opts.Inspector.Report(a.self, a.core.State.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
 			a.core.State.Enabled, a.core.State.Tasks, a.core.State.Revision, a.core.Waiting()))
 	}
-	if a.opts.Board != nil && !a.removed {
+	if a.opts.Board != nil && !a.core.Removed() {
 		a.opts.Board.SetModule(a.core.State)
 		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
 		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))

@@ -52,6 +52,8 @@ func (p Phase) String() string { return phaseNames[p] }
 type Core struct {
 	Names    values.Names
 	HasChart bool
+	// HasEnabledScript: discovery runs the module's enabled script.
+	HasEnabledScript bool
 	// HasCRDs: the module has crds/ files to apply before the first run
 	// since it was enabled.
 	HasCRDs bool
@@ -70,6 +72,13 @@ type Core struct {
 	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
 	// nothing, and the delete's end stops them.
 	retiring bool
+	// DriftMode is the module's drift mode (DriftReport, DriftRestore,
+	// DriftOff); drift is what the checks found of its release's drift.
+	DriftMode string
+	drift     driftTracker
+	// checking: the worker is looking at the release's objects.
+	checking bool
+	life     startup
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
@@ -111,6 +120,9 @@ func (c *Core) Current() (messages.Task, bool) {
 	return a.Task, ok
 }
 
+// owner is the module's name as an owner of tasks.
+func (c *Core) owner() string { return messages.ModuleOwner(c.Names.Name) }
+
 // Phase is the running task's phase.
 func (c *Core) Phase() Phase {
 	if c.run == nil {
@@ -119,27 +131,64 @@ func (c *Core) Phase() Phase {
 	return c.run.phase
 }
 
-// Step applies ev and returns the effects.
+// Step applies ev and returns the effects. Events are handled by what
+// they concern: the module's own life (stepLife), the running task's hook
+// run (stepHook) or phase results (stepPhase), and what comes from outside
+// its tasks.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case TaskAssigned:
-		if c.tasks.Offer(e.Assigned) {
-			return c.start(e.Assigned.Task, env)
+	case Started, Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled:
+		return c.stepLife(ev, env)
+	case HookRunEvent:
+		return c.stepHook(e.Event, env)
+	case KubeSynced, HelmWaiting, HelmFinished, ReleaseChecked, DeleteFinished, CRDsApplied,
+		WebhooksRegistered, WebhooksUnregistered:
+		return c.stepPhase(ev, env)
+	case SectionChanged:
+		return c.configChanged(e)
+	case CheckDue:
+		return c.checkDue()
+	case ObjectsChecked:
+		return c.objectsChecked(e, env)
+	case HookEventArrived:
+		if c.retiring {
+			return nil
 		}
-		return nil
-	case HookFinished:
-		r := e.Result
-		return c.stepHook(hookrun.HookDone{Result: r.Result, Err: r.Err, Scope: c.Scope}, env)
-	case SnapshotsRead:
-		return c.stepHook(hookrun.SnapshotsRead{Snapshots: e.Snapshots, Now: env.Now}, env)
-	case ConfigWritten:
-		return c.stepHook(hookrun.ConfigWritten{Err: e.Err}, env)
-	case TokenArrived:
-		return c.stepHook(hookrun.TokenArrived{}, env)
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+	}
+	return nil
+}
+
+// stepLife handles the events of the module's own life (lifecycle.go).
+func (c *Core) stepLife(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case Started:
+		return c.started(e)
+	case Configured:
+		return c.configure(e, env)
+	case TaskAssigned, EnabledAsked:
+		return c.whenConfigured(ev, env)
+	case EnabledScriptDone:
+		return c.enabledScriptDone(e)
+	case Removed:
+		return c.remove()
+	case Disabled:
+		return c.disabled()
+	}
+	return nil
+}
+
+// stepPhase takes the worker's and the kube actor's results of the
+// running task's phases (phases.go, crds.go, webhooks.go, readywait.go).
+func (c *Core) stepPhase(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
+	case HelmWaiting:
+		return c.helmWaiting(e.NotReady, env)
 	case HelmFinished:
-		return c.helmFinished(e.Result, env)
+		c.State.Wait = nil // the wait ends with the step; published with its outcome
+		return append(c.helmDrift(e.Result, env.Now), c.helmFinished(e.Result, env)...)
 	case ReleaseChecked:
 		return c.releaseChecked(e.Result, env)
 	case DeleteFinished:
@@ -150,15 +199,6 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.webhooksRegistered(e.Err, env)
 	case WebhooksUnregistered:
 		return c.webhooksUnregistered(e.Err, env)
-	case SectionChanged:
-		return c.configChanged(e)
-	case Disabled:
-		return c.disabled()
-	case HookEventArrived:
-		if c.retiring {
-			return nil
-		}
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
 	}
 	return nil
 }
@@ -166,7 +206,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 // sectionChanged takes the module's ConfigMap section. The echo of our own
 // config patch write equals the config layer already: nothing changes.
 func (c *Core) sectionChanged(section any) []Effect {
-	next, reply := hookrun.ApplySection(c.Scope, messages.ModuleOwner(c.Names.Name), section)
+	next, reply := hookrun.ApplySection(c.Scope, c.owner(), section)
 	if reply.Err != "" {
 		return []Effect{ConfigReply{Reply: reply}}
 	}
@@ -184,8 +224,10 @@ func (c *Core) sectionChanged(section any) []Effect {
 // delete ends (retiring).
 func (c *Core) disabled() []Effect {
 	c.State.Enabled, c.State.StartupDone = false, false
+	c.drift.reset() // its release is deleted
+	c.State.Drift = nil
 	c.retiring = c.Watching
-	return []Effect{Publish{}}
+	return []Effect{DriftCounted{}, Publish{}}
 }
 
 // disable ends a delete: the module is disabled and its bindings stop.
@@ -202,6 +244,14 @@ func (c *Core) watch(on, sync bool) []Effect {
 	}
 	c.Watching = on
 	return []Effect{Watch{On: on, Sync: sync}}
+}
+
+// assigned starts a task, or lets it wait for the running one.
+func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
+	if c.tasks.Offer(a) == hookrun.Start {
+		return c.start(a.Task, env)
+	}
+	return nil
 }
 
 // start begins a task: its inputs are pinned now.

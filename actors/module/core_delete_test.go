@@ -42,7 +42,7 @@ func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 	wantPhase(t, h, BeforeDeleteHelm)
 	h.step(released(true), "GetSnapshots")
 	pod := bctx.ObjectAndFilterResult{Object: json.RawMessage(`{"kind":"Pod"}`), FilterResult: json.RawMessage(`"p"`)}
-	effects := h.step(SnapshotsRead{Snapshots: bctx.Snapshots{"pods": {pod}}}, "RunHook g-bdh.sh beforeDeleteHelm")
+	effects := h.step(HookRunEvent{Event: hookrun.SnapshotsRead{Snapshots: bctx.Snapshots{"pods": {pod}}}}, "RunHook g-bdh.sh beforeDeleteHelm")
 	want := `[{"binding":"beforeDeleteHelm","snapshots":{"cms":[],"pods":[{"object":{"kind":"Pod"},"filterResult":"p"}]}}]`
 	if got := string(effects[0].(HookEffect).Effect.(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, want) {
 		t.Errorf("binding context\n got  %s\n want %s", got, want)
@@ -68,7 +68,7 @@ func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
-	h.step(SnapshotsRead{}, "RunHook g-bdh.sh beforeDeleteHelm")
+	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
 	h.step(failed("exit status 1"), "Ran", "TaskFailed", "Publish", "Reply err=hook g-bdh.sh: exit status 1")
 	if s := h.core.State; !s.Enabled || !h.core.Watching || s.LastError == "" {
 		t.Errorf("state after the failure: %+v, watching %t", s, h.core.Watching)
@@ -78,7 +78,7 @@ func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 		"TaskFailed", "Publish", "Reply err=beforeDeleteHelm: look up release demo: forbidden")
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
-	h.step(SnapshotsRead{}, "RunHook g-bdh.sh beforeDeleteHelm")
+	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "RunHook f-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "RunHook h-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "Uninstall")
@@ -109,7 +109,7 @@ func TestBeforeDeleteHelmSkipped(t *testing.T) {
 func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 	h := newHarness(t, true, deleteHooks())
 	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
-	h.step(Disabled{}, "Publish")
+	h.step(Disabled{}, "DriftCounted", "Publish")
 	if !h.core.Watching || h.core.State.Enabled {
 		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.Watching, h.core.State)
 	}
@@ -121,7 +121,7 @@ func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 
 	again := newHarness(t, true, deleteHooks())
 	again.core.State.Enabled, again.core.State.StartupDone, again.core.Watching = true, true, true
-	again.step(Disabled{}, "Publish")
+	again.step(Disabled{}, "DriftCounted", "Publish")
 	again.assign(messages.NewModuleRun("demo", "enabled again"), "Publish", "Watch on=false sync=false",
 		"Watch on=true sync=true")
 	wantPhase(t, again, KubeSync)

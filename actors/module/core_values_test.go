@@ -5,6 +5,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -91,9 +92,9 @@ func TestEchoOfOurConfigWriteChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.step(HookFinished{Result: worker.HookResult{Result: hookexec.Result{ConfigValuesPatch: cfg}}}, "Ran", "WriteConfigPatch")
+	h.step(HookRunEvent{Event: hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}}, "Ran", "WriteConfigPatch")
 	h.step(SectionChanged{Section: map[string]any{"replicas": 4}}, "Publish", "ConfigReply changed=false err=\"\"")
-	h.step(ConfigWritten{}, "Publish", "Reply ok")
+	h.step(HookRunEvent{Event: hookrun.ConfigWritten{}}, "Publish", "Reply ok")
 	if got := h.core.Scope.Values(); !jsonEq(got, map[string]any{"replicas": float64(4)}) {
 		t.Errorf("values %v, want replicas 4", got)
 	}
@@ -149,8 +150,8 @@ func TestOutOfTurnRepliesAreIgnored(t *testing.T) {
 	h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
 	h.step(HelmFinished{})
 	h.step(DeleteFinished{})
-	h.step(ConfigWritten{})
-	h.step(TokenArrived{})
+	h.step(HookRunEvent{Event: hookrun.ConfigWritten{}})
+	h.step(HookRunEvent{Event: hookrun.TokenArrived{}})
 	wantPhase(t, h, Startup)
 }
 

@@ -40,7 +40,7 @@ func TestCRDsFailureAndReenable(t *testing.T) {
 	h.assign(newRun(), "Publish", "ApplyCRDs")
 	h.step(CRDsApplied{}, "RunHook a-startup.sh onStartup")
 	h.step(ok(t, ""), "Ran", "Watch on=true sync=false", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	h.step(Disabled{}, "Publish") // the bindings stay on for the delete
+	h.step(Disabled{}, "DriftCounted", "Publish") // the bindings stay on for the delete
 	h.assign(newRun(), "Publish", "Watch on=false sync=false", "ApplyCRDs")
 }
 

@@ -1,7 +1,7 @@
 // Package module is the module actor, one per module directory: it owns the
 // module's hooks, its values (values.yaml files, its ConfigMap section, its
 // hooks' patches), its enabled state and its release. It answers discovery
-// (CheckEnabled runs the enabled script, enabled.go), turns its hooks'
+// (CheckEnabled runs the enabled script), turns its hooks'
 // events (messages.HookEvent from the kube and schedule actors) into tasks
 // for the queue, queues its own run when its ConfigMap section changes, and
 // runs the module's tasks one at a time through its worker child: a module
@@ -14,13 +14,16 @@
 // first phase.
 //
 // The decisions are in Core, a pure state machine over explicit phases
-// (core.go, phases.go, finish.go, crds.go, webhooks.go, maintenance.go):
-// Step takes an event (a task assigned, a worker's result, the module's
-// ConfigMap section...) and returns effects as plain data (run a hook, run
-// helm, write a config patch, reply to the queue...). The actor (actor.go,
-// shell.go) turns each message into an event and carries out the effects;
-// global values and the enabled modules are read from the board for each
-// Step and pinned by a run when it starts.
+// (core.go, phases.go, finish.go, lifecycle.go, check.go, crds.go,
+// webhooks.go, maintenance.go): Step takes an event (the actor started,
+// its hooks configured, discovery's question, a task assigned, a worker's
+// result, the module's ConfigMap section, the release check's timer...)
+// and returns effects of a closed set (run a hook, run helm, write a
+// config patch, reply to the queue...). The actor (actor.go, shell.go and
+// the shell halves of enabled.go, readywait.go, releasecheck.go) only turns
+// each message into an event and carries out the effects; global values
+// and the enabled modules are read from the board for each Step and pinned
+// by a run when it starts.
 //
 // A module's crds/ (crds.go) and its hooks' webhook bindings (webhooks.go)
 // follow its enabled state: applied and registered in the first run since
@@ -30,8 +33,9 @@
 // updated through a review, so its own webhook cannot block it) and, in
 // the background, when its dir goes.
 //
-// Besides its tasks the actor looks after its release itself, off the
-// queue (releasecheck.go, drifttrack.go): every Options.CheckInterval an
+// Besides its tasks the module looks after its release itself, off the
+// queue (check.go and the drift tracker drifttrack.go decide, in the core;
+// releasecheck.go carries it out): every Options.CheckInterval an
 // enabled module, when idle, asks its worker for the release's objects
 // that are absent (it queues its own run to restore them) and those that
 // drifted from the manifest (reported, or restored with the drift mode

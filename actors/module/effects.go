@@ -6,7 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
-	"github.com/addon-actors/addon-operator/hook/bctx"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -28,14 +28,10 @@ type Event interface{ moduleEvent() }
 type (
 	// TaskAssigned is a task the queue gave (RunTask).
 	TaskAssigned struct{ Assigned hookrun.Assigned }
-	// HookFinished is the worker's hook result.
-	HookFinished struct{ Result worker.HookResult }
-	// SnapshotsRead answers the run's GetSnapshots.
-	SnapshotsRead struct{ Snapshots bctx.Snapshots }
-	// ConfigWritten answers the run's config patch.
-	ConfigWritten struct{ Err string }
-	// TokenArrived: the rate limit's timer fired.
-	TokenArrived struct{}
+	// HookRunEvent is an event of the running hook run: the worker's
+	// result, the snapshots or the config write it asked for, its rate
+	// limit's token.
+	HookRunEvent struct{ Event hookrun.Event }
 	// KubeSynced lists the Synchronization runs of the kubernetes bindings.
 	KubeSynced struct{ Runs messages.KubeSyncRuns }
 	// HelmFinished is the worker's upgrade result.
@@ -60,13 +56,44 @@ type (
 	// webhook results.
 	WebhooksRegistered   struct{ Err error }
 	WebhooksUnregistered struct{ Err error }
+	// Started: the actor started, with the scope of the values files.
+	Started struct {
+		Scope           values.Scope
+		WithKube, Paced bool
+	}
+	// Configured is the worker's configuring of the hooks: the hooks, what
+	// the module has to apply and serve, or the error that leaves it out.
+	Configured struct {
+		Hooks                hookrun.HookSet
+		HasCRDs, HasWebhooks bool
+		Webhooks             []board.WebhookState
+		Err                  error
+	}
+	// EnabledAsked is discovery's CheckEnabled, From the one to answer.
+	EnabledAsked struct {
+		EnabledBefore []string
+		From          *actor.PID
+	}
+	// EnabledScriptDone is the worker's run of the enabled script.
+	EnabledScriptDone struct {
+		Enabled bool
+		Err     error
+	}
+	// HelmWaiting lists what the helm step waits for.
+	HelmWaiting struct{ NotReady []string }
+	// Removed: the module's dir is gone.
+	Removed struct{}
+	// CheckDue: the periodic release check's timer fired.
+	CheckDue struct{}
+	// ObjectsChecked is the worker's release check.
+	ObjectsChecked struct {
+		Check worker.ReleaseCheck
+		Err   error
+	}
 )
 
 func (TaskAssigned) moduleEvent()         {}
-func (HookFinished) moduleEvent()         {}
-func (SnapshotsRead) moduleEvent()        {}
-func (ConfigWritten) moduleEvent()        {}
-func (TokenArrived) moduleEvent()         {}
+func (HookRunEvent) moduleEvent()         {}
 func (KubeSynced) moduleEvent()           {}
 func (HelmFinished) moduleEvent()         {}
 func (ReleaseChecked) moduleEvent()       {}
@@ -77,6 +104,14 @@ func (HookEventArrived) moduleEvent()     {}
 func (CRDsApplied) moduleEvent()          {}
 func (WebhooksRegistered) moduleEvent()   {}
 func (WebhooksUnregistered) moduleEvent() {}
+func (CheckDue) moduleEvent()             {}
+func (Started) moduleEvent()              {}
+func (Configured) moduleEvent()           {}
+func (EnabledAsked) moduleEvent()         {}
+func (EnabledScriptDone) moduleEvent()    {}
+func (HelmWaiting) moduleEvent()          {}
+func (Removed) moduleEvent()              {}
+func (ObjectsChecked) moduleEvent()       {}
 
 // Effect is an output of the module core: one of the types below, a closed
 // set the actor's apply covers case by case.
@@ -154,6 +189,52 @@ type (
 	// WebhooksSynced: the module's Synchronization is done, its webhook
 	// hooks may answer reviews.
 	WebhooksSynced struct{}
+	// CheckObjects asks the worker for the release's absent and drifted
+	// objects (ObjectsChecked follows).
+	CheckObjects struct{}
+	// CheckFailed: the release check failed; the actor logs it.
+	CheckFailed struct{ Err error }
+	// AbsentFound: the check found absent objects, a run that restores
+	// them is queued; the actor logs it.
+	AbsentFound struct{ Objects []string }
+	// DriftJudged is what the drift tracker decided (reports, fields
+	// given up, objects no longer drifting), for the log and the metrics.
+	DriftJudged struct {
+		Step driftStep
+		Mode string
+	}
+	// RestoreDrift asks the worker to put drifted fields back.
+	RestoreDrift struct{ Drift []messages.DriftedObject }
+	// DriftCleared: helm wrote the release, nothing drifts any more; the
+	// actor logs it.
+	DriftCleared struct{ Objects []string }
+	// DriftCounted is how many objects drift now, for the metric.
+	DriftCounted struct{ Objects int }
+	// StartFailed: the hooks could not be configured, the module is left
+	// out; the actor logs and counts it.
+	StartFailed struct{ Err error }
+	// Ready tells the operator the module has started (Err: it failed to).
+	Ready struct{ Err string }
+	// TaskDropped answers a task of a module that failed to start: it is
+	// dropped, not failed (its retry could never succeed).
+	TaskDropped struct {
+		To   *actor.PID
+		Task messages.Task
+		Err  error
+	}
+	// RunEnabledScript runs the enabled script with the values given
+	// (EnabledScriptDone follows).
+	RunEnabledScript struct{ Values, ConfigValues []byte }
+	// EnabledReply answers discovery.
+	EnabledReply struct {
+		To      *actor.PID
+		Checked messages.EnabledChecked
+	}
+	// Forget removes the module's published state and metrics: the failed
+	// start's and maintenance's when set, its webhooks' with Webhooks.
+	Forget struct{ StartFailed, InMaintenance, Webhooks bool }
+	// TaskStatus shows what the running task waits for in the queue.
+	TaskStatus struct{ Progress messages.TaskProgress }
 )
 
 func (HookEffect) moduleEffect()         {}
@@ -178,3 +259,17 @@ func (ApplyCRDs) moduleEffect()          {}
 func (RegisterWebhooks) moduleEffect()   {}
 func (UnregisterWebhooks) moduleEffect() {}
 func (WebhooksSynced) moduleEffect()     {}
+func (CheckObjects) moduleEffect()       {}
+func (CheckFailed) moduleEffect()        {}
+func (AbsentFound) moduleEffect()        {}
+func (DriftJudged) moduleEffect()        {}
+func (RestoreDrift) moduleEffect()       {}
+func (DriftCleared) moduleEffect()       {}
+func (DriftCounted) moduleEffect()       {}
+func (StartFailed) moduleEffect()        {}
+func (Ready) moduleEffect()              {}
+func (TaskDropped) moduleEffect()        {}
+func (RunEnabledScript) moduleEffect()   {}
+func (EnabledReply) moduleEffect()       {}
+func (Forget) moduleEffect()             {}
+func (TaskStatus) moduleEffect()         {}

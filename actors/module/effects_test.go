@@ -9,10 +9,12 @@ import (
 // TestApplyCoversEveryEffect: apply has a case for every effect of the
 // core, and applyHook for every effect of a hook run (the ones the core keeps
 // included, as panics), so that a new effect type fails here rather than
-// at run time in the shell.
+// at run time in the shell; and Step has a case for every event of the
+// core, so that a new event cannot be dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	sealed.Covered(t, ".", map[string]sealed.Set{
 		"apply":     {Dir: ".", Marker: "moduleEffect"},
+		"Step":      {Dir: ".", Marker: "moduleEvent"},
 		"applyHook": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"},
 	})
 }

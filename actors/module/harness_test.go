@@ -13,7 +13,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -54,10 +53,12 @@ func newHarness(t *testing.T, hasChart bool, hooks map[string]string) *harness {
 		}
 		set = append(set, hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: cfg})
 	}
-	c := &Core{Names: names, HasChart: hasChart, WithKube: true, Hooks: set, Scope: scope,
-		State: board.ModuleState{Name: "demo", Phase: "idle"}, hook: hookrun.Run{WithKube: true, Paced: true}}
+	c := &Core{Names: names, HasChart: hasChart, State: board.ModuleState{Name: "demo", Phase: "starting"}}
 	env := Env{Now: coreEpoch, Global: values.Snapshot{Key: "global", Values: map[string]any{"domain": "a.example"}}}
-	return &harness{t: t, core: c, env: env, queue: actor.NewPID("test", "queue")}
+	h := &harness{t: t, core: c, env: env, queue: actor.NewPID("test", "queue")}
+	h.step(Started{Scope: scope, WithKube: true, Paced: true})
+	h.step(Configured{Hooks: set}, "Publish", "Ready")
+	return h
 }
 
 // step feeds ev and checks the effects against want (short strings).
@@ -77,7 +78,7 @@ func (h *harness) assign(t messages.Task, want ...string) []Effect {
 }
 
 // ok is a hook that exits 0 with the given values patch (none when "").
-func ok(t *testing.T, valuesPatch string) HookFinished {
+func ok(t *testing.T, valuesPatch string) HookRunEvent {
 	t.Helper()
 	var res hookexec.Result
 	if valuesPatch != "" {
@@ -87,11 +88,11 @@ func ok(t *testing.T, valuesPatch string) HookFinished {
 		}
 		res.ValuesPatch = p
 	}
-	return HookFinished{Result: worker.HookResult{Result: res}}
+	return HookRunEvent{Event: hookrun.HookDone{Result: res}}
 }
 
-func failed(msg string) HookFinished {
-	return HookFinished{Result: worker.HookResult{Err: errors.New(msg)}}
+func failed(msg string) HookRunEvent {
+	return HookRunEvent{Event: hookrun.HookDone{Err: errors.New(msg)}}
 }
 
 // describe writes effects as short strings.

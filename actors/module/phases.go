@@ -85,7 +85,7 @@ func (c *Core) nextHook(env Env) []Effect {
 	}
 	s := r.left[0]
 	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure)
-	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info, Now: env.Now}, env)
+	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info}, env)
 }
 
 // advance leaves the current phase.
@@ -110,7 +110,7 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range c.hook.Step(ev) {
+	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
 			c.Scope = e.Scope
@@ -151,9 +151,10 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 	c.run.phase, c.run.left = SyncHooks, nil
 	c.markPhase(SyncHooks, env.Now)
 	for _, run := range msg.Runs {
-		if h, ok := c.Hooks.Find(run.Hook); ok {
-			c.run.left = append(c.run.left, step{hook: h, binding: run.Binding, context: run.Context,
-				allowFailure: run.AllowFailure})
+		t := hookrun.SyncTaskOf(c.owner(), run)
+		if h, ok := c.Hooks.Find(t.Hook); ok {
+			c.run.left = append(c.run.left, step{hook: h, binding: t.Binding, context: t.Context,
+				allowFailure: t.AllowFailure})
 		}
 	}
 	return c.nextHook(env)

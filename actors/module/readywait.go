@@ -3,8 +3,6 @@ package module
 import (
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
@@ -28,31 +26,29 @@ func (a *Actor) readyWait() (on bool, timeout time.Duration) {
 func (a *Actor) helmJob(values map[string]any) worker.HelmJob {
 	wait, timeout := a.readyWait()
 	return worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: values,
-		Drift: a.driftMode() != DriftOff, Wait: wait, WaitTimeout: timeout}
+		Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}
 }
 
-// handleHelmWaiting shows what the helm step waits for: in the module's
-// state (`module why`) and as its task's status (`queue list`).
-func (a *Actor) handleHelmWaiting(ctx actor.Context, msg worker.HelmWaiting) {
-	if a.core.Phase() != Helm {
-		return // the step is over
-	}
-	w := board.WaitState{Since: a.now(), NotReady: msg.NotReady}
-	if prev := a.core.State.Wait; prev != nil {
-		w.Since = prev.Since
-	}
-	a.core.State.Wait = &w
-	a.publish()
-	if t, ok := a.core.Current(); ok && a.peers.Queue != nil {
-		ctx.Send(a.peers.Queue, messages.TaskProgress{Queue: t.Queue, ID: t.ID, Status: w.Text(), Since: w.Since})
-	}
-}
-
-// endHelmWait clears the wait's state when the helm step ends (the core
-// publishes it with the step's outcome), and counts the wait.
-func (a *Actor) endHelmWait(r worker.HelmResult) {
-	a.core.State.Wait = nil
+// countHelmWait counts the helm step's wait for the workloads (the core
+// clears the wait's state).
+func (a *Actor) countHelmWait(r worker.HelmResult) {
 	if w := r.Outcome.Wait; w != nil && w.Outcome != "cancelled" {
 		a.count(func(m Metrics) { m.ReadyWait(a.name(), w.Outcome, w.Took) })
 	}
+}
+
+// helmWaiting shows what the helm step waits for: in the module's state
+// (`module why`) and as its task's status (`queue list`), since the first
+// time it waited.
+func (c *Core) helmWaiting(notReady []string, env Env) []Effect {
+	t, running := c.Current()
+	if c.Phase() != Helm || !running {
+		return nil // the step is over
+	}
+	w := board.WaitState{Since: env.Now, NotReady: notReady}
+	if prev := c.State.Wait; prev != nil {
+		w.Since = prev.Since
+	}
+	c.State.Wait = &w
+	return []Effect{Publish{}, TaskStatus{Progress: messages.TaskProgress{Queue: t.Queue, ID: t.ID, Status: w.Text(), Since: w.Since}}}
 }

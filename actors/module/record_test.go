@@ -23,6 +23,7 @@ func TestRunRecordPhasesAndHelm(t *testing.T) {
 	h.env.Now = coreEpoch.Add(45 * time.Millisecond)
 	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Action: "skipped", Revision: 2,
 		Reason: "checksum equal, no object absent"}}},
+		"DriftJudged", "Publish", "DriftCounted", // a skipped upgrade checked the drift
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "RunHook c-after.sh afterHelm")
 	h.env.Now = coreEpoch.Add(50 * time.Millisecond)
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")

@@ -1,8 +1,6 @@
 package module
 
 import (
-	"strings"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -32,91 +30,35 @@ func (a *Actor) stopCheck() {
 	}
 }
 
-// handleCheckRelease asks the worker, unless the module is busy (a run
-// checks for itself) or has no release.
+// handleCheckRelease lets the core decide whether to look now.
 func (a *Actor) handleCheckRelease(ctx actor.Context) {
 	a.checkArmed = false
-	if !a.core.State.Enabled || !a.opts.Definition.HasChart || a.core.InMaintenance() {
-		return // armed again after the next successful run
-	}
-	if a.core.Busy() || a.checking {
-		a.scheduleCheck(ctx)
-		return
-	}
-	a.checking = true
-	ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.driftMode() != DriftOff})
+	a.step(ctx, CheckDue{})
 }
 
+// handleCheckResult counts the check and lets the core take what it found.
 func (a *Actor) handleCheckResult(ctx actor.Context, r worker.CheckResult) {
-	a.checking = false
-	defer a.scheduleCheck(ctx)
 	a.count(func(m Metrics) { m.ReleaseChecked(a.name()) })
-	if r.Err != nil {
-		a.log.Warn("release check", "err", r.Err)
-		return
-	}
-	if !a.core.State.Enabled || a.core.InMaintenance() {
-		return
-	}
-	if len(r.Check.Absent) > 0 {
-		a.log.Info("release objects are absent; queueing a module run", "objects", r.Check.Absent)
-		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: []messages.Task{
-			messages.NewModuleRun(a.name(), "absent: "+strings.Join(r.Check.Absent, ", "))}})
-	}
-	a.observeDrift(ctx, r.Check.Drift)
+	a.step(ctx, ObjectsChecked{Check: r.Check, Err: r.Err})
 }
 
-// handleHelmDrift follows a module run's helm step: a run that wrote the
-// release put back every field (helm's three-way merge), one that skipped
-// it checked the drift.
-func (a *Actor) handleHelmDrift(ctx actor.Context, r worker.HelmResult) {
-	switch {
-	case r.Err != nil:
-	case r.Outcome.Upgraded:
-		if cleared := a.drift.reset(); len(cleared) > 0 {
-			a.log.Info("drift cleared: helm wrote the release", "objects", cleared)
-			a.publishDrift()
-		}
-	case r.Outcome.Action == "skipped":
-		a.observeDrift(ctx, r.Outcome.Drift)
-	}
-}
-
-// forgetDrift drops what the checks found: the module is disabled, its
-// release is deleted.
-func (a *Actor) forgetDrift() {
-	a.drift.reset()
-	a.core.State.Drift = nil
-	a.count(func(m Metrics) { m.DriftedObjects(a.name(), 0) })
-}
-
-// observeDrift lets the tracker judge a check's drift and carries out what
-// it decides: WARN and count what is new, ERROR for fields given up,
-// restore the rest in restore mode.
-func (a *Actor) observeDrift(ctx actor.Context, found []messages.DriftedObject) {
-	mode := a.driftMode()
-	if mode == DriftOff {
-		found = nil
-	}
-	step := a.drift.observe(a.now(), found, mode)
-	for _, d := range step.Report {
+// driftJudged logs and counts what the drift tracker decided: WARN for
+// what is new, ERROR for fields given up, INFO for what no longer drifts.
+func (a *Actor) driftJudged(e DriftJudged) {
+	for _, d := range e.Step.Report {
 		a.log.Warn("release object drifted from its manifest", "object", d.Object, "fields", fieldLines(d),
-			"mode", mode)
+			"mode", e.Mode)
 		a.count(func(m Metrics) { m.DriftDetected(a.name(), d.Kind) })
 	}
-	for _, g := range step.GiveUp {
+	for _, g := range e.Step.GiveUp {
 		a.log.Error("drift restore given up: another writer sets the field back after each restore",
 			"object", g.Object, "field", g.Path, "restores", driftMaxRestores,
 			"hint", "if another controller owns this field, list it in the object's annotation "+drift.IgnoreAnnotation+" in the chart")
 		a.count(func(m Metrics) { m.DriftRestore(a.name(), g.Kind, "given_up") })
 	}
-	for _, name := range step.Cleared {
+	for _, name := range e.Step.Cleared {
 		a.log.Info("release object no longer drifts", "object", name)
 	}
-	if len(step.Restore) > 0 {
-		ctx.Request(a.worker, worker.RestoreJob{Module: a.name(), Drift: step.Restore})
-	}
-	a.publishDrift()
 }
 
 func (a *Actor) handleRestoreResult(r worker.RestoreResult) {
@@ -137,24 +79,16 @@ func (a *Actor) handleRestoreResult(r worker.RestoreResult) {
 	}
 }
 
-// driftMode is the module's drift mode: its module.yaml's, else the
+// driftMode is a module's drift mode: its module.yaml's, else the
 // operator's.
-func (a *Actor) driftMode() string {
-	if m := a.opts.Definition.Release.Drift; m != "" {
+func driftMode(opts Options) string {
+	if m := opts.Definition.Release.Drift; m != "" {
 		return m
 	}
-	if a.opts.Drift == "" {
+	if opts.Drift == "" {
 		return DriftReport
 	}
-	return a.opts.Drift
-}
-
-func (a *Actor) publishDrift() {
-	a.core.State.Drift = a.drift.state()
-	a.publish()
-	if a.opts.Metrics != nil {
-		a.opts.Metrics.DriftedObjects(a.name(), len(a.core.State.Drift))
-	}
+	return opts.Drift
 }
 
 func (a *Actor) count(f func(Metrics)) {

@@ -33,7 +33,8 @@ func (a *Actor) step(ctx actor.Context, ev Event) {
 
 // apply carries out one effect. Its switch has a case for every type of the
 // closed set Effect (TestApplyCoversEveryEffect holds it to that): an
-// effect without one is a bug, not something to ignore.
+// effect without one is a bug, not something to ignore. Those that only
+// log go to applyLog; those of the module's own life to applyLife.
 func (a *Actor) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
 	case HookEffect:
@@ -46,6 +47,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		ctx.Request(a.worker, worker.DeleteJob{Module: a.name()})
 	case ApplyCRDs:
 		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
+	case CheckObjects:
+		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.core.DriftMode != DriftOff})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:
@@ -67,6 +70,25 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.observed(e)
 	case DestructiveDone:
 		a.countDestructive(e.Actions)
+	case ArmCheck:
+		a.scheduleCheck(ctx)
+	case RestoreDrift:
+		ctx.Request(a.worker, worker.RestoreJob{Module: a.name(), Drift: e.Drift})
+	case DriftCounted:
+		a.count(func(m Metrics) { m.DriftedObjects(a.name(), e.Objects) })
+	case HelmUpgraded, Uninstalled, TaskFailed, HookFailureAllowed, CheckFailed, AbsentFound, HelmSkipped, MaintenanceSet,
+		DriftJudged, DriftCleared:
+		a.applyLog(e)
+	case StartFailed, Ready, TaskDropped, RunEnabledScript, EnabledReply, Forget, TaskStatus:
+		a.applyLife(ctx, e)
+	default:
+		panic(fmt.Sprintf("module: effect %T has no case in apply", e))
+	}
+}
+
+// applyLog logs (and counts) what the core tells.
+func (a *Actor) applyLog(e Effect) {
+	switch e := e.(type) {
 	case HelmUpgraded:
 		a.log.Info("helm", "upgraded", e.Outcome.Upgraded, "revision", e.Outcome.Revision, "reason", e.Outcome.Reason)
 	case Uninstalled:
@@ -77,14 +99,47 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	case HookFailureAllowed:
 		a.log.Warn("hook failed; its binding allows failure, the run goes on", "hook", e.Hook,
 			"binding", e.Binding, "err", e.Err)
-	case ArmCheck:
-		a.scheduleCheck(ctx)
-	case MaintenanceSet:
-		a.maintenanceSet(e)
+	case CheckFailed:
+		a.log.Warn("release check", "err", e.Err)
+	case AbsentFound:
+		a.log.Info("release objects are absent; queueing a module run", "objects", e.Objects)
 	case HelmSkipped:
 		a.log.Info(HelmSkippedMessage, "state", e.State, "revision", a.core.State.Revision)
+	case MaintenanceSet:
+		a.maintenanceSet(e)
+	case DriftJudged:
+		a.driftJudged(e)
+	case DriftCleared:
+		a.log.Info("drift cleared: helm wrote the release", "objects", e.Objects)
 	default:
-		panic(fmt.Sprintf("module: effect %T has no case in apply", e))
+		panic(fmt.Sprintf("module: effect %T has no case in applyLog", e))
+	}
+}
+
+// applyLife carries out the effects of the module's own life (start,
+// discovery, removal) and its task's status.
+func (a *Actor) applyLife(ctx actor.Context, e Effect) {
+	switch e := e.(type) {
+	case StartFailed:
+		a.log.Error("module cannot start; it is left out", "err", e.Err)
+		a.count(func(m Metrics) { m.ModuleFailed(a.name(), e.Err) })
+	case Ready:
+		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: e.Err})
+	case TaskDropped:
+		a.log.Error("task dropped: the module failed to start", "task", e.Task.Kind, "err", e.Err)
+		ctx.Send(e.To, messages.TaskDone{ID: e.Task.ID, Queue: e.Task.Queue})
+	case RunEnabledScript:
+		a.runEnabledScript(ctx, e)
+	case EnabledReply:
+		ctx.Send(e.To, e.Checked)
+	case Forget:
+		a.forget(e)
+	case TaskStatus:
+		if a.peers.Queue != nil {
+			ctx.Send(a.peers.Queue, e.Progress)
+		}
+	default:
+		panic(fmt.Sprintf("module: effect %T has no case in applyLife", e))
 	}
 }
 

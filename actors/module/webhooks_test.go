@@ -23,7 +23,7 @@ func TestWebhooksFollowTheModule(t *testing.T) {
 	h.assign(newRun(), "Publish", "WebhooksSynced", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 
-	h.step(Disabled{}, "Publish")
+	h.step(Disabled{}, "DriftCounted", "Publish")
 	h.assign(deleteTask(), "Publish", "Uninstall")
 	h.step(DeleteFinished{Result: worker.DeleteResult{}}, "DestructiveDone 0", "UnregisterWebhooks")
 	wantPhase(t, h, DropWebhooks)
@@ -45,7 +45,7 @@ func TestWebhookFailuresFailTheTask(t *testing.T) {
 	h.assign(newRun(), "Publish", "RegisterWebhooks")
 	h.step(WebhooksRegistered{}, "RunHook a-startup.sh onStartup")
 	h.step(ok(t, ""), "Ran", "Watch on=true sync=false", "WebhooksSynced", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	h.step(Disabled{}, "Publish")
+	h.step(Disabled{}, "DriftCounted", "Publish")
 	h.assign(deleteTask(), "Publish", "Uninstall")
 	h.step(DeleteFinished{Result: worker.DeleteResult{}}, "DestructiveDone 0", "UnregisterWebhooks")
 	h.step(WebhooksUnregistered{Err: errString("remove webhooks of demo: timeout")}, "TaskFailed", "Publish", "Reply err=remove webhooks of demo: timeout")

@@ -1,0 +1,121 @@
+package module
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
+)
+
+// unconfigured is a harness whose core has started but whose hooks are not
+// configured yet.
+func unconfigured(t *testing.T, enabledScript bool) *harness {
+	t.Helper()
+	names, err := values.ParseModuleDir("010-demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope, err := values.NewModuleScope(names, nil, values.Sections{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Core{Names: names, HasEnabledScript: enabledScript, State: board.ModuleState{Name: "demo", Phase: "starting"}}
+	h := &harness{t: t, core: c, env: Env{Now: coreEpoch}, queue: actor.NewPID("test", "queue")}
+	h.step(Started{Scope: scope})
+	return h
+}
+
+// TestRequestsWaitForTheHooks: discovery and tasks that come before the
+// hooks are configured wait, and are handled, in order, once they are; a
+// module that failed to start is unavailable to discovery and drops its
+// tasks.
+func TestRequestsWaitForTheHooks(t *testing.T) {
+	discovery := actor.NewPID("test", "operator")
+	ask := EnabledAsked{From: discovery}
+	for _, tc := range []struct {
+		name       string
+		configured Configured
+		want       []string
+		reply      messages.EnabledChecked
+	}{
+		{name: "configured", configured: Configured{Hooks: hookrun.HookSet{}},
+			want:  []string{"Publish", "Ready", "EnabledReply", "Publish", "Watch on=true sync=false", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok"},
+			reply: messages.EnabledChecked{Module: "demo", Enabled: true}},
+		{name: "failed", configured: Configured{Err: errors.New("hook x: bad config")},
+			want:  []string{"StartFailed", "Publish", "Ready", "EnabledReply", "TaskDropped"},
+			reply: messages.EnabledChecked{Module: "demo", Unavailable: true, Err: "hook x: bad config"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := unconfigured(t, false)
+			h.step(ask)
+			h.assign(newRun())
+			effects := h.step(tc.configured, tc.want...)
+			for _, e := range effects {
+				if got, ok := e.(EnabledReply); ok && (!got.To.Equal(discovery) || got.Checked != tc.reply) {
+					t.Errorf("discovery answered %+v, want %+v", got, tc.reply)
+				}
+			}
+			h.step(ask, "EnabledReply")
+		})
+	}
+}
+
+// TestEnabledScript: a module with an enabled script runs it with the
+// modules enabled before it, and answers with its result; a result nobody
+// waits for is dropped.
+func TestEnabledScript(t *testing.T) {
+	h := unconfigured(t, true)
+	h.step(Configured{}, "Publish", "Ready")
+	effects := h.step(EnabledAsked{EnabledBefore: []string{"first"}, From: h.queue}, "RunEnabledScript")
+	if run := effects[0].(RunEnabledScript); string(run.Values) != `{"demo":{},"global":{"enabledModules":["first"]}}` {
+		t.Errorf("enabled script's values %s", run.Values)
+	}
+	effects = h.step(EnabledScriptDone{Enabled: false, Err: errors.New("exit status 2")}, "EnabledReply")
+	if got := effects[0].(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Err: "exit status 2"}) {
+		t.Errorf("reply %+v", got)
+	}
+	h.step(EnabledScriptDone{Enabled: true})
+}
+
+// TestRemoved: a removed module stops its bindings, forgets what it
+// published, and publishes no more.
+func TestRemoved(t *testing.T) {
+	h := newHarness(t, true, lifecycleHooks())
+	h.core.Watching, h.core.HasWebhooks, h.core.State.Maintenance = true, true, "NoResourceReconciliation"
+	effects := h.step(Removed{}, "Watch on=false sync=false", "Forget")
+	if f := effects[1].(Forget); f != (Forget{InMaintenance: true, Webhooks: true}) || !h.core.Removed() {
+		t.Errorf("forget %+v, removed %t", f, h.core.Removed())
+	}
+	h = newHarness(t, true, nil)
+	h.step(Removed{}, "Forget")
+}
+
+// TestHelmWaiting: what the helm step waits for shows in the state and as
+// the task's status, since the first wait; the step's end clears it, and
+// a wait reported after it is ignored.
+func TestHelmWaiting(t *testing.T) {
+	h := newHarness(t, true, nil)
+	h.core.State.StartupDone, h.core.Watching = true, true
+	run := newRun()
+	run.ID, run.Queue = 4, messages.MainQueue
+	h.assign(run, "Publish", "RunHelm")
+	h.step(HelmWaiting{NotReady: []string{"Deployment ns/web"}}, "Publish", "TaskStatus")
+	h.env.Now = coreEpoch.Add(32 * time.Second)
+	effects := h.step(HelmWaiting{NotReady: []string{"Deployment ns/web: 1/3"}}, "Publish", "TaskStatus")
+	p := effects[1].(TaskStatus).Progress
+	if p.ID != 4 || p.Queue != messages.MainQueue || !p.Since.Equal(coreEpoch) || p.Status != h.core.State.Wait.Text() {
+		t.Errorf("status %+v", p)
+	}
+	h.step(HelmFinished{}, "Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "Observed helm=false err=false",
+		"ArmCheck", "Publish", "Reply ok")
+	if h.core.State.Wait != nil {
+		t.Errorf("wait %+v after the step", h.core.State.Wait)
+	}
+	h.step(HelmWaiting{NotReady: []string{"late"}})
+}
