@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -87,12 +88,14 @@ func (f *Family) ended(who *actor.PID) bool {
 // Len is how many children run.
 func (f *Family) Len() int { return len(f.names) }
 
-// Child names the lifecycle expects among the root's children.
+// Child names the lifecycle expects among the root's children: the
+// siblings owners address (hookrun.Sibling, named once there) and the
+// global actor.
 const (
-	ChildConfig   = "config"
-	ChildQueue    = "queue"
-	ChildSchedule = "schedule"
-	ChildKube     = "kube"
+	ChildConfig   = string(hookrun.SiblingConfig)
+	ChildQueue    = string(hookrun.SiblingQueue)
+	ChildSchedule = string(hookrun.SiblingSchedule)
+	ChildKube     = string(hookrun.SiblingKube)
 	ChildGlobal   = messages.OwnerGlobal
 )
 
