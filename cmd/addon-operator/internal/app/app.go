@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -171,10 +172,24 @@ func Start(cfg Config) (*App, error) {
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
 	}
+	go releaseAfterStart(a.Board.ReadyCh(), a.stopped, cfg.Log)
 	a.tick(m.liveTicks)
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
 	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
 	return a, nil
+}
+
+// releaseAfterStart returns the heap freed since the start to the system
+// once the first converge is done: the initial lists of every watched
+// resource were decoded meanwhile, and the runtime would otherwise hand
+// their pages back only slowly, while a pod's memory limit counts them.
+func releaseAfterStart(ready, stopped <-chan struct{}, log *slog.Logger) {
+	select {
+	case <-ready:
+		debug.FreeOSMemory()
+		log.Debug("memory freed during the start returned to the system")
+	case <-stopped:
+	}
 }
 
 // lifecycleOptions wires the lifecycle to the start-up's reading of the
