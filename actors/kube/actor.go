@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
@@ -22,6 +23,10 @@ import (
 // Options configures the kube actor.
 type Options struct {
 	Client dynamic.Interface
+	// Raw, when set, reads the informers' lists as streams (listraw.go):
+	// any REST client of the cluster (its base path is not used). Nil
+	// lists through Client.
+	Raw    rest.Interface
 	Mapper meta.RESTMapper
 	Log    *slog.Logger
 	// Owner resolves a hook's owner (global, module/NAME), which gets the
@@ -235,7 +240,7 @@ func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor, map
 		Failed: func(error) { a.countError(msg.Owner, h.Hook, h.Binding.Name) }}
 	a.monitors[m.id] = m
 	a.byOwner[msg.Owner] = append(a.byOwner[msg.Owner], m.id)
-	m.start(a.opts.Client, schemaGVR{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}, a.post)
+	m.start(clients{dynamic: a.opts.Client, raw: a.opts.Raw}, schemaGVR{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}, a.post)
 	return m.id, nil
 }
 

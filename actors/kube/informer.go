@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
@@ -44,9 +43,9 @@ func (e *accessError) where() string {
 // most) whose list and watch calls fail with an accessError naming the
 // call and go through guard, which retries a transient failure at once and
 // reports the watch down and up.
-func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns string, tweak func(*metav1.ListOptions),
+func newInformer(client clients, gvr schema.GroupVersionResource, ns string, tweak func(*metav1.ListOptions),
 	guard *kubewatch.Guard, transform cache.TransformFunc, h cache.ResourceEventHandlerFuncs) *kubewatch.Informer {
-	res := client.Resource(gvr).Namespace(ns)
+	res := client.dynamic.Resource(gvr).Namespace(ns)
 	fail := func(verb string, err error) error {
 		return &accessError{verb: verb, resource: gvr.GroupResource().String(), namespace: ns, err: err}
 	}
@@ -54,7 +53,7 @@ func newInformer(client dynamic.Interface, gvr schema.GroupVersionResource, ns s
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			tweak(&o)
 			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
-				list, err := listPaged(ctx, res, o, transform)
+				list, err := client.listPaged(ctx, gvr, ns, o, transform)
 				if err != nil {
 					return nil, fail("list", err)
 				}
@@ -94,12 +93,12 @@ const listPage = 500
 // it arrives: a large list is never held whole as full objects, and each
 // page is decoded in one pass (a streamed watch-list decodes every object
 // three times: the event, its kind, the object).
-func listPaged(ctx context.Context, res dynamic.ResourceInterface, o metav1.ListOptions,
+func (c clients) listPaged(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions,
 	transform cache.TransformFunc) (*unstructured.UnstructuredList, error) {
 	o.Limit, o.Continue, o.ResourceVersion, o.ResourceVersionMatch = listPage, "", "", ""
 	var out *unstructured.UnstructuredList
 	for {
-		page, err := res.List(ctx, o)
+		page, err := c.list(ctx, gvr, ns, o)
 		if err != nil {
 			return nil, err
 		}

@@ -16,9 +16,11 @@ var testKube *cluster.Harness
 
 func TestMain(m *testing.M) { cluster.Main(m, &testKube) }
 
-// onCluster gives opts a dynamic client and a discovery mapper for cfg.
+// onCluster gives opts a dynamic client, a REST client for raw lists and a
+// discovery mapper for cfg.
 func onCluster(cfg *rest.Config, opts kube.Options) kube.Options {
 	opts.Client = dynamic.NewForConfigOrDie(cfg)
+	opts.Raw = kubernetes.NewForConfigOrDie(cfg).CoreV1().RESTClient()
 	opts.Mapper = restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kubernetes.NewForConfigOrDie(cfg).Discovery()))
 	return opts
 }

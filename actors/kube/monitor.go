@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/addon-actors/addon-operator/hook/bctx"
@@ -42,7 +41,7 @@ type monitor struct {
 	stop     context.CancelFunc
 	// What starting more informers needs (namespace label selectors).
 	ctx      context.Context
-	client   dynamic.Interface
+	client   clients
 	gvr      schemaGVR
 	post     func(any)
 	nsStops  map[string]context.CancelFunc
@@ -81,7 +80,7 @@ const namespacesSource = "#namespaces"
 // start runs one informer per namespace of the binding; the callbacks post
 // to post. A namespace label selector runs a namespace informer first,
 // whose adds and deletes start and stop the per-namespace informers.
-func (m *monitor) start(client dynamic.Interface, gvr schemaGVR, post func(any)) {
+func (m *monitor) start(client clients, gvr schemaGVR, post func(any)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.ctx, m.stop, m.client, m.gvr, m.post = ctx, cancel, client, gvr, post
 	m.nsStops, m.nsSynced, m.failures = map[string]context.CancelFunc{}, map[string]bool{}, map[string]int{}

@@ -1,0 +1,151 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// clients are what the informers list and watch with: the dynamic client,
+// and a REST client that reads a list page as a stream when set.
+type clients struct {
+	dynamic dynamic.Interface
+	raw     rest.Interface
+}
+
+// list reads one page of what o selects. With a raw client the page's JSON
+// is decoded in one pass, item by item: client-go's decoding of an
+// unstructured list scans every byte five times (the kind, validity twice,
+// the list, the items), which took most of the operator's start-up CPU at
+// 100,000 objects.
+func (c clients) list(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	if c.raw == nil {
+		return c.dynamic.Resource(gvr).Namespace(ns).List(ctx, o)
+	}
+	req := c.raw.Get().AbsPath(resourcePath(gvr, ns)).Param("limit", strconv.FormatInt(o.Limit, 10))
+	for name, value := range map[string]string{"continue": o.Continue, "labelSelector": o.LabelSelector, "fieldSelector": o.FieldSelector} {
+		if value != "" {
+			req = req.Param(name, value)
+		}
+	}
+	body, err := req.Stream(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	list, err := decodeList(body)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s list: %w", gvr.GroupResource(), err)
+	}
+	return list, nil
+}
+
+// resourcePath is the API path of gvr's objects in ns (all when "").
+func resourcePath(gvr schema.GroupVersionResource, ns string) string {
+	p := path.Join("/apis", gvr.Group, gvr.Version)
+	if gvr.Group == "" {
+		p = path.Join("/api", gvr.Version)
+	}
+	if ns != "" {
+		p = path.Join(p, "namespaces", ns)
+	}
+	return path.Join(p, gvr.Resource)
+}
+
+// decodeList reads a list's JSON: its fields as they are, its items one by
+// one, each given the list's apiVersion and item kind when it lacks them
+// (the apiserver leaves them out of a built-in list's items).
+func decodeList(r io.Reader) (*unstructured.UnstructuredList, error) {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	list := &unstructured.UnstructuredList{Object: map[string]any{}}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if key == "items" {
+			if list.Items, err = decodeItems(dec); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		list.Object[fmt.Sprint(key)] = numbers(v)
+	}
+	kind := list.GetKind()
+	if len(kind) > 4 && kind[len(kind)-4:] == "List" {
+		kind = kind[:len(kind)-4]
+	}
+	for i := range list.Items {
+		if list.Items[i].GetKind() == "" {
+			list.Items[i].SetKind(kind)
+			list.Items[i].SetAPIVersion(list.GetAPIVersion())
+		}
+	}
+	return list, nil
+}
+
+// decodeItems reads the items array, one object at a time.
+func decodeItems(dec *json.Decoder) ([]unstructured.Unstructured, error) {
+	if err := expectDelim(dec, '['); err != nil {
+		return nil, err
+	}
+	var items []unstructured.Unstructured
+	for dec.More() {
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return nil, err
+		}
+		items = append(items, unstructured.Unstructured{Object: numbers(obj).(map[string]any)})
+	}
+	return items, expectDelim(dec, ']')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("want %v, got %v", want, tok)
+	}
+	return nil
+}
+
+// numbers turns the json.Numbers of a decoded value into int64 or float64,
+// as an unstructured object holds them.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
