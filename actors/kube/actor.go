@@ -120,9 +120,15 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
-		for id := range a.monitors {
-			a.stopMonitor(id)
-		}
+		a.stopMonitors()
+	}
+}
+
+// stopMonitors stops every monitor: the actor stops or restarts (a restart
+// starts them again from the replayed watches).
+func (a *Actor) stopMonitors() {
+	for id := range a.monitors {
+		a.stopMonitor(id)
 	}
 }
 
