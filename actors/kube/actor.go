@@ -124,14 +124,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
-// stopMonitors stops every monitor: the actor stops or restarts (a restart
-// starts them again from the replayed watches).
-func (a *Actor) stopMonitors() {
-	for id := range a.monitors {
-		a.stopMonitor(id)
-	}
-}
-
 func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Owner == nil {
 		a.opts.Owner = supervision.Siblings(ctx)
@@ -249,6 +241,14 @@ func (a *Actor) stopMonitor(id int) {
 	if m, ok := a.monitors[id]; ok {
 		m.stop()
 		delete(a.monitors, id)
+	}
+}
+
+// stopMonitors stops every monitor: the actor stops or restarts (a restart
+// starts them again from the replayed watches).
+func (a *Actor) stopMonitors() {
+	for id := range a.monitors {
+		a.stopMonitor(id)
 	}
 }
 

@@ -81,14 +81,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
-// removeAll removes every schedule: the actor stops or restarts (a restart
-// re-arms them from the replayed watches).
-func (a *Actor) removeAll() {
-	for id := range a.entries {
-		a.remove(id)
-	}
-}
-
 // handleStarted re-arms the schedules after a restart.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	if a.opts.Owner == nil {
@@ -154,6 +146,14 @@ func (a *Actor) remove(id int) {
 			e.timer.Stop()
 		}
 		delete(a.entries, id)
+	}
+}
+
+// removeAll removes every schedule: the actor stops or restarts (a restart
+// re-arms them from the replayed watches).
+func (a *Actor) removeAll() {
+	for id := range a.entries {
+		a.remove(id)
 	}
 }
 
