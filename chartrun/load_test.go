@@ -8,22 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/addon-actors/addon-operator/test/scenario"
+)
 
 func fileNames(t *testing.T, dir string) []string {
 	t.Helper()
@@ -37,6 +24,11 @@ func fileNames(t *testing.T, dir string) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// writeFiles writes files into a new module dir.
+func writeFiles(t *testing.T, files map[string]string) string {
+	return scenario.TempTree(t, files, 0o644)
 }
 
 func TestLoadChartLeavesOutTheModulesFiles(t *testing.T) {

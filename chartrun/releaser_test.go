@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 const cmTemplate = `apiVersion: v1
@@ -43,18 +44,7 @@ func writeChart(t testing.TB, n int) string {
 
 // writeModule writes files into a new module dir.
 func writeModule(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return scenario.TempTree(t, files, 0o644)
 }
 
 type fixture struct {

@@ -3,6 +3,7 @@ package hookexec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -32,14 +33,7 @@ func TestRunTimeoutFromOptions(t *testing.T) {
 // record per stream counting the rest.
 func TestRunFloodIsBounded(t *testing.T) {
 	const floodBytes = 2_000_000 // "y\n" lines: a million of them
-	rec := newRecorder()
-	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(),
-		Environ: baseEnv("FLOOD_BYTES=2000000"), MaxOutputLines: 100})
-	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "flood.sh"), Scope: PatchScope{RootKey: "global"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, dropped := countStreams(rec.all())
+	res, lines, dropped := runFlood(t, floodBytes, Options{MaxOutputLines: 100})
 	for _, stream := range []string{"stdout", "stderr"} {
 		wantEq(t, stream+" records", lines[stream], 100)
 		d, ok := dropped[stream]
@@ -56,14 +50,7 @@ func TestRunFloodIsBounded(t *testing.T) {
 // TestRunOutputByteLimit: the byte limit ends the logged lines before the
 // line limit does.
 func TestRunOutputByteLimit(t *testing.T) {
-	rec := newRecorder()
-	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(),
-		Environ: baseEnv("FLOOD_BYTES=10000"), MaxOutputBytes: 101})
-	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "flood.sh"), Scope: PatchScope{RootKey: "global"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, dropped := countStreams(rec.all())
+	res, lines, dropped := runFlood(t, 10000, Options{MaxOutputBytes: 101})
 	wantEq(t, "stdout records", lines["stdout"], 50) // 50 lines of 2 bytes; the 51st would pass 101
 	wantEq(t, "stdout dropped bytes", dropped["stdout"].attrs["dropped_bytes"], any(int64(10000-100)))
 	wantEq(t, "result dropped lines", res.DroppedLines, int64(2*(5000-50)))
@@ -72,18 +59,26 @@ func TestRunOutputByteLimit(t *testing.T) {
 // TestRunOutputUnbounded: a negative limit logs every line, and nothing is
 // reported dropped.
 func TestRunOutputUnbounded(t *testing.T) {
-	rec := newRecorder()
-	r := newRunner(t, Options{Logger: slog.New(rec), TmpDir: t.TempDir(),
-		Environ: baseEnv("FLOOD_BYTES=20000"), MaxOutputLines: -1, MaxOutputBytes: -1})
-	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "flood.sh"), Scope: PatchScope{RootKey: "global"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, dropped := countStreams(rec.all())
+	res, lines, dropped := runFlood(t, 20000, Options{MaxOutputLines: -1, MaxOutputBytes: -1})
 	wantEq(t, "stdout records", lines["stdout"], 10000)
 	wantEq(t, "stderr records", lines["stderr"], 10000)
 	wantEq(t, "dropped records", len(dropped), 0)
 	wantEq(t, "result dropped lines", res.DroppedLines, int64(0))
+}
+
+// runFlood runs flood.sh, which prints floodBytes bytes of "y\n" lines on
+// each stream, with the output limits of limits, and counts its records as
+// countStreams does.
+func runFlood(t *testing.T, floodBytes int, limits Options) (Result, map[string]int, map[string]record) {
+	t.Helper()
+	rec := newRecorder()
+	limits.Logger, limits.TmpDir, limits.Environ = slog.New(rec), t.TempDir(), baseEnv(fmt.Sprintf("FLOOD_BYTES=%d", floodBytes))
+	res, err := newRunner(t, limits).Run(context.Background(), Request{Hook: testHook(t, "flood.sh"), Scope: PatchScope{RootKey: "global"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, dropped := countStreams(rec.all())
+	return res, lines, dropped
 }
 
 // countStreams counts the output records per stream and picks the dropped

@@ -3,7 +3,8 @@ package values
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -56,7 +57,7 @@ func ParseValuesFile(file string, data []byte) (Sections, error) {
 func SectionsOf(where string, doc map[string]any) (Sections, error) {
 	s := Sections{Modules: map[string]any{}, Enabled: map[string]bool{}}
 	var errs []error
-	keys := sortedKeys(doc)
+	keys := slices.Sorted(maps.Keys(doc))
 	falseSections := map[string]bool{}
 	for _, key := range keys {
 		if _, isEnabledKey := ModuleKeyOfEnabledKey(key); isEnabledKey {
@@ -126,13 +127,4 @@ func describeKind(v any) string {
 		return "a list"
 	}
 	return describe(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

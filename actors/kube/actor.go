@@ -125,9 +125,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.GetSnapshots:
 		a.handleGetSnapshots(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
-		for id := range a.monitors {
-			a.stopMonitor(id)
-		}
+		a.stopMonitors()
 	}
 }
 
@@ -248,6 +246,14 @@ func (a *Actor) stopMonitor(id int) {
 	if m, ok := a.monitors[id]; ok {
 		m.stop()
 		delete(a.monitors, id)
+	}
+}
+
+// stopMonitors stops every monitor: the actor stops or restarts (a restart
+// starts them again from the replayed watches).
+func (a *Actor) stopMonitors() {
+	for id := range a.monitors {
+		a.stopMonitor(id)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -22,15 +21,12 @@ import (
 // is omitted everywhere), never the operator's own fields.
 func TestSlimObjects(t *testing.T) {
 	ns := testKube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+	client := testKube.Client(t)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a", Labels: map[string]string{"x": "1"}}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID})))
+	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(t, ns, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	sync := owners.ExpectTask(queue, time.Minute).Tasks[0]

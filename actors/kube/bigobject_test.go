@@ -10,7 +10,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
@@ -35,7 +34,7 @@ const (
 // watch: about 3 MB here.)
 func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	ns := testKube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+	client := testKube.Client(t)
 	cms := client.CoreV1().ConfigMaps(ns)
 	for i := range bigCount {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("big%d", i)},
@@ -45,10 +44,7 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 		}
 	}
 
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID})))
+	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{})
 	before := heapInUse()
 	filter := `{name: .metadata.name, size: (.data.payload | length), first: .data.payload[0:1]}`
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, false)}})

@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
+	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -88,14 +91,7 @@ func clusterLabels(tb testing.TB, client kubernetes.Interface, ns string) map[st
 // cluster's ConfigMaps in ns.
 func checkSnapshot(tb testing.TB, got messages.HookSnapshots, want map[string]map[string]string) {
 	tb.Helper()
-	have := map[string]map[string]string{}
-	for _, o := range got.Snapshots["cms"] {
-		var n named
-		if err := json.Unmarshal(o.FilterResult, &n); err != nil {
-			tb.Fatalf("filter result %s: %v", o.FilterResult, err)
-		}
-		have[n.Name] = n.Labels
-	}
+	have := labelsOf(tb, got)
 	if !reflect.DeepEqual(have, want) {
 		names := slices.Sorted(maps.Keys(want))
 		for _, name := range names {
@@ -126,4 +122,14 @@ func expectEvents(tb testing.TB, queue *actortest.Probe, want ...event) {
 			left = slices.Delete(left, i, i+1)
 		}
 	}
+}
+
+// spawnKube spawns a kube actor on cfg in a new kit, with opts and probes
+// for the queue (every owner's) and the report.
+func spawnKube(t *testing.T, cfg *rest.Config, opts kube.Options) (kit *actortest.Kit, pid *actor.PID, queue, report *actortest.Probe) {
+	t.Helper()
+	kit = actortest.New(t)
+	queue, report = kit.NewProbe(), kit.NewProbe()
+	opts.Owner, opts.Report = owners.All(queue.PID), report.PID
+	return kit, kit.Spawn("kube", kube.New(onCluster(cfg, opts))), queue, report
 }

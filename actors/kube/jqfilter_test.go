@@ -11,7 +11,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
@@ -50,17 +49,14 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 	for _, keepFull := range []bool{false, true} {
 		t.Run(fmt.Sprintf("keepFullObjectsInMemory=%t", keepFull), func(t *testing.T) {
 			ns := testKube.Namespace(t)
-			client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+			client := testKube.Client(t)
 			cms := client.CoreV1().ConfigMaps(ns)
 			putN(t, cms, "good1", "1")
 			putN(t, cms, "bad", "abc")
 
 			logs, counted := make(chan slog.Record, 256), make(chan string, 256)
-			kit := actortest.New(t)
-			queue, report := kit.NewProbe(), kit.NewProbe()
-			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-				Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
-				Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
+			kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{Log: slog.New(actortest.LogHandler(logs)),
+				Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})
 			filter := `{name: .metadata.name, n: (.data.n | tonumber)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, keepFull)}})
 
@@ -127,16 +123,13 @@ func TestJqFilterOnIntegers(t *testing.T) {
 	for _, keepFull := range []bool{false, true} {
 		t.Run(fmt.Sprintf("keepFullObjectsInMemory=%t", keepFull), func(t *testing.T) {
 			ns := testKube.Namespace(t)
-			client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+			client := testKube.Client(t)
 			svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web"},
 				Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 8080}}}}
 			if _, err := client.CoreV1().Services(ns).Create(context.Background(), svc, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			kit := actortest.New(t)
-			queue, report := kit.NewProbe(), kit.NewProbe()
-			pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-				Owner: owners.All(queue.PID), Report: report.PID})))
+			kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{})
 			filter := `{next: (.spec.ports[0].port + 1), high: (.spec.ports[0].port > 1024), type: (.spec.ports[0].port | type)}`
 			kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "Service", filter, keepFull)}})
 			actortest.Expect[messages.KubeSynced](report, time.Minute)

@@ -25,7 +25,7 @@ import (
 // namespace that stops matching leaves the snapshot and its changes run
 // nothing.
 func TestNamespaceLabelSelector(t *testing.T) {
-	client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+	client := testKube.Client(t)
 	picked, other := testKube.Namespace(t), testKube.Namespace(t)
 	label := "watch-" + picked
 	setLabel(t, client, picked, label, "yes")
@@ -39,10 +39,7 @@ func TestNamespaceLabelSelector(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := make(chan slog.Record, 256)
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs))})))
+	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{Log: slog.New(actortest.LogHandler(logs))})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{{Hook: "h", Version: cfg.Version, Binding: cfg.Kubernetes[0]}}})
 	actortest.ExpectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)

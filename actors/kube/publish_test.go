@@ -8,13 +8,11 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // waitPublished waits until the board's snapshot of global's hook h holds
@@ -55,12 +53,11 @@ func labelsOf(tb testing.TB, s messages.HookSnapshots) map[string]map[string]str
 // bindings go.
 func TestSnapshotsArePublished(t *testing.T) {
 	ns := testKube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+	client := testKube.Client(t)
 	createConfigMaps(t, client, ns, 20)
 	b := board.New()
-	kit := actortest.New(t)
-	queue, report, probe := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners.All(queue.PID), Report: report.PID, Board: b})))
+	kit, pid, _, report := spawnKube(t, testKube.Config(t), kube.Options{Board: b})
+	probe := kit.NewProbe()
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	waitPublished(t, b, clusterLabels(t, client, ns))

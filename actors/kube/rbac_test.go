@@ -42,11 +42,8 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 
 	logs := make(chan slog.Record, 256)
 	counted := make(chan string, 256)
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(actortest.LogHandler(logs)),
-		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})))
+	kit, pid, queue, report := spawnKube(t, cfg, kube.Options{Log: slog.New(actortest.LogHandler(logs)),
+		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "verb": "list", "resource": "configmaps", "namespace": ns}

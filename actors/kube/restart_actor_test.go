@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/client-go/kubernetes"
-
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
@@ -21,16 +19,14 @@ import (
 // run that asked for the first one has it), and events run the hook.
 func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	ns := testKube.Namespace(t)
-	client := kubernetes.NewForConfigOrDie(testKube.Config(t))
+	client := testKube.Client(t)
 	cms := client.CoreV1().ConfigMaps(ns)
 	putN(t, cms, "a", "1")
 
 	logs := make(chan slog.Record, 256)
 	trap := &panicOn{LogHandler: logs, message: "jqFilter failed"}
-	kit := actortest.New(t)
-	queue, report, firstRun := kit.NewProbe(), kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID, Log: slog.New(trap)})))
+	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{Log: slog.New(trap)})
+	firstRun := kit.NewProbe()
 	owner := messages.ModuleOwner("m")
 	kit.Send(pid, messages.WatchKube{Owner: owner, Module: "m", SyncTo: firstRun.PID,
 		Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", `{name: .metadata.name, n: (.data.n | tonumber)}`, false)}})

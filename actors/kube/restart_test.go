@@ -31,10 +31,7 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 		createLabelled(t, cms, name)
 	}
 
-	kit := actortest.New(t)
-	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners.All(queue.PID), Report: report.PID})))
+	kit, pid, queue, report := spawnKube(t, cfg, kube.Options{})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
 	if sync := contextsOf(t, owners.ExpectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {

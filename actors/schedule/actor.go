@@ -77,9 +77,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case tick:
 		a.handleTick(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
-		for id := range a.entries {
-			a.remove(id)
-		}
+		a.removeAll()
 	}
 }
 
@@ -148,6 +146,14 @@ func (a *Actor) remove(id int) {
 			e.timer.Stop()
 		}
 		delete(a.entries, id)
+	}
+}
+
+// removeAll removes every schedule: the actor stops or restarts (a restart
+// re-arms them from the replayed watches).
+func (a *Actor) removeAll() {
+	for id := range a.entries {
+		a.remove(id)
 	}
 }
 

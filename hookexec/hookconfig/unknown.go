@@ -3,6 +3,7 @@ package hookconfig
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -46,7 +47,7 @@ func findUnknown(doc any, t reflect.Type, key, path string) (string, bool) {
 		}
 	case reflect.Map:
 		obj, _ := doc.(map[string]any)
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if p, ok := findUnknown(obj[k], t.Elem(), key, joinField(path, k)); ok {
 				return p, true
 			}
@@ -57,7 +58,7 @@ func findUnknown(doc any, t reflect.Type, key, path string) (string, bool) {
 
 func unknownInObject(doc any, t reflect.Type, key, path string) (string, bool) {
 	obj, _ := doc.(map[string]any)
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		f, known := jsonField(t, k)
 		if !known {
 			if k == key {
@@ -89,13 +90,4 @@ func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
 		}
 	}
 	return reflect.StructField{}, false
-}
-
-func sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -59,6 +59,21 @@ func runPlan(t *testing.T, op *operator, args ...string) (string, int) {
 	return "", 0
 }
 
+// expectPlanChanges runs `addon-operator plan` with args and fails unless
+// it exits 2 (there are changes) with each of want in its output.
+func expectPlanChanges(t *testing.T, op *operator, want []string, args ...string) {
+	t.Helper()
+	out, code := runPlan(t, op, args...)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	if code != 2 || t.Failed() {
+		t.Fatalf("exit %d, want 2:\n%s", code, out)
+	}
+}
+
 func configMapVersion(t *testing.T, ns string) string {
 	t.Helper()
 	cm, err := kube.Client(t).CoreV1().ConfigMaps(ns).Get(context.Background(),
@@ -87,16 +102,8 @@ func TestPlan(t *testing.T) {
 		}
 	})
 	t.Run("replica count", func(t *testing.T) {
-		out, code := runPlan(t, op, "--set", "web.replicas=3")
-		for _, want := range []string{"module web: run (release revision 1): values change, 1 changed",
-			"changed Deployment/web", "-  replicas: 1", "+  replicas: 3"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("output lacks %q", want)
-			}
-		}
-		if code != 2 || t.Failed() {
-			t.Fatalf("exit %d, want 2:\n%s", code, out)
-		}
+		expectPlanChanges(t, op, []string{"module web: run (release revision 1): values change, 1 changed",
+			"changed Deployment/web", "-  replicas: 1", "+  replicas: 3"}, "--set", "web.replicas=3")
 	})
 	t.Run("module in maintenance: no release diff", func(t *testing.T) {
 		out, code := runPlan(t, op, "--set", "web.replicas=3", "--set", "webMaintenance=NoResourceReconciliation")
@@ -131,16 +138,8 @@ func planDisables(t *testing.T, op *operator) {
 	if err := os.WriteFile(file, []byte(manifest), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runPlan(t, op, "-f", file)
-	for _, want := range []string{"- disable cache: disabled by its enabled script",
-		"- disable extra: disabled in ConfigMap key extraEnabled", "removed ConfigMap/extra", "Enabled modules: web\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
-	if code != 2 || t.Failed() {
-		t.Fatalf("exit %d, want 2:\n%s", code, out)
-	}
+	expectPlanChanges(t, op, []string{"- disable cache: disabled by its enabled script",
+		"- disable extra: disabled in ConfigMap key extraEnabled", "removed ConfigMap/extra", "Enabled modules: web\n"}, "-f", file)
 	jsonOut, code := runPlan(t, op, "-f", file, "-o", "json")
 	var plan struct {
 		Disable []struct{ Module string }

@@ -17,10 +17,7 @@ import (
 
 // tree writes files under a new temp dir and returns it.
 func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	writeFiles(t, root, files)
-	return root
+	return scenario.TempTree(t, files, 0o755)
 }
 
 // writeFiles writes executable files under root (hooks must be, the rest

@@ -3,6 +3,8 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"reflect"
 	"testing"
@@ -50,6 +52,30 @@ func WriteTree(t testing.TB, root string, files map[string]string, perm os.FileM
 	if err := cluster.WriteTree(root, files, perm); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TempTree writes files as WriteTree does under a new temp dir, and
+// returns the dir.
+func TempTree(t testing.TB, files map[string]string, perm os.FileMode) string {
+	t.Helper()
+	root := t.TempDir()
+	WriteTree(t, root, files, perm)
+	return root
+}
+
+// Body reads and closes the body of resp, the answer to a request that
+// returned err; it fails the test when the request or the read failed.
+func Body(t testing.TB, resp *http.Response, err error) []byte {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
 }
 
 // Cluster is where the scenario runs: test/cluster's Harness.

@@ -2,6 +2,8 @@ package configmap
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/addon-actors/addon-operator/values"
@@ -54,7 +56,7 @@ func splitMaintenance(data map[string]string) (map[string]bool, map[string]strin
 	var on map[string]bool
 	var errs []error
 	rest := make(map[string]string, len(data))
-	for _, key := range sortedKeys(data) {
+	for _, key := range slices.Sorted(maps.Keys(data)) {
 		module, ok := moduleKeyOfMaintenanceKey(key)
 		if !ok {
 			rest[key] = data[key]

@@ -3,7 +3,8 @@ package configmap
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -41,7 +42,7 @@ func (c *Cache) Parse(data map[string]string) (values.Sections, error) {
 	maintenance, data, errs := splitMaintenance(data)
 	doc := make(map[string]any, len(data))
 	entries := make(map[string]cacheEntry, len(data))
-	for _, key := range sortedKeys(data) {
+	for _, key := range slices.Sorted(maps.Keys(data)) {
 		if !understood(key) {
 			doc[key] = nil // listed as Unknown, never parsed
 			continue
@@ -94,13 +95,4 @@ func decodeKey(key, raw string) (any, error) {
 		return nil, fmt.Errorf("%w: %v", values.ErrInvalidSection, err)
 	}
 	return v, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/test/testpki"
 	"github.com/addon-actors/addon-operator/webhook"
 	"github.com/addon-actors/addon-operator/webhook/server"
@@ -102,14 +102,7 @@ func (h *harness) review(t testing.TB, path, uid string) (int, map[string]any) {
 func (h *harness) post(t testing.TB, path, contentType, body string) (int, []byte) {
 	t.Helper()
 	resp, err := h.client.Post(h.base+path, contentType, bytes.NewBufferString(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := scenario.Body(t, resp, err)
 	return resp.StatusCode, raw
 }
 

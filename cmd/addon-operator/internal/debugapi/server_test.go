@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +20,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -120,29 +119,8 @@ func get(t *testing.T, socket, path string) (int, string, string) {
 		return d.DialContext(ctx, "unix", socket)
 	}}}
 	resp, err := c.Get("http://operator" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := scenario.Body(t, resp, err)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(body)
-}
-
-func sameJSON(t *testing.T, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("answer is not JSON: %v\n%s", err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("want: %v", err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
 }
 
 func TestEndpoints(t *testing.T) {
@@ -167,7 +145,7 @@ func TestEndpoints(t *testing.T) {
 			if status != http.StatusOK || ctype != "application/json" {
 				t.Fatalf("status %d, content type %q: %s", status, ctype, body)
 			}
-			sameJSON(t, body, tt.want)
+			scenario.JSONEqual(t, tt.path, body, tt.want)
 		})
 	}
 }
@@ -227,7 +205,7 @@ func TestClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, string(body), `{"configMap":"ns/addon-operator","missing":true,"since":"2026-11-24T12:00:00Z"}`)
+	scenario.JSONEqual(t, "answer", string(body), `{"configMap":"ns/addon-operator","missing":true,"since":"2026-11-24T12:00:00Z"}`)
 	if _, err := c.Get(context.Background(), "/modules/nope/values"); err == nil || !strings.Contains(err.Error(), `/modules/nope/values: no module "nope"`) {
 		t.Fatalf("error %v, want the path and the server's message", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // bigHandler answers /big with 64 MB and reports how its writing ended.
@@ -102,13 +102,5 @@ func get(t *testing.T, c net.Conn, path string) string {
 	t.Helper()
 	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(body))
+	return strings.TrimSpace(string(scenario.Body(t, resp, err)))
 }
