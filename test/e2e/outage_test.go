@@ -39,8 +39,8 @@ func TestAPIServerOutageRecovery(t *testing.T) {
 	}
 	stopped := time.Now()
 	dropped := map[string]any{"level": "WARN", "owner": "global", "hook": "watch.sh", "binding": "cms"}
-	op.waitRecord(t, "watch dropped: cannot watch; retrying", dropped)
-	op.waitRecord(t, "watch dropped: cannot watch; retrying", map[string]any{"level": "WARN", "watch": "ConfigMap"})
+	waitDropped(t, op, dropped)
+	waitDropped(t, op, map[string]any{"level": "WARN", "watch": "ConfigMap"})
 	if down := watchesDown(t, op); down < 2 {
 		t.Fatalf("kube_watches_down %v with the apiserver stopped, want 2 at least (binding, ConfigMap)", down)
 	}
@@ -107,4 +107,20 @@ func watchesDown(t *testing.T, op *operator) float64 {
 		t.Fatalf("kube_watches_down %q: %v", m[1], err)
 	}
 	return v
+}
+
+// waitDropped waits for the WARN of a watch dropped with fields: its
+// message names the call that failed first, the watch or the relist that
+// follows a watch the apiserver closed as it stopped.
+func waitDropped(t *testing.T, op *operator, fields map[string]any) {
+	t.Helper()
+	op.waitLog(t, 60*time.Second, fmt.Sprintf("watch dropped %v", fields), func(recs []map[string]any) bool {
+		for _, rec := range recs {
+			if matches(rec, "watch dropped: cannot watch; retrying", fields) ||
+				matches(rec, "watch dropped: cannot list; retrying", fields) {
+				return true
+			}
+		}
+		return false
+	})
 }
