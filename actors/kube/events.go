@@ -33,7 +33,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 			a.opts.Log.Debug("deleted object the hook never saw", "hook", m.hook.Hook, "binding", m.hook.Binding.Name, "object", k)
 			return
 		}
-		delete(m.snapshot, k)
+		m.drop(k)
 		it = before
 	} else {
 		var err error
@@ -45,7 +45,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 			a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 			return
 		}
-		m.snapshot[k] = it
+		m.put(k, it, existed)
 	}
 	// Until the Synchronization is handed out, events only build the snapshot
 	// it carries: a hook hears of no event before it. Afterwards every

@@ -36,6 +36,9 @@ type monitor struct {
 	sel compiled
 	// snapshot by namespace/name; synced once the informers listed.
 	snapshot map[string]item
+	// order is the snapshot's keys sorted; nil when a key came or went
+	// since (put, drop).
+	order    []string
 	synced   int // informers synced
 	informer int // informers started
 	stop     context.CancelFunc
@@ -170,7 +173,7 @@ func (m *monitor) stopNamespace(ns string) bool {
 	}
 	for k := range m.snapshot {
 		if strings.HasPrefix(k, ns+"/") {
-			delete(m.snapshot, k)
+			m.drop(k)
 		}
 	}
 	return ok
@@ -309,15 +312,35 @@ func (m *monitor) itemOf(u *unstructured.Unstructured) (item, error) {
 	return it, nil
 }
 
-// objects lists the snapshot in a stable order, for binding contexts.
-func (m *monitor) objects() []bctx.ObjectAndFilterResult {
-	keys := make([]string, 0, len(m.snapshot))
-	for k := range m.snapshot {
-		keys = append(keys, k)
+// put sets an object of the snapshot; a new key makes the sorted order
+// stale, a changed object keeps it.
+func (m *monitor) put(k string, it item, existed bool) {
+	m.snapshot[k] = it
+	if !existed {
+		m.order = nil
 	}
-	slices.Sort(keys)
-	out := make([]bctx.ObjectAndFilterResult, 0, len(keys))
-	for _, k := range keys {
+}
+
+// drop removes an object from the snapshot.
+func (m *monitor) drop(k string) {
+	delete(m.snapshot, k)
+	m.order = nil
+}
+
+// objects lists the snapshot in a stable order (by key), for binding
+// contexts. The order is kept between calls until a key comes or goes: a
+// storm of changes to the same objects, each of whose runs asks for the
+// snapshot, sorts it once.
+func (m *monitor) objects() []bctx.ObjectAndFilterResult {
+	if m.order == nil {
+		m.order = make([]string, 0, len(m.snapshot))
+		for k := range m.snapshot {
+			m.order = append(m.order, k)
+		}
+		slices.Sort(m.order)
+	}
+	out := make([]bctx.ObjectAndFilterResult, 0, len(m.order))
+	for _, k := range m.order {
 		it := m.snapshot[k]
 		out = append(out, bctx.ObjectAndFilterResult{Object: it.object, FilterResult: it.filter})
 	}
