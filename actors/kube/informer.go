@@ -84,8 +84,11 @@ type pagedListWatch struct{ *cache.ListWatch }
 // IsWatchListSemanticsUnSupported tells the reflector to list.
 func (pagedListWatch) IsWatchListSemanticsUnSupported() bool { return true }
 
-// listPage is how many objects one page of a list carries.
-const listPage = 500
+// listPage is how many objects one page of a list carries: a page's full
+// objects are held until it is slimmed (~25 MB of 1 KB ConfigMaps), and
+// larger pages spare the apiserver a request per 500 objects (at 100,000
+// objects, pages of 500 took twice the start-up's wall time).
+const listPage = 5000
 
 // listPaged lists what o selects in pages of listPage objects, from the
 // latest snapshot (a list at least as fresh as any resourceVersion the
@@ -105,6 +108,10 @@ func (c clients) listPaged(ctx context.Context, gvr schema.GroupVersionResource,
 		if out == nil {
 			out = &unstructured.UnstructuredList{Object: page.Object, Items: make([]unstructured.Unstructured, 0, len(page.Items))}
 		}
+		// A page is slimmed once decoded whole, not object by object as
+		// it is read: slim objects made between the decoding of full ones
+		// would each pin a span of the full ones' garbage (at 100,000
+		// objects the heap in use was twice the live heap).
 		for i := range page.Items {
 			item, err := transformed(&page.Items[i], transform)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path"
 	"strconv"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -61,9 +62,10 @@ func resourcePath(gvr schema.GroupVersionResource, ns string) string {
 	return path.Join(p, gvr.Resource)
 }
 
-// decodeList reads a list's JSON: its fields as they are, its items one by
-// one, each given the list's apiVersion and item kind when it lacks them
-// (the apiserver leaves them out of a built-in list's items).
+// decodeList reads a list's JSON: its fields as they are, and its items
+// one by one, each given the list's apiVersion and item kind when it lacks
+// them (the apiserver leaves them out of a built-in list's items, and
+// writes kind and apiVersion before them).
 func decodeList(r io.Reader) (*unstructured.UnstructuredList, error) {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
@@ -77,7 +79,7 @@ func decodeList(r io.Reader) (*unstructured.UnstructuredList, error) {
 			return nil, err
 		}
 		if key == "items" {
-			if list.Items, err = decodeItems(dec); err != nil {
+			if list.Items, err = decodeItems(dec, list); err != nil {
 				return nil, err
 			}
 			continue
@@ -88,31 +90,27 @@ func decodeList(r io.Reader) (*unstructured.UnstructuredList, error) {
 		}
 		list.Object[fmt.Sprint(key)] = numbers(v)
 	}
-	kind := list.GetKind()
-	if len(kind) > 4 && kind[len(kind)-4:] == "List" {
-		kind = kind[:len(kind)-4]
-	}
-	for i := range list.Items {
-		if list.Items[i].GetKind() == "" {
-			list.Items[i].SetKind(kind)
-			list.Items[i].SetAPIVersion(list.GetAPIVersion())
-		}
-	}
 	return list, nil
 }
 
 // decodeItems reads the items array, one object at a time.
-func decodeItems(dec *json.Decoder) ([]unstructured.Unstructured, error) {
+func decodeItems(dec *json.Decoder, list *unstructured.UnstructuredList) ([]unstructured.Unstructured, error) {
 	if err := expectDelim(dec, '['); err != nil {
 		return nil, err
 	}
+	kind := strings.TrimSuffix(list.GetKind(), "List")
 	var items []unstructured.Unstructured
 	for dec.More() {
 		var obj map[string]any
 		if err := dec.Decode(&obj); err != nil {
 			return nil, err
 		}
-		items = append(items, unstructured.Unstructured{Object: numbers(obj).(map[string]any)})
+		u := unstructured.Unstructured{Object: numbers(obj).(map[string]any)}
+		if u.GetKind() == "" {
+			u.SetKind(kind)
+			u.SetAPIVersion(list.GetAPIVersion())
+		}
+		items = append(items, u)
 	}
 	return items, expectDelim(dec, ']')
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -46,13 +47,22 @@ func queuedTasks(status int, body []byte, err error) int {
 }
 
 // saveHeap writes the operator's heap profile (after a GC) to path, from
-// the debug socket's /debug/pprof/heap.
+// the debug socket's /debug/pprof/heap, and beside it (.txt) the text form,
+// which ends with the runtime's MemStats (heap in use, idle, released).
 func saveHeap(socket, path string) error {
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			return (&net.Dialer{}).DialContext(ctx, "unix", socket)
 		}}}
-	resp, err := client.Get("http://debug/debug/pprof/heap?gc=1")
+	if err := fetch(client, "http://debug/debug/pprof/heap?gc=1", path); err != nil {
+		return err
+	}
+	return fetch(client, "http://debug/debug/pprof/heap?debug=1", strings.TrimSuffix(path, ".pb.gz")+".txt")
+}
+
+// fetch saves what url answers into path.
+func fetch(client *http.Client, url, path string) error {
+	resp, err := client.Get(url)
 	if err != nil {
 		return fmt.Errorf("heap profile: %w", err)
 	}
