@@ -204,10 +204,8 @@ func waitNodeReady(ctx context.Context, c *Cluster, exits map[string]<-chan erro
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		for _, s := range nodeServers(c.Dir) {
-			if _, up := s.running(); !up {
-				return fmt.Errorf("%s exited during start-up (%s); last lines of %s:\n%s", s.name, exitStatus(exits[s.name]), s.logFile(), s.logTail(30))
-			}
+		if err := nodeExited(c.Dir, exits); err != nil {
+			return err
 		}
 		check := nodeReady(ctx, client)
 		if check == nil {
@@ -224,17 +222,28 @@ func waitNodeReady(ctx context.Context, c *Cluster, exits map[string]<-chan erro
 	}
 }
 
-// exitStatus is what a reaped process's Wait returned, when it has.
-func exitStatus(exited <-chan error) string {
-	select {
-	case err := <-exited:
-		if err == nil {
-			return "exit status 0"
+// nodeExited is an error for a node process that exited: one this process
+// started and reaps is known by its Wait (the /proc check once took a
+// running kubelet for gone), the others (a reused node's) by their PID.
+func nodeExited(dir string, exits map[string]<-chan error) error {
+	for _, s := range nodeServers(dir) {
+		exited, reaped := exits[s.name]
+		if !reaped {
+			if _, up := s.running(); up {
+				continue
+			}
+			return fmt.Errorf("%s exited during start-up; last lines of %s:\n%s", s.name, s.logFile(), s.logTail(30))
 		}
-		return err.Error()
-	case <-time.After(time.Second):
-		return "exit status unknown"
+		select {
+		case err := <-exited:
+			if err == nil {
+				err = errors.New("exit status 0")
+			}
+			return fmt.Errorf("%s exited during start-up (%v); last lines of %s:\n%s", s.name, err, s.logFile(), s.logTail(30))
+		default:
+		}
 	}
+	return nil
 }
 
 func nodeReady(ctx context.Context, client kubernetes.Interface) error {
