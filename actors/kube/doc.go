@@ -41,4 +41,11 @@
 //
 // With Options.Board, every binding's snapshot is published there, once
 // per mailbox batch, for the debug API to read without asking the actor.
+//
+// An informer lists in pages of 5000 from the latest snapshot (with
+// Options.Raw each page is read as a stream and decoded in one pass,
+// listraw.go) and slims each page once decoded: with a jqFilter and
+// keepFullObjectsInMemory: false its cache holds each object's identity and
+// filter result only. It lists and watches; it does not stream a
+// watch-list.
 package kube
