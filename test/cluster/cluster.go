@@ -129,7 +129,7 @@ func resetDir(dir string) error {
 }
 
 func startOnce(ctx context.Context, dir string, bins Binaries, opts Options) (*Cluster, error) {
-	ports, err := freePorts(3)
+	ports, err := FreePorts(3)
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func reuseNode(dir string) error {
 func startNode(ctx context.Context, c *Cluster, bins Binaries, opts Options) error {
 	begin := time.Now()
 	id := identityOf(c.Dir)
-	ports, err := freePorts(2)
+	ports, err := FreePorts(2)
 	if err != nil {
 		return err
 	}

@@ -22,9 +22,11 @@ const (
 	portsFallback = 32768 // the ephemeral range's start when /proc does not say
 )
 
-// freePorts returns n ports that no socket uses now, below the ephemeral
-// range, each handed out once per cycle of the range across processes.
-func freePorts(n int) ([]int, error) {
+// FreePorts returns n ports that no socket uses now, below the ephemeral
+// range, each handed out once per cycle of the range across processes: the
+// servers of a cluster, and any a test gives the operator (two calls never
+// return the same port, as two listens on :0 may).
+func FreePorts(n int) ([]int, error) {
 	limit := ephemeralStart()
 	if limit-portsFirst < 1000 {
 		return listenPorts(n) // no room below: the kernel's choice

@@ -2,12 +2,13 @@ package scenario
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // operatorPackage is the operator's main package, which the e2e tests and
@@ -32,14 +33,17 @@ func OperatorBinary(bin, work string) (string, error) {
 	return bin, BuildOperator(bin)
 }
 
-// FreePort is a loopback TCP port that is free now.
+// FreePort is a TCP port that is free now, from test/cluster's allocator
+// (below the ephemeral range, never the same twice in a row across
+// processes): two ports taken by listens on :0 could be one port, and
+// either could become a connection's source port before the operator
+// binds it.
 func FreePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := cluster.FreePorts(1)
 	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
+		return 0, err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return ports[0], nil
 }
 
 // Port is FreePort for a test, which it fails when there is none.
