@@ -278,7 +278,13 @@ func (q *Queues) Names() []string {
 func (q *Queues) Snapshot(now time.Time) messages.QueueSnapshot {
 	snap := messages.QueueSnapshot{At: now}
 	for _, name := range q.Names() {
-		snap.Queues = append(snap.Queues, messages.QueueState{Name: name, Tasks: slices.Clone(q.lines[name].tasks)})
+		tasks := slices.Clone(q.lines[name].tasks)
+		for i := range tasks {
+			// A waiting run's contexts grow in place (appendContexts):
+			// the published view, read by other goroutines, holds none.
+			tasks[i].Context = nil
+		}
+		snap.Queues = append(snap.Queues, messages.QueueState{Name: name, Tasks: tasks})
 	}
 	return snap
 }
