@@ -233,7 +233,7 @@ func (a *Actor) startMonitor(msg messages.WatchKube, h messages.HookMonitor, map
 	}
 	a.inputs.next++
 	m := &monitor{id: a.inputs.next, owner: msg.Owner, module: msg.Module, hook: h, kind: mapping.GroupVersionKind.Kind,
-		sel: sel, snapshot: map[string]item{}}
+		sel: sel, snapshot: map[string]*item{}}
 	m.watch = kubewatch.Options{Log: a.opts.Log, Down: a.opts.WatchesDown,
 		Failed: func(error) { a.countError(msg.Owner, h.Hook, h.Binding.Name) }}
 	a.monitors[m.id] = m

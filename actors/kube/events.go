@@ -24,7 +24,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 		return // its namespace was dropped meanwhile: the object must not come back
 	}
 	k := key(ev.obj.GetNamespace(), ev.obj.GetName())
-	before, existed := m.snapshot[k]
+	before, existed := m.get(k)
 	var it item
 	if ev.event == string(bindings.Deleted) {
 		if !existed {
@@ -45,7 +45,7 @@ func (a *Actor) handleObject(ctx actor.Context, ev objectEvent) {
 			a.countError(m.owner, m.hook.Hook, m.hook.Binding.Name)
 			return
 		}
-		m.put(k, it, existed)
+		m.put(k, it)
 	}
 	// Until the Synchronization is handed out, events only build the snapshot
 	// it carries: a hook hears of no event before it. Afterwards every

@@ -45,7 +45,6 @@ func (e *accessError) where() string {
 // reports the watch down and up.
 func newInformer(client clients, gvr schema.GroupVersionResource, ns string, tweak func(*metav1.ListOptions),
 	guard *kubewatch.Guard, transform cache.TransformFunc, h cache.ResourceEventHandlerFuncs) *kubewatch.Informer {
-	res := client.dynamic.Resource(gvr).Namespace(ns)
 	fail := func(verb string, err error) error {
 		return &accessError{verb: verb, resource: gvr.GroupResource().String(), namespace: ns, err: err}
 	}
@@ -63,7 +62,7 @@ func newInformer(client clients, gvr schema.GroupVersionResource, ns string, twe
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			tweak(&o)
 			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
-				w, err := res.Watch(ctx, o)
+				w, err := client.watch(ctx, gvr, ns, o)
 				if err != nil {
 					return nil, fail("watch", err)
 				}

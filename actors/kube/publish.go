@@ -55,7 +55,7 @@ func (a *Actor) trackObject(ctx actor.Context, ev objectEvent) {
 		return
 	}
 	k := key(ev.obj.GetNamespace(), ev.obj.GetName())
-	now, inSnapshot := m.snapshot[k]
+	now, inSnapshot := m.get(k)
 	objs := a.published.objects[m.id]
 	was, inPublished := objs.Get(k)
 	switch {
@@ -78,7 +78,7 @@ func (a *Actor) retrack(ctx actor.Context, id int) {
 	}
 	var objs board.Objects
 	for k, it := range m.snapshot {
-		objs = objs.With(k, bctxItem(it))
+		objs = objs.With(k, bctxItem(*it))
 	}
 	a.published.objects[id] = objs
 	a.markChanged(ctx, id)
