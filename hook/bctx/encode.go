@@ -20,17 +20,22 @@ func AppendJSON(dst []byte, contexts []Context) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = c.appendJSON(dst)
+		dst = c.appendJSON(dst, nil)
 	}
 	return append(dst, ']')
 }
 
 // MarshalJSON lets a Context be embedded in other JSON.
 func (c Context) MarshalJSON() ([]byte, error) {
-	return c.appendJSON(nil), nil
+	return c.appendJSON(nil, nil), nil
 }
 
-func (c Context) appendJSON(dst []byte) []byte {
+// spill takes the bytes encoded so far and returns what to go on appending
+// to: Encode writes them out once they pass a size, so that a context
+// carrying a large snapshot is never held whole; nil keeps them all.
+type spill func(dst []byte) []byte
+
+func (c Context) appendJSON(dst []byte, sp spill) []byte {
 	dst = append(dst, `{"binding":`...)
 	dst = appendString(dst, c.Binding)
 	if c.Type != "" {
@@ -56,11 +61,11 @@ func (c Context) appendJSON(dst []byte) []byte {
 	}
 	if c.Type == Synchronization {
 		dst = append(dst, `,"objects":`...)
-		dst = appendItems(dst, c.Objects)
+		dst = appendItems(dst, c.Objects, sp)
 	}
 	if c.Snapshots != nil {
 		dst = append(dst, `,"snapshots":`...)
-		dst = c.Snapshots.appendJSON(dst)
+		dst = c.Snapshots.appendJSON(dst, sp)
 	}
 	if len(c.Request) > 0 {
 		dst = append(dst, `,"review":{"request":`...)
@@ -70,7 +75,7 @@ func (c Context) appendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-func (s Snapshots) appendJSON(dst []byte) []byte {
+func (s Snapshots) appendJSON(dst []byte, sp spill) []byte {
 	names := make([]string, 0, len(s))
 	for name := range s {
 		names = append(names, name)
@@ -83,12 +88,12 @@ func (s Snapshots) appendJSON(dst []byte) []byte {
 		}
 		dst = appendString(dst, name)
 		dst = append(dst, ':')
-		dst = appendItems(dst, s[name])
+		dst = appendItems(dst, s[name], sp)
 	}
 	return append(dst, '}')
 }
 
-func appendItems(dst []byte, items []ObjectAndFilterResult) []byte {
+func appendItems(dst []byte, items []ObjectAndFilterResult, sp spill) []byte {
 	dst = append(dst, '[')
 	for i, it := range items {
 		if i > 0 {
@@ -97,6 +102,9 @@ func appendItems(dst []byte, items []ObjectAndFilterResult) []byte {
 		dst = append(dst, '{')
 		dst = it.appendFields(dst, false)
 		dst = append(dst, '}')
+		if sp != nil {
+			dst = sp(dst)
+		}
 	}
 	return append(dst, ']')
 }

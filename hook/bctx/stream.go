@@ -1,7 +1,6 @@
 package bctx
 
 import (
-	"bufio"
 	"io"
 )
 
@@ -30,30 +29,55 @@ func (s Sizes) Largest() (string, int64) {
 	return name, most
 }
 
+// spillAt is how many encoded bytes Encode holds before it writes them.
+const spillAt = 64 << 10
+
 // Encode writes the array to w as Marshal would, and returns the total
-// bytes and the bytes of each binding's contexts.
+// bytes and the bytes of each binding's contexts. It holds about spillAt
+// bytes of the encoding at a time, in one buffer: a run's file of a 10,000
+// object snapshot was a 250 KB context grown by doubling, the larger part
+// of a storm's garbage.
 func (a Array) Encode(w io.Writer) (int64, Sizes, error) {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	sizes := Sizes{}
-	total := int64(2)
-	buf := make([]byte, 0, 4<<10)
-	if err := bw.WriteByte('['); err != nil {
-		return 0, sizes, err
-	}
+	e := arrayEncoder{w: w, sizes: Sizes{}}
+	buf := e.write(append(make([]byte, 0, spillAt+8<<10), '['))
 	for i, c := range a {
-		buf = buf[:0]
+		e.binding = c.Binding
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = c.appendJSON(buf)
-		if _, err := bw.Write(buf); err != nil {
-			return total, sizes, err
-		}
-		sizes[c.Binding] += int64(len(buf))
-		total += int64(len(buf))
+		buf = c.appendJSON(buf, e.spill)
+		buf = e.write(buf)
 	}
-	if err := bw.WriteByte(']'); err != nil {
-		return total, sizes, err
+	e.binding = ""
+	e.write(append(buf, ']'))
+	return e.total, e.sizes, e.err
+}
+
+// arrayEncoder writes what Encode spills, counting the bytes of the
+// binding whose context is being encoded; after an error it writes no more.
+type arrayEncoder struct {
+	w       io.Writer
+	binding string
+	sizes   Sizes
+	total   int64
+	err     error
+}
+
+func (e *arrayEncoder) spill(buf []byte) []byte {
+	if len(buf) < spillAt {
+		return buf
 	}
-	return total, sizes, bw.Flush()
+	return e.write(buf)
+}
+
+// write writes buf out and returns it emptied.
+func (e *arrayEncoder) write(buf []byte) []byte {
+	if e.err == nil {
+		_, e.err = e.w.Write(buf)
+	}
+	e.total += int64(len(buf))
+	if e.binding != "" {
+		e.sizes[e.binding] += int64(len(buf))
+	}
+	return buf[:0]
 }
