@@ -17,9 +17,10 @@ import (
 // KubernetesVersion is the version the apiserver is built from and reports.
 const KubernetesVersion = "v1.37.1"
 
-// Binaries are the paths of the built servers: the control plane's two, and
+// Binaries are the paths of the built servers: the control plane's two,
 // what node mode adds (the other control-plane components, the kubelet and
-// the pause program that the node's container image holds).
+// the pause program that the node's container image holds), and kubectl
+// for tests that check what a user of kubectl sees.
 type Binaries struct {
 	Etcd              string
 	APIServer         string
@@ -27,11 +28,12 @@ type Binaries struct {
 	Scheduler         string
 	Kubelet           string
 	Pause             string
+	Kubectl           string
 }
 
 // serverPackages are the mains of the servers module, built by one `go build`
 // into one cache dir, each binary named after its package dir.
-var serverPackages = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "pause"}
+var serverPackages = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "pause", "kubectl"}
 
 // serverSources are the files of the servers module whose content decides
 // whether a cached build is still valid.
@@ -79,7 +81,7 @@ func EnsureBinaries(ctx context.Context, log io.Writer) (Binaries, error) {
 		return bins, nil // built by another process while we waited
 	}
 	removeInterruptedBuilds(cache)
-	fmt.Fprintf(log, "testcluster: building etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubelet %s into %s (a cold build takes about 14 minutes; under a bare `go test`, run `test/cluster/testcluster build` first or pass -timeout 30m)\n", KubernetesVersion, dir)
+	fmt.Fprintf(log, "testcluster: building etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubelet and kubectl %s into %s (a cold build takes about 14 minutes; under a bare `go test`, run `test/cluster/testcluster build` first or pass -timeout 30m)\n", KubernetesVersion, dir)
 	if err := build(ctx, src, dir, log); err != nil {
 		return Binaries{}, err
 	}
@@ -106,10 +108,11 @@ func checkBinaries(dir string, all bool) (Binaries, error) {
 		Scheduler:         filepath.Join(dir, "kube-scheduler"),
 		Kubelet:           filepath.Join(dir, "kubelet"),
 		Pause:             filepath.Join(dir, "pause"),
+		Kubectl:           filepath.Join(dir, "kubectl"),
 	}
 	paths := []string{bins.Etcd, bins.APIServer}
 	if all {
-		paths = append(paths, bins.nodePaths()...)
+		paths = append(paths, append(bins.nodePaths(), bins.Kubectl)...)
 	}
 	if err := executables(paths); err != nil {
 		return Binaries{}, err

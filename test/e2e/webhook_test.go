@@ -3,7 +3,9 @@ package e2e_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // The module guard serves the webhooks of the scenarios: a validating
@@ -212,6 +216,36 @@ func TestWebhookAdmission(t *testing.T) {
 	if _, err := cms.Create(ctx, labelled("other", "no"), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("a ConfigMap no binding selects: %v", err)
 	}
+	checkKubectlSees(t, ns)
+}
+
+// checkKubectlSees: a user's kubectl shows the guard's denial message and
+// its warning.
+func checkKubectlSees(t *testing.T, ns string) {
+	t.Helper()
+	out, err := kubectlApply(t, ns, "deny-kubectl")
+	if err == nil || !strings.Contains(out, "denied by the guard: deny-kubectl") {
+		t.Errorf("kubectl apply deny-kubectl: %v\n%s\nwant the denial with the guard's message", err, out)
+	}
+	out, err = kubectlApply(t, ns, "allow-kubectl")
+	if err != nil || !strings.Contains(out, "Warning: seen by the guard") {
+		t.Errorf("kubectl apply allow-kubectl: %v\n%s\nwant it created with the guard's warning", err, out)
+	}
+}
+
+// kubectlApply applies a ConfigMap named name labelled for the guard with
+// the test cluster's kubectl, and returns what kubectl printed.
+func kubectlApply(t *testing.T, ns, name string) (string, error) {
+	t.Helper()
+	bins, err := cluster.EnsureBinaries(context.Background(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  labels: {webhook-e2e: \"yes\"}\n", name)
+	cmd := exec.Command(bins.Kubectl, "--kubeconfig", kube.Kubeconfig(), "--namespace", ns, "apply", "-f", "-")
+	cmd.Stdin = strings.NewReader(manifest)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // A hook with a kubernetes binding answers with its snapshot as
