@@ -44,6 +44,8 @@ func globalHook(name string) messages.Task {
 
 func allowFailure(t messages.Task) messages.Task { t.AllowFailure = true; return t }
 
+func named(t messages.Task, queue string) messages.Task { t.Queue = queue; return t }
+
 func asEvent(t messages.Task) messages.Task { t.Event = true; return t }
 
 // grouped is a module run of the converge graph 9 in a parallel queue.
@@ -91,6 +93,11 @@ func TestStep(t *testing.T) {
 		{name: "a restarted owner's task is retried", setup: []Event{enqueued(globalHook("a"), globalHook("b"))},
 			ev:   OwnerLost{ID: "global", Why: "owner restarted after a panic", Retry: true},
 			want: []string{"Unwatch global", "Publish", retrying, "ArmRetry main#1 in 5s", "Publish"}},
+		{name: "a restarted owner's tasks in three queues are all retried",
+			setup: []Event{enqueued(globalHook("a"), named(globalHook("b"), "n1"), named(globalHook("c"), "n2"))},
+			ev:    OwnerLost{ID: "global", Why: "owner restarted after a panic", Retry: true},
+			want: []string{"Publish", retrying, "ArmRetry main#1 in 5s", "Publish", retrying, "ArmRetry n1#2 in 5s",
+				"Unwatch global", "Publish", retrying, "ArmRetry n2#3 in 5s", "Publish"}},
 		{name: "a stopped owner's task is dropped and the next runs", setup: []Event{enqueued(globalHook("a"), globalHook("b"))},
 			ev: OwnerLost{ID: "global", Why: "owner stopped"},
 			want: []string{"Unwatch global", "Log ERROR task dropped", "Dropped main:GlobalHookRun:a: owner stopped",

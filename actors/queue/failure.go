@@ -2,6 +2,7 @@ package queue
 
 import (
 	"log/slog"
+	"slices"
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -46,10 +47,11 @@ func (c *Core) retryDue(due RetryDue) []Effect {
 }
 
 // ownerLost fails (retry) or drops the tasks a lost owner actor was
-// running.
+// running. It walks a copy of the owner's queues: release rewrites the
+// list in place, and walking it would pass over a queue.
 func (c *Core) ownerLost(lost OwnerLost, env Env) []Effect {
 	var out []Effect
-	for _, name := range c.owners[lost.ID] {
+	for _, name := range slices.Clone(c.owners[lost.ID]) {
 		t, ok := c.queues.Running(name)
 		if !ok {
 			continue
