@@ -52,8 +52,14 @@ func (r Retrier) Schedule(attempt int, pid *actor.PID, msg interface{}) Retry {
 // the caller can record and publish it before the timer exists (a test
 // that waits for the timer then sees the published state).
 func (r Retrier) Plan(attempt int) Retry {
-	d := r.Policy.Delay(attempt)
-	return Retry{Attempt: attempt, Delay: d, At: r.Clock.Now().Add(d)}
+	return PlanAt(r.Policy, attempt, r.Clock.Now())
+}
+
+// PlanAt computes the retry of a failed attempt at now, for pure decision
+// code that takes the time as an input and leaves the timer to its shell.
+func PlanAt(policy Policy, attempt int, now time.Time) Retry {
+	d := policy.Delay(attempt)
+	return Retry{Attempt: attempt, Delay: d, At: now.Add(d)}
 }
 
 // Arm starts the timer of a planned retry.

@@ -23,6 +23,9 @@
 // drops it and runs at once, and the operator is told
 // (messages.ConvergeSuperseded).
 //
-// The bookkeeping is the pure type Queues; the actor adds messaging, owner
-// resolution and retry timers.
+// The decisions are pure: Core.Step (core.go) takes an Event (events.go)
+// and returns Effects of a closed set (effects.go), over the bookkeeping of
+// the type Queues; the Actor translates messages to events and carries
+// out the effects (apply.go): runs asked of owners and their watches,
+// retry timers on the clock, snapshots, logs, reports to the operator.
 package queue

@@ -1,31 +1,53 @@
 package queue
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/eventstream"
+	"time"
 
-	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
-// eventSub forwards the guardian's restart events into the queue's mailbox.
-type eventSub struct {
-	stream *eventstream.EventStream
-	sub    *eventstream.Subscription
+// Env is what the shell reads for each Step: the clock's time.
+type Env struct {
+	Now time.Time
 }
 
-func subscribeRestarts(ctx actor.Context) *eventSub {
-	system, self := ctx.ActorSystem(), ctx.Self()
-	sub := system.EventStream.Subscribe(func(evt interface{}) {
-		if e, ok := evt.(supervision.ActorRestarted); ok {
-			system.Root.Send(self, ownerRestarted{Owner: e.Actor})
-		}
-	})
-	return &eventSub{stream: system.EventStream, sub: sub}
-}
+// Event is an input of the queue's core: one of the types below, each
+// what the actor makes of one message.
+type Event interface{ queueEvent() }
 
-func (s *eventSub) close() {
-	if s != nil && s.sub != nil {
-		s.stream.Unsubscribe(s.sub)
-		s.sub = nil
+// Events of the queue's core.
+type (
+	// Started: the actor is started; the empty queues are published.
+	Started struct{}
+	// Enqueued are tasks to queue at the end of their queues (Enqueue).
+	Enqueued struct{ Tasks []messages.Task }
+	// HoldSet holds the runs of hook events back, or releases them
+	// (HoldEvents).
+	HoldSet struct{ Hold bool }
+	// Finished is an owner's answer for the task it ran (TaskDone).
+	Finished struct{ Done messages.TaskDone }
+	// Progressed is what a running task is doing now (TaskProgress).
+	Progressed struct{ Progress messages.TaskProgress }
+	// RetryDue is delivered by the clock when a failed task may run again
+	// (ArmRetry); the actor hands it to the core as it comes.
+	RetryDue struct {
+		Queue string
+		ID    uint64
 	}
-}
+	// OwnerLost: the actor with this PID id is gone (stopped) or lost
+	// the task it was running (restarted after a panic: Retry). Why is the
+	// error its tasks fail with.
+	OwnerLost struct {
+		ID    string
+		Why   string
+		Retry bool
+	}
+)
+
+func (Started) queueEvent()    {}
+func (Enqueued) queueEvent()   {}
+func (HoldSet) queueEvent()    {}
+func (Finished) queueEvent()   {}
+func (Progressed) queueEvent() {}
+func (RetryDue) queueEvent()   {}
+func (OwnerLost) queueEvent()  {}

@@ -1,8 +1,6 @@
 package queue
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -28,16 +26,12 @@ func keepInGroup(done messages.Task, later []messages.Task) ([]messages.Task, bo
 
 // reportGroup tells the operator how a module run of a group ended, so
 // that the ParallelModuleRun waiting in main learns of it without asking.
-func (a *Actor) reportGroup(ctx actor.Context, t messages.Task, outcome messages.GroupOutcome, err string) {
+func (c *Core) reportGroup(t messages.Task, outcome messages.GroupOutcome, err string) []Effect {
 	if t.Group == 0 {
-		return
+		return nil
 	}
-	operator := a.opts.Resolve(messages.OwnerOperator)
-	if operator == nil {
-		return
-	}
-	ctx.Send(operator, messages.GroupRunReport{Group: t.Group, Module: t.Module, Queue: t.Queue,
-		Outcome: outcome, Err: err})
+	return []Effect{ReportGroup{Report: messages.GroupRunReport{Group: t.Group, Module: t.Module, Queue: t.Queue,
+		Outcome: outcome, Err: err}}}
 }
 
 // successOutcome is a finished run's outcome: re-queued when it stays in

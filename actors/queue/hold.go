@@ -1,7 +1,7 @@
 package queue
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
+	"log/slog"
 
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -36,32 +36,28 @@ func (h *hold) set(on bool) []messages.Task {
 	return out
 }
 
-// handleHold holds event runs back, or queues those held, in order.
-func (a *Actor) handleHold(ctx actor.Context, msg messages.HoldEvents) {
-	released := a.hold.set(msg.Hold)
+// holdSet holds event runs back, or queues those held, in order.
+func (c *Core) holdSet(on bool, env Env) []Effect {
+	released := c.hold.set(on)
 	if len(released) == 0 {
-		return
+		return nil
 	}
-	a.opts.Log.Info("events held back while discovery failed are queued", "runs", len(released))
-	a.append(ctx, released)
+	out := []Effect{logAt(slog.LevelInfo, "events held back while discovery failed are queued", "runs", len(released))}
+	return append(out, c.append(released, env)...)
 }
 
 // append queues tasks at the end of their queues, holding back event runs
 // while events are held.
-func (a *Actor) append(ctx actor.Context, tasks []messages.Task) {
-	now := a.opts.Clock.Now()
+func (c *Core) append(tasks []messages.Task, env Env) []Effect {
+	var out []Effect
 	var touched []string
 	for _, t := range tasks {
-		if a.hold.take(t) {
-			a.opts.Log.Info("event held back while discovery fails", "owner", t.Owner, "hook", t.Hook,
-				"binding", t.Binding, "reason", t.Reason)
+		if c.hold.take(t) {
+			out = append(out, logAt(slog.LevelInfo, "event held back while discovery fails", "owner", t.Owner,
+				"hook", t.Hook, "binding", t.Binding, "reason", t.Reason))
 			continue
 		}
-		touched = appendOnce(touched, a.queues.Append(t, now))
+		touched = appendOnce(touched, c.queues.Append(t, env.Now))
 	}
-	a.logReplaced()
-	a.logMerged()
-	a.supersede(ctx)
-	a.kick(ctx, touched...)
-	a.publish()
+	return append(out, c.settle(touched)...)
 }

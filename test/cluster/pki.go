@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -15,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/addon-actors/addon-operator/test/testpki"
 )
 
 // writeCredentials creates the service-account signing key, the token file
@@ -61,50 +61,32 @@ const (
 // certificate in group system:masters for the apiserver. Every cluster gets
 // them (a few milliseconds); only a node's kubelet uses them.
 func writeKubeletClientCert(dir string) error {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := testpki.NewCA("testcluster-kubelet-ca", tenYears)
 	if err != nil {
-		return fmt.Errorf("generate kubelet CA key: %w", err)
+		return fmt.Errorf("kubelet CA: %w", err)
 	}
 	now := time.Now()
-	ca := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "testcluster-kubelet-ca"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(10 * 365 * 24 * time.Hour),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		return fmt.Errorf("sign kubelet CA: %w", err)
-	}
-	clientKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return fmt.Errorf("generate kubelet client key: %w", err)
-	}
-	client := &x509.Certificate{
+	clientDER, keyDER, err := ca.Sign(&x509.Certificate{
 		SerialNumber: big.NewInt(2),
 		Subject:      pkix.Name{CommonName: "kube-apiserver-kubelet-client", Organization: []string{"system:masters"}},
 		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(10 * 365 * 24 * time.Hour),
+		NotAfter:     now.Add(tenYears),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
-	clientDER, err := x509.CreateCertificate(rand.Reader, client, ca, &clientKey.PublicKey, caKey)
+	})
 	if err != nil {
-		return fmt.Errorf("sign kubelet client certificate: %w", err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(clientKey)
-	if err != nil {
-		return fmt.Errorf("encode kubelet client key: %w", err)
+		return fmt.Errorf("kubelet client certificate: %w", err)
 	}
 	return writePEM(dir, map[string]*pem.Block{
-		kubeletCAFile:         {Type: "CERTIFICATE", Bytes: caDER},
+		kubeletCAFile:         {Type: "CERTIFICATE", Bytes: ca.DER},
 		kubeletClientCertFile: {Type: "CERTIFICATE", Bytes: clientDER},
 		kubeletClientKeyFile:  {Type: "PRIVATE KEY", Bytes: keyDER},
 	})
 }
+
+// tenYears is how long the cluster's certificates are valid: a cached
+// cluster dir outlives many runs.
+const tenYears = 10 * 365 * 24 * time.Hour
 
 // writePEM writes each block to its file under dir, readable by its owner
 // only.
@@ -127,16 +109,12 @@ const serviceIP = "10.0.0.1"
 // Service's names and address, and extra (the node's address, through which
 // pods reach it). The kubeconfig and the pods' ca.crt trust this file.
 func writeServingCert(dir string, extra ...net.IP) error {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return fmt.Errorf("generate apiserver key: %w", err)
-	}
 	now := time.Now()
-	cert := &x509.Certificate{
+	cert, err := testpki.SelfSigned(&x509.Certificate{
 		SerialNumber:          big.NewInt(now.UnixNano()),
 		Subject:               pkix.Name{CommonName: "testcluster-apiserver"},
 		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(10 * 365 * 24 * time.Hour),
+		NotAfter:              now.Add(tenYears),
 		IsCA:                  true,
 		BasicConstraintsValid: true,
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
@@ -144,21 +122,16 @@ func writeServingCert(dir string, extra ...net.IP) error {
 		DNSNames: []string{"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
 			"kubernetes.default.svc.cluster.local"},
 		IPAddresses: append([]net.IP{net.ParseIP("127.0.0.1"), net.ParseIP(serviceIP)}, extra...),
-	}
-	der, err := x509.CreateCertificate(rand.Reader, cert, cert, &key.PublicKey, key)
+	})
 	if err != nil {
-		return fmt.Errorf("sign apiserver certificate: %w", err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return fmt.Errorf("encode apiserver key: %w", err)
+		return fmt.Errorf("apiserver certificate: %w", err)
 	}
 	pki := filepath.Join(dir, "pki")
 	if err := os.MkdirAll(pki, 0o755); err != nil {
 		return fmt.Errorf("cert dir: %w", err)
 	}
 	return writePEM(pki, map[string]*pem.Block{
-		"apiserver.crt": {Type: "CERTIFICATE", Bytes: der},
-		"apiserver.key": {Type: "PRIVATE KEY", Bytes: keyDER},
+		"apiserver.crt": {Type: "CERTIFICATE", Bytes: cert.DER},
+		"apiserver.key": {Type: "PRIVATE KEY", Bytes: cert.KeyDER},
 	})
 }

@@ -180,28 +180,26 @@ func (f *failing) expectSuperseded(t *testing.T, reason string) {
 // afterDeleteHelm runs once and bad's beforeHelm never again, and the
 // queue is free: a change of next's section runs next.
 func TestFailingModuleDisabled(t *testing.T) {
-	for _, parallel := range []string{"1", "8"} {
-		t.Run("parallel="+parallel, func(t *testing.T) {
-			f := startFailing(t, append(retryIn20s, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS="+parallel)...)
-			f.failBad(t, 15*time.Second, "bad", "fail: true")
-			edit := f.set(t, "badEnabled", "false")
-			within(t, "bad deleted", edit, f.waitOrder(t, "bad deleted", 1), 5*time.Second)
-			f.expectSuperseded(t, "enabled flags changed in the ConfigMap")
-			if scenario.ConfigMapData(t, kube, f.ns, "bad") != nil || len(secretVersions(t, f.ns, "bad")) != 0 {
-				t.Fatalf("bad's release or its ConfigMap is left: %v", secretVersions(t, f.ns, "bad"))
-			}
-			f.set(t, "next", "v: 2")
-			f.waitOrder(t, "next before 2", 1)
-			order := lines(f.root, "order")
-			deleted := slices.Index(order, "bad deleted")
-			if count(order, "bad deleted") != 1 || slices.ContainsFunc(order[deleted:], func(l string) bool {
-				return strings.HasPrefix(l, "bad before")
-			}) {
-				t.Fatalf("hooks, want one afterDeleteHelm of bad and no beforeHelm of bad after it:\n%s", strings.Join(order, "\n"))
-			}
-			t.Logf("hooks:\n%s", strings.Join(order, "\n"))
-		})
-	}
+	inBothRunModes(t, func(t *testing.T, parallel string) {
+		f := startFailing(t, append(retryIn20s, parallel)...)
+		f.failBad(t, 15*time.Second, "bad", "fail: true")
+		edit := f.set(t, "badEnabled", "false")
+		within(t, "bad deleted", edit, f.waitOrder(t, "bad deleted", 1), 5*time.Second)
+		f.expectSuperseded(t, "enabled flags changed in the ConfigMap")
+		if scenario.ConfigMapData(t, kube, f.ns, "bad") != nil || len(secretVersions(t, f.ns, "bad")) != 0 {
+			t.Fatalf("bad's release or its ConfigMap is left: %v", secretVersions(t, f.ns, "bad"))
+		}
+		f.set(t, "next", "v: 2")
+		f.waitOrder(t, "next before 2", 1)
+		order := lines(f.root, "order")
+		deleted := slices.Index(order, "bad deleted")
+		if count(order, "bad deleted") != 1 || slices.ContainsFunc(order[deleted:], func(l string) bool {
+			return strings.HasPrefix(l, "bad before")
+		}) {
+			t.Fatalf("hooks, want one afterDeleteHelm of bad and no beforeHelm of bad after it:\n%s", strings.Join(order, "\n"))
+		}
+		t.Logf("hooks:\n%s", strings.Join(order, "\n"))
+	})
 }
 
 // retryIn20s makes the first retry of a failed run wait 20 s: a run that
@@ -251,14 +249,12 @@ func TestFailingModuleSectionFixRunsNow(t *testing.T) {
 // run in main, or the converge graph with ADDON_OPERATOR_PARALLEL_MODULE_RUNS)
 // and the module converges within 5 s, while its retry was 20 s away.
 func TestFailingModuleGlobalFixRunsNow(t *testing.T) {
-	for _, parallel := range []string{"1", "8"} {
-		t.Run("parallel="+parallel, func(t *testing.T) {
-			f := startFailing(t, append(retryIn20s, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS="+parallel)...)
-			f.failBad(t, 15*time.Second, "global", "x: bad")
-			edit := f.set(t, "global", "x: good")
-			within(t, "bad converged", edit, f.waitOrder(t, "bad after", 2), 5*time.Second)
-			f.expectSuperseded(t, "global section of the ConfigMap changed")
-			f.waitOrder(t, "next before 1", 2)
-		})
-	}
+	inBothRunModes(t, func(t *testing.T, parallel string) {
+		f := startFailing(t, append(retryIn20s, parallel)...)
+		f.failBad(t, 15*time.Second, "global", "x: bad")
+		edit := f.set(t, "global", "x: good")
+		within(t, "bad converged", edit, f.waitOrder(t, "bad after", 2), 5*time.Second)
+		f.expectSuperseded(t, "global section of the ConfigMap changed")
+		f.waitOrder(t, "next before 1", 2)
+	})
 }

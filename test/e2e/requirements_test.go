@@ -222,54 +222,50 @@ func TestRequirementCycleWhileRunningIsRefused(t *testing.T) {
 // low (weight 010) requires high (weight 020): high runs, and ends, before
 // low starts, one by one and with parallel runs.
 func TestRequirementOrder(t *testing.T) {
-	for _, parallel := range []string{"1", "8"} {
-		t.Run("parallel "+parallel, func(t *testing.T) {
-			files := map[string]string{"modules/values.yaml": ""}
-			reqModule(files, "010-low", "0.1.0", requires("high", ">= 0.0.0"))
-			reqModule(files, "020-high", "0.1.0", "")
-			root := tree(t, files)
-			op := startSpec(t, root, kube.Namespace(t), "ADDON_OPERATOR_PARALLEL_MODULE_RUNS="+parallel)
-			op.waitReady(t)
-			want := []string{"start high", "end high", "start low", "end low"}
-			if got := lines(root, "order"); !slices.Equal(got, want) {
-				t.Fatalf("order %v, want %v", got, want)
-			}
-			if !strings.Contains(op.cli(t, "queue", "list"), "parallel_queue_0") {
-				t.Fatalf("the runs did not go through the parallel queues")
-			}
-		})
-	}
+	inBothRunModes(t, func(t *testing.T, parallel string) {
+		files := map[string]string{"modules/values.yaml": ""}
+		reqModule(files, "010-low", "0.1.0", requires("high", ">= 0.0.0"))
+		reqModule(files, "020-high", "0.1.0", "")
+		root := tree(t, files)
+		op := startSpec(t, root, kube.Namespace(t), parallel)
+		op.waitReady(t)
+		want := []string{"start high", "end high", "start low", "end low"}
+		if got := lines(root, "order"); !slices.Equal(got, want) {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+		if !strings.Contains(op.cli(t, "queue", "list"), "parallel_queue_0") {
+			t.Fatalf("the runs did not go through the parallel queues")
+		}
+	})
 }
 
 // root's beforeHelm always fails: dep, which requires root, waits (module
 // why says for what), while other, which requires only base, converges
 // though its weight is above root's.
 func TestRequirementFailingModuleHoldsOnlyDependents(t *testing.T) {
-	for _, parallel := range []string{"1", "8"} {
-		t.Run("parallel "+parallel, func(t *testing.T) {
-			files := map[string]string{"modules/values.yaml": ""}
-			reqModule(files, "001-base", "0.1.0", "")
-			reqModule(files, "010-root", "0.1.0", "")
-			files["modules/010-root/hooks/before"] = hook(`{"configVersion":"v1","beforeHelm":1}`, "echo root is broken >&2; exit 1")
-			reqModule(files, "020-dep", "0.1.0", requires("root", ">= 0.0.0"))
-			reqModule(files, "030-other", "0.1.0", requires("base", ">= 0.0.0"))
-			root, ns := tree(t, files), kube.Namespace(t)
-			op := startSpec(t, root, ns, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS="+parallel, "RETRY_INITIAL_DELAY=60s", "RETRY_MAX_DELAY=60s")
-			op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 1.0})
-			op.waitRecord(t, "helm", map[string]any{"module": "other"})
-			releaseDeployed(t, ns, "base")
-			releaseDeployed(t, ns, "other")
-			rootWhy := op.why(t, "root")
-			if rootWhy.Retry == nil || !strings.Contains(rootWhy.Retry.LastError, "root is broken") {
-				t.Fatalf("root: %+v", rootWhy)
-			}
-			want := "waiting for root: " + strings.ReplaceAll(strings.TrimSpace(rootWhy.Retry.LastError), "\n", " ")
-			if got := op.why(t, "dep").Summary; got != want {
-				t.Fatalf("module why dep: %q, want %q", got, want)
-			}
-			if got := lines(root, "order"); slices.Contains(got, "start dep") || !releaseGone(t, ns, "dep") {
-				t.Fatalf("dep ran before root succeeded: %v", got)
-			}
-		})
-	}
+	inBothRunModes(t, func(t *testing.T, parallel string) {
+		files := map[string]string{"modules/values.yaml": ""}
+		reqModule(files, "001-base", "0.1.0", "")
+		reqModule(files, "010-root", "0.1.0", "")
+		files["modules/010-root/hooks/before"] = hook(`{"configVersion":"v1","beforeHelm":1}`, "echo root is broken >&2; exit 1")
+		reqModule(files, "020-dep", "0.1.0", requires("root", ">= 0.0.0"))
+		reqModule(files, "030-other", "0.1.0", requires("base", ">= 0.0.0"))
+		root, ns := tree(t, files), kube.Namespace(t)
+		op := startSpec(t, root, ns, parallel, "RETRY_INITIAL_DELAY=60s", "RETRY_MAX_DELAY=60s")
+		op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 1.0})
+		op.waitRecord(t, "helm", map[string]any{"module": "other"})
+		releaseDeployed(t, ns, "base")
+		releaseDeployed(t, ns, "other")
+		rootWhy := op.why(t, "root")
+		if rootWhy.Retry == nil || !strings.Contains(rootWhy.Retry.LastError, "root is broken") {
+			t.Fatalf("root: %+v", rootWhy)
+		}
+		want := "waiting for root: " + strings.ReplaceAll(strings.TrimSpace(rootWhy.Retry.LastError), "\n", " ")
+		if got := op.why(t, "dep").Summary; got != want {
+			t.Fatalf("module why dep: %q, want %q", got, want)
+		}
+		if got := lines(root, "order"); slices.Contains(got, "start dep") || !releaseGone(t, ns, "dep") {
+			t.Fatalf("dep ran before root succeeded: %v", got)
+		}
+	})
 }

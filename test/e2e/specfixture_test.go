@@ -33,6 +33,16 @@ func startSpec(t *testing.T, root, ns string, env ...string) *operator {
 	return startOperator(t, root, ns, append([]string{"RECORD_DIR=" + filepath.Join(root, "record")}, env...)...)
 }
 
+// inBothRunModes runs test as two subtests: with module runs one by one
+// (spec order) and in parallel queues; parallel is the mode's setting,
+// for the operator's environment.
+func inBothRunModes(t *testing.T, test func(t *testing.T, parallel string)) {
+	t.Helper()
+	for _, n := range []string{"1", "8"} {
+		t.Run("parallel="+n, func(t *testing.T) { test(t, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS="+n) })
+	}
+}
+
 // record reads what hooks recorded into file name.
 func record(t *testing.T, root, name string) string {
 	t.Helper()

@@ -1,0 +1,169 @@
+package queue
+
+import (
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/supervision"
+)
+
+// CoreOptions are the settings the core decides with.
+type CoreOptions struct {
+	// Policy gives the delay before the retry of a failed task.
+	Policy supervision.Policy
+	// Queues are there, empty, from the start (Options.Queues).
+	Queues []string
+	// ContextBound is Options.ContextBound.
+	ContextBound int
+	// OwnerID names the actor that runs a task's owner (its PID's id):
+	// owners that one actor plays share its watch, and lose their tasks
+	// together when it is lost (OwnerLost names the actor so).
+	OwnerID func(owner string) string
+}
+
+// Core is the queue's decision state: the queues, which owner actor runs
+// which queue's head, the events held back. It is pure: the actor feeds
+// it events with Step and carries out the effects it returns, in order.
+type Core struct {
+	opts   CoreOptions
+	queues *Queues
+	// owners maps a running owner's actor (OwnerID) to the queues it runs
+	// tasks of.
+	owners map[string][]string
+	// busy is set while some queue holds a task; its fall is logged.
+	busy bool
+	// hold keeps event runs back while discovery fails.
+	hold hold
+}
+
+// NewCore returns a core with empty queues, the named ones already there.
+func NewCore(opts CoreOptions) *Core {
+	queues := NewQueues(opts.Queues...)
+	queues.SetContextBound(opts.ContextBound)
+	return &Core{opts: opts, queues: queues, owners: map[string][]string{}}
+}
+
+// Snapshot copies every queue, head first (Publish).
+func (c *Core) Snapshot(now time.Time) messages.QueueSnapshot {
+	return c.queues.Snapshot(now)
+}
+
+// Step applies ev and returns the effects.
+func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case Started:
+		return c.publish()
+	case Enqueued:
+		return c.append(e.Tasks, env)
+	case HoldSet:
+		return c.holdSet(e.Hold, env)
+	case Finished:
+		return c.finished(e.Done, env)
+	case Progressed:
+		return c.progressed(e.Progress)
+	case RetryDue:
+		return c.retryDue(e)
+	case OwnerLost:
+		return c.ownerLost(e, env)
+	}
+	return nil
+}
+
+// finished pops a task that succeeded, queuing what it asked for, or
+// fails it.
+func (c *Core) finished(msg messages.TaskDone, env Env) []Effect {
+	running, ok := c.queues.Running(msg.Queue)
+	if !ok || running.ID != msg.ID {
+		return []Effect{logAt(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID)}
+	}
+	out := c.release(running)
+	if msg.Err != "" {
+		out = append(out, c.fail(running, msg.Err, env)...)
+		out = append(out, c.publish()...)
+		return append(out, c.reportGroup(running, messages.GroupRunFailed, msg.Err)...)
+	}
+	c.queues.Finish(msg.Queue, msg.ID)
+	touched := append(c.queues.InsertNext(msg.Next, env.Now), msg.Queue)
+	later, rerun := keepInGroup(running, msg.Later)
+	for _, t := range later {
+		touched = appendOnce(touched, c.queues.Append(t, env.Now))
+	}
+	out = append(out, c.settle(touched)...)
+	return append(out, c.reportGroup(running, successOutcome(rerun), "")...)
+}
+
+// settle follows tasks newly queued in the touched queues: it logs the
+// retries replaced and the contexts merged, lets a reload supersede a
+// failing converge, starts the idle queues and publishes.
+func (c *Core) settle(touched []string) []Effect {
+	out := c.logReplaced()
+	out = append(out, c.logMerged()...)
+	out = append(out, c.supersede()...)
+	out = append(out, c.kick(touched...)...)
+	return append(out, c.publish()...)
+}
+
+// progressed shows what a running task is doing; one that is no longer
+// running is past it.
+func (c *Core) progressed(msg messages.TaskProgress) []Effect {
+	if c.queues.SetStatus(msg.Queue, msg.ID, msg.Status, msg.Since) {
+		return c.publish()
+	}
+	return nil
+}
+
+// kick starts the head of each idle queue.
+func (c *Core) kick(names ...string) []Effect {
+	var out []Effect
+	for _, name := range names {
+		t, ok := c.queues.Next(name)
+		if !ok {
+			continue
+		}
+		id := c.opts.OwnerID(t.Owner)
+		c.owners[id] = appendOnce(c.owners[id], name)
+		out = append(out, Run{Task: t})
+	}
+	return out
+}
+
+// release forgets that the task's owner runs it.
+func (c *Core) release(t messages.Task) []Effect {
+	id := c.opts.OwnerID(t.Owner)
+	left := c.owners[id][:0]
+	for _, q := range c.owners[id] {
+		if q != t.Queue {
+			left = append(left, q)
+		}
+	}
+	if len(left) == 0 {
+		delete(c.owners, id)
+		return []Effect{Unwatch{Owner: t.Owner}}
+	}
+	c.owners[id] = left
+	return nil
+}
+
+// publish hands the snapshot out after every change, and logs "queues
+// idle" when the last task of all queues is gone.
+func (c *Core) publish() []Effect {
+	out := []Effect{Publish{}}
+	busy := !c.queues.Empty()
+	if c.busy && !busy {
+		out = append(out, logAt(slog.LevelInfo, "queues idle"))
+	}
+	c.busy = busy
+	return out
+}
+
+func describe(t messages.Task) string {
+	parts := []string{string(t.Kind)}
+	for _, s := range []string{t.Module, t.Hook, t.Binding} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return t.Queue + ":" + strings.Join(parts, ":")
+}
