@@ -43,9 +43,9 @@
 // per mailbox batch, for the debug API to read without asking the actor.
 //
 // An informer lists in pages of 5000 from the latest snapshot (with
-// Options.Raw each page is read as a stream and decoded in one pass,
-// listraw.go) and slims each page once decoded: with a jqFilter and
-// keepFullObjectsInMemory: false its cache holds each object's identity and
-// filter result only. It lists and watches; it does not stream a
-// watch-list.
+// Options.Raw each page, and each watch event, is read as a stream and
+// decoded in one pass, raw.go) and slims each page once decoded: with a
+// jqFilter and keepFullObjectsInMemory: false its cache holds each
+// object's identity and filter result only. It lists and watches; it does
+// not stream a watch-list.
 package kube
