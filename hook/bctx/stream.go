@@ -34,35 +34,36 @@ const spillAt = 64 << 10
 
 // Encode writes the array to w as Marshal would, and returns the total
 // bytes and the bytes of each binding's contexts. It holds about spillAt
-// bytes of the encoding at a time, in one buffer: a run's file of a 10,000
-// object snapshot was a 250 KB context grown by doubling, the larger part
-// of a storm's garbage.
+// bytes of the encoding at a time, in one buffer, and writes it out when it
+// passes that size, in a context or between contexts: a run's file of a
+// 10,000 object snapshot was a 250 KB context grown by doubling, the larger
+// part of a storm's garbage, and many small contexts still go out in few
+// writes.
 func (a Array) Encode(w io.Writer) (int64, Sizes, error) {
-	e := arrayEncoder{w: w, sizes: Sizes{}}
-	buf := e.write(append(make([]byte, 0, spillAt+8<<10), '['))
+	e := arrayEncoder{w: w}
+	sizes := Sizes{}
+	buf := append(make([]byte, 0, spillAt+8<<10), '[')
 	for i, c := range a {
-		e.binding = c.Binding
+		start := e.written + int64(len(buf))
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = c.appendJSON(buf, e.spill)
-		buf = e.write(buf)
+		buf = e.spill(c.appendJSON(buf, e.spill))
+		sizes[c.Binding] += e.written + int64(len(buf)) - start
 	}
-	e.binding = ""
 	e.write(append(buf, ']'))
-	return e.total, e.sizes, e.err
+	return e.written, sizes, e.err
 }
 
-// arrayEncoder writes what Encode spills, counting the bytes of the
-// binding whose context is being encoded; after an error it writes no more.
+// arrayEncoder writes what Encode spills; after an error it writes no more
+// (written still counts the bytes encoded).
 type arrayEncoder struct {
 	w       io.Writer
-	binding string
-	sizes   Sizes
-	total   int64
+	written int64
 	err     error
 }
 
+// spill writes buf out once it holds spillAt bytes.
 func (e *arrayEncoder) spill(buf []byte) []byte {
 	if len(buf) < spillAt {
 		return buf
@@ -75,9 +76,6 @@ func (e *arrayEncoder) write(buf []byte) []byte {
 	if e.err == nil {
 		_, e.err = e.w.Write(buf)
 	}
-	e.total += int64(len(buf))
-	if e.binding != "" {
-		e.sizes[e.binding] += int64(len(buf))
-	}
+	e.written += int64(len(buf))
 	return buf[:0]
 }

@@ -72,3 +72,21 @@ func TestEncodeStopsWritingOnError(t *testing.T) {
 		t.Fatalf("%d writes, want the 3 before the failure", len(w.sizes))
 	}
 }
+
+// TestEncodeBatchesSmallContexts: contexts far smaller than spillAt go out
+// together, not in a write each.
+func TestEncodeBatchesSmallContexts(t *testing.T) {
+	var contexts []Context
+	for i := range 500 {
+		item := ObjectAndFilterResult{FilterResult: []byte(fmt.Sprintf(`"phase-%d"`, i))}
+		contexts = append(contexts, WatchEventContext("cms", "Modified", item, nil))
+	}
+	sameAsStream(t, contexts)
+	var w writes
+	if _, _, err := Array(contexts).Encode(&w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.sizes) != 1 {
+		t.Fatalf("%d writes for %d bytes of small contexts, want 1", len(w.sizes), w.Len())
+	}
+}
