@@ -27,3 +27,7 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // AfterFunc schedules f on a runtime timer.
 func (RealClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Since returns the time elapsed since t; for a t read from Now it reads
+// only the monotonic clock, half the cost of Now.
+func (RealClock) Since(t time.Time) time.Duration { return time.Since(t) }

@@ -13,7 +13,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // Without full objects (keepFullObjectsInMemory: false), Synchronization
@@ -29,7 +28,7 @@ func TestSlimObjects(t *testing.T) {
 	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(t, ns, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := owners.ExpectTask(queue, time.Minute).Tasks[0]
+	sync := expectTask(queue, time.Minute).Tasks[0]
 	var contexts []map[string]any
 	if err := json.Unmarshal(sync.Context, &contexts); err != nil {
 		t.Fatal(err)
@@ -42,7 +41,7 @@ func TestSlimObjects(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps(ns).Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	event := owners.ExpectTask(queue, time.Minute).Tasks[0]
+	event := expectTask(queue, time.Minute).Tasks[0]
 	if string(event.Context) != `[{"binding":"cms","type":"Event","watchEvent":"Modified","filterResult":{"x":"2"}}]` {
 		t.Fatalf("event context %s", event.Context)
 	}
@@ -59,7 +58,7 @@ func BenchmarkMonitorSync(b *testing.B) {
 	ns := testKube.Namespace(b)
 	kit := actortest.New(b)
 	queue, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(b), kube.Options{Owner: owners.All(queue.PID), Report: report.PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(b), kube.Options{Owner: actortest.EveryOwner(queue.PID), Report: report.PID})))
 	i := 0
 	for b.Loop() {
 		owner := fmt.Sprintf("module-%d", i)

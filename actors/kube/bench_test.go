@@ -19,7 +19,6 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -95,14 +94,14 @@ func measureMonitor(b *testing.B, client kubernetes.Interface, ns string, n int,
 	kit := actortest.New(b)
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	// A board, as in the operator: every snapshot is published.
-	opts := onCluster(testKube.Config(b), kube.Options{Owner: owners.All(queue.PID), Report: report.PID, Board: board.New()})
+	opts := onCluster(testKube.Config(b), kube.Options{Owner: actortest.EveryOwner(queue.PID), Report: report.PID, Board: board.New()})
 	before := heap()
 	pid := kit.Spawn("kube", kube.New(opts))
 	start := time.Now()
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(b, ns, keep)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	synced := time.Since(start)
-	owners.ExpectTask(queue, time.Minute) // the Synchronization run
+	expectTask(queue, time.Minute) // the Synchronization run
 	perObject := float64(int64(heap())-int64(before)) / float64(n)
 	b.ReportMetric(perObject, "heap-bytes/object")
 	b.Logf("synced %d objects in %s; heap %.0f bytes per object", n, synced, perObject)
@@ -118,7 +117,7 @@ func measureMonitor(b *testing.B, client kubernetes.Interface, ns string, n int,
 		if _, err := client.CoreV1().ConfigMaps(ns).Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		owners.ExpectTask(queue, time.Minute)
+		expectTask(queue, time.Minute)
 		latencies = append(latencies, time.Since(t0))
 	}
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })

@@ -14,7 +14,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // bigPayload is the data of each big ConfigMap: just under the 1 MiB the
@@ -49,7 +48,7 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	filter := `{name: .metadata.name, size: (.data.payload | length), first: .data.payload[0:1]}`
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := owners.ExpectTask(queue, time.Minute).Tasks[0]
+	sync := expectTask(queue, time.Minute).Tasks[0]
 	var results []string
 	for i := range bigCount {
 		results = append(results, fmt.Sprintf(`{"filterResult":{"first":"%c","name":"big%d","size":1000000}}`, 'a'+i, i))
@@ -60,7 +59,7 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	}
 
 	change(t, cms, "big1", func(cm *corev1.ConfigMap) { cm.Data["payload"] = strings.Repeat("z", bigPayload-1) })
-	event := owners.ExpectTask(queue, time.Minute).Tasks[0]
+	event := expectTask(queue, time.Minute).Tasks[0]
 	want = `[{"binding":"cms","type":"Event","watchEvent":"Modified","filterResult":{"first":"z","name":"big1","size":999999}}]`
 	if string(event.Context) != want {
 		t.Fatalf("event context of %d bytes: %.2000s\nwant %s", len(event.Context), event.Context, want)

@@ -22,7 +22,6 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // hookRun is one run of the benchmark's hook: how many binding contexts
@@ -99,7 +98,7 @@ func BenchmarkCompaction10kConfigMaps(b *testing.B) {
 		Resolve: func(string) *actor.PID { return owner }}))
 	ho.queue = q // before any event: the kube actor starts next
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{
-		Owner: owners.All(owner), Report: report.PID, Board: published})))
+		Owner: actortest.EveryOwner(owner), Report: report.PID, Board: published})))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(b, ns)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	if sync := waitRun(b, runs); sync.contexts != 1 {

@@ -14,7 +14,6 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -39,7 +38,7 @@ func Example() {
 
 	kit := actortest.New(t)
 	global, report := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Owner: owners.All(global.PID), Report: report.PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(cfg, kube.Options{Owner: actortest.EveryOwner(global.PID), Report: report.PID})))
 	hook, err := hookconfig.Parse([]byte(`{"configVersion":"v1","kubernetes":[{"name":"cms","kind":"ConfigMap","keepFullObjectsInMemory":false,`+
 		`"jqFilter":".data","namespace":{"nameSelector":{"matchNames":["`+ns.Name+`"]}}}]}`), bindings.ScopeGlobal)
 	if err != nil {

@@ -17,9 +17,9 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -114,7 +114,7 @@ func expectEvents(tb testing.TB, queue *actortest.Probe, want ...event) {
 	tb.Helper()
 	left := slices.Clone(want)
 	for len(left) > 0 {
-		for _, c := range contextsOf(tb, owners.ExpectTask(queue, time.Minute)) {
+		for _, c := range contextsOf(tb, expectTask(queue, time.Minute)) {
 			i := slices.Index(left, c.event())
 			if c.Type != "Event" || i < 0 {
 				tb.Fatalf("unexpected %s %s %q; still waiting for %v", c.Type, c.WatchEvent, c.FilterResult.Name, left)
@@ -130,6 +130,14 @@ func spawnKube(t *testing.T, cfg *rest.Config, opts kube.Options) (kit *actortes
 	t.Helper()
 	kit = actortest.New(t)
 	queue, report = kit.NewProbe(), kit.NewProbe()
-	opts.Owner, opts.Report = owners.All(queue.PID), report.PID
+	opts.Owner, opts.Report = actortest.EveryOwner(queue.PID), report.PID
 	return kit, kit.Spawn("kube", kube.New(onCluster(cfg, opts))), queue, report
+}
+
+// expectTask waits for the next HookEvent the owner probe gets and returns
+// what the owner queues for it (hookrun.TaskOf, the one place an event
+// becomes a task), so that a test checks the task its event becomes.
+func expectTask(p *actortest.Probe, timeout time.Duration) messages.Enqueue {
+	ev := actortest.Expect[messages.HookEvent](p, timeout)
+	return messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(ev)}}
 }

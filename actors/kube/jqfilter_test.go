@@ -17,7 +17,6 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -70,7 +69,7 @@ func TestJqFilterErrorSkipsOnlyThatObject(t *testing.T) {
 			if synced := actortest.Expect[messages.KubeSynced](report, time.Minute); synced.Err != "" {
 				t.Fatalf("KubeSynced %+v: a filter error is no watch error", synced)
 			}
-			sync := numbered(t, owners.ExpectTask(queue, time.Minute))
+			sync := numbered(t, expectTask(queue, time.Minute))
 			if want := []numberedEvent{{"Synchronization", "", "good1", 1}}; !reflect.DeepEqual(sync, want) {
 				t.Fatalf("Synchronization %+v, want %+v", sync, want)
 			}
@@ -138,7 +137,7 @@ func TestJqFilterOnIntegers(t *testing.T) {
 					FilterResult json.RawMessage `json:"filterResult"`
 				} `json:"objects"`
 			}
-			task := owners.ExpectTask(queue, time.Minute).Tasks[0]
+			task := expectTask(queue, time.Minute).Tasks[0]
 			if err := json.Unmarshal(task.Context, &ctxs); err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +195,7 @@ func numbered(tb testing.TB, msg messages.Enqueue) []numberedEvent {
 // expectNumbered fails unless the next queued run is exactly want.
 func expectNumbered(tb testing.TB, queue *actortest.Probe, want numberedEvent) {
 	tb.Helper()
-	got := numbered(tb, owners.ExpectTask(queue, time.Minute))
+	got := numbered(tb, expectTask(queue, time.Minute))
 	if len(got) != 1 || got[0] != want {
 		tb.Fatalf("run %+v, want %+v", got, want)
 	}

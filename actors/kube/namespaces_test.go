@@ -14,7 +14,6 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -43,7 +42,7 @@ func TestNamespaceLabelSelector(t *testing.T) {
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{{Hook: "h", Version: cfg.Version, Binding: cfg.Kubernetes[0]}}})
 	actortest.ExpectLog(t, logs, slog.LevelInfo, "namespace picked", map[string]string{"hook": "h", "binding": "cms", "namespace": picked})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := contextsOf(t, owners.ExpectTask(queue, time.Minute))
+	sync := contextsOf(t, expectTask(queue, time.Minute))
 	if len(sync) != 1 || sync[0].Type != "Synchronization" || len(sync[0].Objects) != 1 || sync[0].Objects[0].FilterResult.Name != "a" {
 		t.Fatalf("Synchronization %+v, want a only", sync)
 	}

@@ -12,7 +12,6 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // outage is how long the tests keep the apiserver down: the outage of the
@@ -43,7 +42,7 @@ func BenchmarkFirstEventAfterOutage(b *testing.B) {
 			if _, err := f.cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 				b.Fatal(err)
 			}
-			got := contextsOf(b, owners.ExpectTask(queue, 3*time.Minute))
+			got := contextsOf(b, expectTask(queue, 3*time.Minute))
 			took = append(took, time.Since(ready))
 			if len(got) != 1 || got[0].event() != (event{"Added", name}) {
 				b.Fatalf("first run after outage %d: %+v, want Added %s", i, got, name)

@@ -13,7 +13,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -49,7 +48,7 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	}
 	ready := time.Now()
 	createLabelled(t, cms, "d")
-	got := contextsOf(t, owners.ExpectTask(queue, time.Until(ready.Add(resumeWithin))))
+	got := contextsOf(t, expectTask(queue, time.Until(ready.Add(resumeWithin))))
 	if len(got) != 1 || got[0].event() != (event{"Added", "d"}) {
 		t.Fatalf("first run after the outage %+v, want Added d", got)
 	}
@@ -80,11 +79,11 @@ func watchOnPrivateCluster(tb testing.TB, opts kube.Options, before func(typedco
 	kit := actortest.New(tb)
 	report := kit.NewProbe()
 	f.queue = kit.NewProbe()
-	opts.Owner, opts.Report = owners.All(f.queue.PID), report.PID
+	opts.Owner, opts.Report = actortest.EveryOwner(f.queue.PID), report.PID
 	pid := kit.Spawn("kube", kube.New(onCluster(cfg, opts)))
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(tb, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	owners.ExpectTask(f.queue, time.Minute)
+	expectTask(f.queue, time.Minute)
 	return f
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // A binding on ConfigMaps its service account may not list is logged as an
@@ -53,7 +52,7 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 
 	grant(t, client, ns, "get", "list")
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, owners.ExpectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
+	if sync := contextsOf(t, expectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 1 {
 		t.Fatalf("Synchronization %+v, want one context with the ConfigMap", sync)
 	}
 	want["verb"] = "watch"

@@ -14,7 +14,6 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // slowDiscovery is the cluster's discovery mapper whose look-ups of one
@@ -61,7 +60,7 @@ func TestSlowDiscoveryLeavesTheMailboxFree(t *testing.T) {
 	ns := testKube.Namespace(t)
 	kit := actortest.New(t)
 	report, probe := kit.NewProbe(), kit.NewProbe()
-	opts := onCluster(testKube.Config(t), kube.Options{Owner: owners.All(kit.NewProbe().PID), Report: report.PID})
+	opts := onCluster(testKube.Config(t), kube.Options{Owner: actortest.EveryOwner(kit.NewProbe().PID), Report: report.PID})
 	slow := slowDiscovery{RESTMapper: opts.Mapper, kind: "Secret", release: make(chan struct{})}
 	opts.Mapper = slow
 	pid := kit.Spawn("kube", kube.New(opts))

@@ -10,7 +10,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 )
 
 // A kube actor that panics is restarted by the guardian with every
@@ -39,7 +38,7 @@ func TestMonitorsSurviveAnActorRestart(t *testing.T) {
 	putN(t, cms, "bad", "x") // its filter error is logged: the handler panics
 	actortest.ExpectLog(t, logs, slog.LevelInfo, "monitors started again after a restart", map[string]string{"owners": "1"})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	sync := numbered(t, owners.ExpectTask(queue, time.Minute))
+	sync := numbered(t, expectTask(queue, time.Minute))
 	if want := []numberedEvent{{"Synchronization", "", "a", 1}}; len(sync) != 1 || sync[0] != want[0] {
 		t.Fatalf("Synchronization after the restart %+v, want %+v", sync, want)
 	}

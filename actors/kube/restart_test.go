@@ -12,7 +12,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -34,7 +33,7 @@ func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 	kit, pid, queue, report := spawnKube(t, cfg, kube.Options{})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
-	if sync := contextsOf(t, owners.ExpectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
+	if sync := contextsOf(t, expectTask(queue, time.Minute)); len(sync) != 1 || len(sync[0].Objects) != 4 {
 		t.Fatalf("Synchronization %+v, want one context with 4 objects", sync)
 	}
 

@@ -9,7 +9,6 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -46,7 +45,7 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	ns := testKube.Namespace(t)
 	kit := actortest.New(t)
 	queue, owner := kit.NewProbe(), kit.NewProbe()
-	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: owners.All(queue.PID), Report: kit.NewProbe().PID})))
+	pid := kit.Spawn("kube", kube.New(onCluster(testKube.Config(t), kube.Options{Owner: actortest.EveryOwner(queue.PID), Report: kit.NewProbe().PID})))
 	monitors := append(monitorsOf(t, ns, "b", `"name":"b1","allowFailure":true`, `"name":"b-waits","queue":"q"`,
 		`"name":"b-free","queue":"q","waitForSynchronization":false,"allowFailure":true`),
 		monitorsOf(t, ns, "a", `"name":"a2","group":"g"`, `"name":"a1","group":"g"`, `"name":"a0"`)...)
@@ -68,7 +67,7 @@ func TestSynchronizationRunsForAnOwnerThatRunsThem(t *testing.T) {
 	}
 	queued := map[string]messages.Task{}
 	for range 2 {
-		task := owners.ExpectTask(queue, time.Minute).Tasks[0]
+		task := expectTask(queue, time.Minute).Tasks[0]
 		queued[task.Binding] = task
 	}
 	for _, name := range []string{"b-waits", "b-free"} {

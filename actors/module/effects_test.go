@@ -3,7 +3,7 @@ package module
 import (
 	"testing"
 
-	"github.com/addon-actors/addon-operator/internal/sealed"
+	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // TestApplyCoversEveryEffect: apply has a case for every effect of the
@@ -12,7 +12,7 @@ import (
 // at run time in the shell; and Step has a case for every event of the
 // core, so that a new event cannot be dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
-	sealed.Covered(t, ".", map[string]sealed.Set{
+	actortest.Covered(t, ".", map[string]actortest.Sealed{
 		"apply":     {Dir: ".", Marker: "moduleEffect"},
 		"Step":      {Dir: ".", Marker: "moduleEvent"},
 		"applyHook": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"},

@@ -8,7 +8,7 @@
 // with the panic guardian, and on Shutdown stops them one by one in reverse
 // order (the queue first, the config actor last), waiting for each to
 // terminate, so that a graceful stop really leaves no actor behind. System
-// is the actor system of supervision/actorsys (the process's slog logger,
+// is supervision.System, the actor system (the process's slog logger,
 // the inspector, the panic guardian) with the root, and stops the whole
 // tree.
 //

@@ -11,7 +11,6 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/tree"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -22,7 +21,7 @@ import (
 func Example() {
 	t := &actortest.Standalone{}
 	defer t.Close()
-	kit := tree.New(t)
+	kit := newTreeKit(t)
 	probe := kit.NewProbe()
 	var children []operator.Child
 	for _, name := range []string{operator.ChildConfig, operator.ChildGlobal, operator.ChildQueue} {

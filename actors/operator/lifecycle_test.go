@@ -16,7 +16,6 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/tree"
 	"github.com/addon-actors/addon-operator/values"
 )
 
@@ -46,7 +45,7 @@ func forwarder(probe *actortest.Probe) actor.Producer {
 }
 
 type env struct {
-	kit   *tree.Kit
+	kit   *treeKit
 	root  *actor.PID
 	probe *actortest.Probe
 	board *board.Board
@@ -68,7 +67,7 @@ func start(t *testing.T, defs []layout.Definition, owned []string) *env {
 
 // startWith is start with options changed by set.
 func startWith(t *testing.T, defs []layout.Definition, owned []string, set func(*operator.LifecycleOptions)) *env {
-	kit := tree.New(t)
+	kit := newTreeKit(t)
 	e := &env{kit: kit, probe: kit.NewProbe(), board: board.New(), fatal: make(chan error, 1)}
 	children := []operator.Child{
 		{Name: operator.ChildConfig, Props: actor.PropsFromProducer(forwarder(e.probe))},

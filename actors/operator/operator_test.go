@@ -10,7 +10,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/tree"
 )
 
 type lifecycle struct {
@@ -68,7 +67,7 @@ func expectLifecycle(t *testing.T, probe *actortest.Probe, want ...lifecycle) {
 }
 
 func TestChildrenStartInOrderAndStopInReverse(t *testing.T) {
-	kit := tree.New(t)
+	kit := newTreeKit(t)
 	probe := kit.NewProbe()
 	names := []string{"config", "queue", "global"}
 	if _, err := kit.System.Start(children(kit.System, probe.PID, names...)); err != nil {
@@ -104,7 +103,7 @@ func TestChildrenStartInOrderAndStopInReverse(t *testing.T) {
 }
 
 func TestPanickingChildIsRestartedCountedAndHandlesTheNextMessage(t *testing.T) {
-	kit := tree.New(t)
+	kit := newTreeKit(t)
 	probe := kit.NewProbe()
 	events := make(chan supervision.ActorRestarted, 1)
 	sub := kit.System.Actors.EventStream.Subscribe(func(evt interface{}) {
@@ -137,7 +136,7 @@ func TestPanickingChildIsRestartedCountedAndHandlesTheNextMessage(t *testing.T) 
 }
 
 func TestChildThatKeepsPanickingIsStopped(t *testing.T) {
-	kit := tree.New(t)
+	kit := newTreeKit(t)
 	probe := kit.NewProbe()
 	if _, err := kit.System.Start(children(kit.System, probe.PID, "module")); err != nil {
 		t.Fatal(err)

@@ -8,26 +8,26 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/supervision/actorsys"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // RootName is the root actor's name, the first element of every path.
 const RootName = "operator"
 
 // Options configures NewSystem: the actor system's options.
-type Options = actorsys.Options
+type Options = supervision.SystemOptions
 
-// System is the actor system (actorsys: the process's logger, the inspector
+// System is the actor system (supervision.System: the process's logger, the inspector
 // and the panic guardian) with the operator's root, which knows how to stop
 // everything it started.
 type System struct {
-	*actorsys.System
+	*supervision.System
 	root *actor.PID
 }
 
 // NewSystem creates the actor system; Start spawns the root.
 func NewSystem(opts Options) *System {
-	return &System{System: actorsys.New(opts)}
+	return &System{System: supervision.NewSystem(opts)}
 }
 
 // ErrStarted is returned by Start on a system whose root already runs.

@@ -3,14 +3,14 @@ package queue
 import (
 	"testing"
 
-	"github.com/addon-actors/addon-operator/internal/sealed"
+	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // TestApplyCoversEveryEffect: the actor's apply has a case for every
 // effect of the core, and Step for every event, so that a new effect or
 // event type fails here rather than being dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
-	sealed.Covered(t, ".", map[string]sealed.Set{
+	actortest.Covered(t, ".", map[string]actortest.Sealed{
 		"apply": {Dir: ".", Marker: "queueEffect"},
 		"Step":  {Dir: ".", Marker: "queueEvent"},
 	})

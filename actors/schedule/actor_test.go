@@ -14,10 +14,10 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/schedule"
 	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -57,7 +57,7 @@ func newFixture(t *testing.T, sync bool) *fixture {
 	if sync {
 		opts = append(opts, actortest.Sync())
 	}
-	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners.All(f.queue.PID),
+	f.pid = kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: actortest.EveryOwner(f.queue.PID),
 		Log: slog.New(actortest.LogHandler(f.logs))}), opts...)
 	return f
 }
@@ -78,7 +78,7 @@ func (f *fixture) pending(t *testing.T, want ...time.Duration) {
 // run receives one queued run: an Enqueue of exactly one task.
 func (f *fixture) run(t *testing.T) messages.Task {
 	t.Helper()
-	msg := owners.ExpectTask(f.queue, wait)
+	msg := expectTask(f.queue, wait)
 	if len(msg.Tasks) != 1 {
 		t.Fatalf("Enqueue of %d tasks, want 1: %+v", len(msg.Tasks), msg.Tasks)
 	}
@@ -263,7 +263,7 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 	queue := kit.NewProbe()
 	logs := make(chan slog.Record, 256)
 	log := slog.New(&panicOnce{LogHandler: logs, message: "schedules set", owner: "module/boom"})
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners.All(queue.PID), Log: log}))
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: actortest.EveryOwner(queue.PID), Log: log}))
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "g.sh", `{"configVersion":"v1","schedule":[{"name":"g","crontab":"*/2 * * * * *"}]}`)})
 	kit.Send(pid, messages.WatchSchedules{Owner: "module/boom", Module: "boom", // panics in its log line
@@ -279,11 +279,11 @@ func TestSchedulesSurviveARestart(t *testing.T) {
 		t.Fatalf("timers due in %v after the restart, want 2s and 3s", got)
 	}
 	kit.Clock.Advance(2 * time.Second)
-	if task := owners.ExpectTask(queue, wait).Tasks[0]; task.Binding != "g" {
+	if task := expectTask(queue, wait).Tasks[0]; task.Binding != "g" {
 		t.Fatalf("ran %+v, want binding g", task)
 	}
 	kit.Clock.Advance(time.Second)
-	if task := owners.ExpectTask(queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
+	if task := expectTask(queue, wait).Tasks[0]; task.Binding != "b" || task.Module != "boom" {
 		t.Fatalf("ran %+v, want module boom's binding b", task)
 	}
 	queue.ExpectNoMessage(20 * time.Millisecond)
@@ -332,7 +332,7 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	kit := actortest.New(t)
 	queue := kit.NewProbe()
 	clock := &skewedClock{FakeClock: kit.Clock}
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Owner: owners.All(queue.PID)}), actortest.Sync())
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: clock, Owner: actortest.EveryOwner(queue.PID)}), actortest.Sync())
 	kit.Send(pid, messages.WatchSchedules{Owner: messages.OwnerGlobal,
 		Schedules: schedulesOf(t, "h.sh", `{"configVersion":"v1","schedule":[{"crontab":"*/2 * * * * *"}]}`)})
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2 * time.Second}) {
@@ -340,12 +340,20 @@ func TestWallClockSetBackDoesNotFireTwice(t *testing.T) {
 	}
 	clock.back.Store(int64(500 * time.Millisecond))
 	kit.Clock.Advance(2 * time.Second) // the wall clock reads 00:00:01.5
-	owners.ExpectTask(queue, wait)
+	expectTask(queue, wait)
 	// 00:00:04 on the wall clock is 2.5 s away.
 	if got := kit.Clock.Pending(); !slices.Equal(got, []time.Duration{2500 * time.Millisecond}) {
 		t.Fatalf("after the tick of 00:00:02 timers are due in %v, want 2.5s (00:00:04)", got)
 	}
 	kit.Clock.Advance(2500 * time.Millisecond)
-	owners.ExpectTask(queue, wait)
+	expectTask(queue, wait)
 	queue.ExpectNoMessage(20 * time.Millisecond)
+}
+
+// expectTask waits for the next HookEvent the owner probe gets and returns
+// what the owner queues for it (hookrun.TaskOf, the one place an event
+// becomes a task), so that a test checks the task its event becomes.
+func expectTask(p *actortest.Probe, timeout time.Duration) messages.Enqueue {
+	ev := actortest.Expect[messages.HookEvent](p, timeout)
+	return messages.Enqueue{Tasks: []messages.Task{hookrun.TaskOf(ev)}}
 }

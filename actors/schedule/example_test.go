@@ -8,7 +8,6 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
-	"github.com/addon-actors/addon-operator/test/actortest/owners"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -20,7 +19,7 @@ func Example() {
 	defer t.Close()
 	kit := actortest.New(t)
 	queue := kit.NewProbe()
-	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: owners.All(queue.PID)}), actortest.Sync())
+	pid := kit.Spawn("schedule", schedule.New(schedule.Options{Clock: kit.Clock, Owner: actortest.EveryOwner(queue.PID)}), actortest.Sync())
 
 	cfg, err := hookconfig.Parse([]byte(`{"configVersion":"v1","schedule":[{"name":"every-10s","crontab":"*/10 * * * * *"}]}`),
 		bindings.ScopeGlobal)
@@ -32,7 +31,7 @@ func Example() {
 
 	kit.Clock.Advance(20 * time.Second)
 	for range 2 {
-		task := owners.ExpectTask(queue, time.Second).Tasks[0]
+		task := expectTask(queue, time.Second).Tasks[0]
 		fmt.Println(task.Hook, task.Queue, string(task.Context))
 	}
 	// Output:

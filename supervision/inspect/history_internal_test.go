@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 	"unsafe"
-
-	"github.com/addon-actors/addon-operator/supervision"
 )
 
 type nopInvoker struct{}
@@ -26,9 +24,21 @@ type chatty struct{ n int }
 // Summary is longer than the bound, and a new string each time.
 func (c chatty) Summary() string { return strings.Repeat("x", 1000) + string(rune('a'+c.n%26)) }
 
+// wallClock and handClock are the registry's Clock, real and moved by
+// hand (supervision's clocks import this package, so its internal tests
+// cannot use them).
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+type handClock struct{ now time.Time }
+
+func (c *handClock) Now() time.Time          { return c.now }
+func (c *handClock) Advance(d time.Duration) { c.now = c.now.Add(d) }
+
 func newInvoker() (*recordingInvoker, *record) {
 	rec := &record{kind: "test", path: "test/actor", length: func() int { return 0 }, alive: func() bool { return true }}
-	return &recordingInvoker{MessageInvoker: nopInvoker{}, rec: rec, reg: NewRegistry(supervision.RealClock{})}, rec
+	return &recordingInvoker{MessageInvoker: nopInvoker{}, rec: rec, reg: NewRegistry(wallClock{})}, rec
 }
 
 // retained is the memory the flight recorder holds: the ring itself and
@@ -141,7 +151,7 @@ func (constSummary) Summary() string { return "a task" }
 // advancer is a handler that takes a second of the fake clock.
 type advancer struct {
 	nopInvoker
-	clock *supervision.FakeClock
+	clock *handClock
 }
 
 func (a advancer) InvokeUserMessage(interface{}) { a.clock.Advance(time.Second) }
@@ -149,7 +159,7 @@ func (a advancer) InvokeUserMessage(interface{}) { a.clock.Advance(time.Second) 
 // A message already waiting when the previous one ended starts then (one
 // clock read per message); one that arrived later starts when taken.
 func TestStartIsTheLastEndOnlyWhenTheMessageWasWaiting(t *testing.T) {
-	clock := supervision.NewFakeClock(time.Unix(0, 0))
+	clock := &handClock{now: time.Unix(0, 0)}
 	waiting := 1
 	rec := &record{kind: "test", path: "test/actor", length: func() int { return waiting }, alive: func() bool { return true }}
 	inv := &recordingInvoker{MessageInvoker: advancer{clock: clock}, rec: rec, reg: NewRegistry(clock)}

@@ -7,7 +7,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/supervision"
-	"github.com/addon-actors/addon-operator/supervision/actorsys"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
 
@@ -24,7 +23,7 @@ var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // Kit is one test's actor system.
 type Kit struct {
 	t         TB
-	System    *actorsys.System
+	System    *supervision.System
 	Root      *actor.RootContext
 	Clock     *supervision.FakeClock
 	Inspector *inspect.Registry
@@ -33,28 +32,29 @@ type Kit struct {
 }
 
 // Option changes how New builds the kit's actor system.
-type Option func(*actorsys.Options)
+type Option func(*supervision.SystemOptions)
 
 // WithLogger sends the actor system's and guardian's logs to log instead of
 // discarding them.
 func WithLogger(log *slog.Logger) Option {
-	return func(o *actorsys.Options) { o.Log = log }
+	return func(o *supervision.SystemOptions) { o.Log = log }
 }
 
 // New returns a kit whose actors are all stopped when the test ends.
 func New(t TB, opts ...Option) *Kit {
 	t.Helper()
 	o, clock := Options(opts...)
-	sys := actorsys.New(o)
+	sys := supervision.NewSystem(o)
 	return On(t, sys, clock, func() error { sys.Shutdown(); return nil })
 }
 
 // Options are the options New builds the actor system with: a fake clock
 // at Epoch and a discard logger, changed by opts. A kit on a system that
-// builds on actorsys (test/actortest/tree) starts from them too.
-func Options(opts ...Option) (actorsys.Options, *supervision.FakeClock) {
+// embeds supervision.System (the operator's, in its tests) starts from
+// them too.
+func Options(opts ...Option) (supervision.SystemOptions, *supervision.FakeClock) {
 	clock := supervision.NewFakeClock(Epoch)
-	o := actorsys.Options{Log: slog.New(slog.DiscardHandler), Clock: clock}
+	o := supervision.SystemOptions{Log: slog.New(slog.DiscardHandler), Clock: clock}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -63,7 +63,7 @@ func Options(opts ...Option) (actorsys.Options, *supervision.FakeClock) {
 
 // On returns a kit on sys, whose clock is clock: when the test ends, it
 // stops every actor it spawned, then calls stop, which stops the system.
-func On(t TB, sys *actorsys.System, clock *supervision.FakeClock, stop func() error) *Kit {
+func On(t TB, sys *supervision.System, clock *supervision.FakeClock, stop func() error) *Kit {
 	t.Helper()
 	k := &Kit{t: t, System: sys, Root: sys.Actors.Root, Clock: clock, Inspector: sys.Inspector, stop: stop}
 	t.Cleanup(k.stopAll)

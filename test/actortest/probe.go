@@ -92,3 +92,10 @@ func describe(msg any) string {
 	}
 	return s
 }
+
+// EveryOwner resolves every owner name to pid, so that one actor (a probe,
+// or a test's stand-in) plays all the owners (global, module/NAME) an event
+// source sends its HookEvents to.
+func EveryOwner(pid *actor.PID) func(string) *actor.PID {
+	return func(string) *actor.PID { return pid }
+}

@@ -1,4 +1,4 @@
-package sealed
+package actortest
 
 import (
 	"fmt"
@@ -12,26 +12,33 @@ import (
 	"testing"
 )
 
-// Set names a sealed interface by its marker: the package in Dir declares
+// A sealed interface is a set of effects (or events) closed by an
+// unexported marker method, which only the package that declares it can
+// implement. Covered checks, from source, that the type switch of the
+// function that applies them has a case for every member, so that an effect
+// added without its applier case fails the package's tests instead of being
+// ignored.
+
+// Sealed names a sealed interface by its marker: the package in Dir declares
 // the types whose method sets hold the method Marker. Qualifier is how the
 // applier's package names that package in its cases ("hookrun"), empty when
 // they are the same package.
-type Set struct {
+type Sealed struct {
 	Dir, Marker, Qualifier string
 }
 
-// Missing returns the members of set that no case of a type switch in the
+// missingCases returns the members of set that no case of a type switch in the
 // function or method fn of the package in dir names, as they would be
 // written there ("hookrun.Ran"), sorted.
-func Missing(set Set, dir, fn string) ([]string, error) {
-	members, err := Implementers(set.Dir, set.Marker)
+func missingCases(set Sealed, dir, fn string) ([]string, error) {
+	members, err := implementers(set.Dir, set.Marker)
 	if err != nil {
 		return nil, err
 	}
 	if len(members) == 0 {
 		return nil, fmt.Errorf("no type in %s has the method %s", set.Dir, set.Marker)
 	}
-	cases, err := Cases(dir, fn)
+	cases, err := switchCasesIn(dir, fn)
 	if err != nil {
 		return nil, err
 	}
@@ -47,13 +54,13 @@ func Missing(set Set, dir, fn string) ([]string, error) {
 	return out, nil
 }
 
-// Implementers returns the names of the concrete types declared in the
+// implementers returns the names of the concrete types declared in the
 // package in dir that have the method marker, sorted; a type that has it
 // only through its pointer is written "*T". The package is type-checked
 // without its imports: the marker being unexported, only the package's own
 // declarations can carry it, so what the imports declare cannot change the
 // answer (their errors are ignored).
-func Implementers(dir, marker string) ([]string, error) {
+func implementers(dir, marker string) ([]string, error) {
 	fset := token.NewFileSet()
 	files, err := parseDir(fset, dir)
 	if err != nil {
@@ -82,10 +89,10 @@ func has(t types.Type, pkg *types.Package, method string) bool {
 	return isFunc
 }
 
-// Cases returns the types named by the cases of the type switches in the
+// switchCasesIn returns the types named by the cases of the type switches in the
 // function or method fn of the package in dir, as written ("RunHelm",
 // "hookrun.Ran").
-func Cases(dir, fn string) (map[string]bool, error) {
+func switchCasesIn(dir, fn string) (map[string]bool, error) {
 	fset := token.NewFileSet()
 	files, err := parseDir(fset, dir)
 	if err != nil {
@@ -144,10 +151,10 @@ func (emptyImporter) Import(p string) (*types.Package, error) {
 // Covered fails t for each applier of the package in dir (a function name,
 // mapped to the set of effects it must take) that lacks a case for one of
 // the set's types.
-func Covered(t testing.TB, dir string, appliers map[string]Set) {
+func Covered(t testing.TB, dir string, appliers map[string]Sealed) {
 	t.Helper()
 	for fn, set := range appliers {
-		missing, err := Missing(set, dir, fn)
+		missing, err := missingCases(set, dir, fn)
 		if err != nil {
 			t.Fatal(err)
 		}

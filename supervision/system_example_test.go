@@ -1,4 +1,4 @@
-package actorsys_test
+package supervision_test
 
 import (
 	"fmt"
@@ -6,15 +6,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/supervision/actorsys"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 type ping struct{}
 
 // An actor spawned with TopProps has an inspected mailbox and the panic
 // guardian; the inspector sees it by its kind.
-func Example() {
-	sys := actorsys.New(actorsys.Options{})
+func ExampleNewSystem() {
+	sys := supervision.NewSystem(supervision.SystemOptions{})
 	defer sys.Shutdown()
 	pid := sys.Actors.Root.Spawn(sys.TopProps("echo", func() actor.Actor {
 		return actor.ReceiveFunc(func(ctx actor.Context) {

@@ -1,4 +1,4 @@
-package actorsys
+package supervision
 
 import (
 	"log/slog"
@@ -6,36 +6,39 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
 )
 
-// Options configures New.
-type Options struct {
+// SystemOptions configures NewSystem.
+type SystemOptions struct {
 	Log       *slog.Logger // nil: discard
-	Clock     supervision.Clock
-	Guardian  supervision.GuardianOptions
+	Clock     Clock
+	Guardian  GuardianOptions
 	Inspector *inspect.Registry // nil: a new one on Clock
 }
 
-// System is an actor system with the process's logger, the inspector and the
-// panic guardian.
+// System is the actor system every actor of the process runs in, without
+// the tree: protoactor with the process's logger, the inspector and the
+// panic guardian, and the props that give an actor an inspected mailbox and
+// the guardian as its supervisor. The operator's root (actors/operator)
+// builds on it; tests of low-layer packages spawn their actors on it
+// without compiling the actor tree.
 type System struct {
 	Actors    *actor.ActorSystem
 	Inspector *inspect.Registry
-	Guardian  *supervision.Guardian
+	Guardian  *Guardian
 	Log       *slog.Logger
 	shutdown  sync.Once
 }
 
-// New creates the actor system. Protoactor's own log lines go to opts.Log,
+// NewSystem creates the actor system. Protoactor's own log lines go to opts.Log,
 // not to its colourised default logger.
-func New(opts Options) *System {
+func NewSystem(opts SystemOptions) *System {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Clock == nil {
-		opts.Clock = supervision.RealClock{}
+		opts.Clock = RealClock{}
 	}
 	if opts.Inspector == nil {
 		opts.Inspector = inspect.NewRegistry(opts.Clock)
@@ -49,7 +52,7 @@ func New(opts Options) *System {
 	return &System{
 		Actors:    sys,
 		Inspector: opts.Inspector,
-		Guardian:  supervision.NewGuardian(opts.Log, opts.Clock, opts.Guardian),
+		Guardian:  NewGuardian(opts.Log, opts.Clock, opts.Guardian),
 		Log:       opts.Log,
 	}
 }

@@ -1,4 +1,4 @@
-// Package fx is a sealed set of effects for the tests of package sealed:
+// Package fx is a sealed set of effects for the tests of the kit's Covered:
 // Apply has no case for Forgotten.
 package fx
 

@@ -1,4 +1,4 @@
-package sealed
+package actortest
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestImplementers(t *testing.T) {
-	got, err := Implementers("testdata/fx", "fxEffect")
+	got, err := implementers("testdata/fx", "fxEffect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,7 +17,7 @@ func TestImplementers(t *testing.T) {
 }
 
 func TestMissing(t *testing.T) {
-	got, err := Missing(Set{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "Apply")
+	got, err := missingCases(Sealed{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "Apply")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,10 +27,10 @@ func TestMissing(t *testing.T) {
 }
 
 func TestMissingErrors(t *testing.T) {
-	if _, err := Missing(Set{Dir: "testdata/fx", Marker: "noSuchMarker"}, "testdata/fx", "Apply"); err == nil {
+	if _, err := missingCases(Sealed{Dir: "testdata/fx", Marker: "noSuchMarker"}, "testdata/fx", "Apply"); err == nil {
 		t.Error("a marker no type has: want an error, not an empty set that covers trivially")
 	}
-	if _, err := Missing(Set{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "NoSuchFunc"); err == nil {
+	if _, err := missingCases(Sealed{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "NoSuchFunc"); err == nil {
 		t.Error("a missing applier: want an error")
 	}
 }
