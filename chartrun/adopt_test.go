@@ -211,7 +211,7 @@ func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	if _, err := plain.Upgrade(ctx, chartrun.Request{Release: "operator", ChartDir: f.dir, Values: demoValues("op")}); err != nil {
 		t.Fatal(err)
 	}
-	before := f.secretVersions(t)
+	before := kube.SecretVersions(t, f.ns, "owner=helm")
 	f.upgrade(t, "a")
 	if names, err := f.r.List(ctx); err != nil || !reflect.DeepEqual(names, []string{"demo"}) {
 		t.Fatalf("List = %v, %v; want only demo", names, err)
@@ -228,7 +228,7 @@ func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	if err := f.r.Delete(ctx, "operator"); !errors.Is(err, chartrun.ErrIgnoredRelease) {
 		t.Fatalf("delete of the ignored release: %v", err)
 	}
-	after := f.secretVersions(t)
+	after := kube.SecretVersions(t, f.ns, "owner=helm")
 	for name, version := range before {
 		if after[name] != version {
 			t.Fatalf("release Secret %s changed", name)
