@@ -86,10 +86,7 @@ func demoValues(v string) map[string]any { return map[string]any{"demo": map[str
 // label and the checksum.
 func checkOurs(t *testing.T, cfg *action.Configuration, name, sum string) *release.Release {
 	t.Helper()
-	last, err := cfg.Releases.Last(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	last := lastRevision(t, cfg, name)
 	if last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] != sum {
 		t.Fatalf("revision %d of %s labels %v; want heritage and checksum %s", last.Version, name, last.Labels, sum)
 	}
