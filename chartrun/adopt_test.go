@@ -86,10 +86,7 @@ func demoValues(v string) map[string]any { return map[string]any{"demo": map[str
 // label and the checksum.
 func checkOurs(t *testing.T, cfg *action.Configuration, name, sum string) *release.Release {
 	t.Helper()
-	last, err := cfg.Releases.Last(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	last := lastRevision(t, cfg, name)
 	if last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] != sum {
 		t.Fatalf("revision %d of %s labels %v; want heritage and checksum %s", last.Version, name, last.Labels, sum)
 	}
@@ -211,7 +208,7 @@ func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	if _, err := plain.Upgrade(ctx, chartrun.Request{Release: "operator", ChartDir: f.dir, Values: demoValues("op")}); err != nil {
 		t.Fatal(err)
 	}
-	before := f.secretVersions(t)
+	before := kube.SecretVersions(t, f.ns, "owner=helm")
 	f.upgrade(t, "a")
 	if names, err := f.r.List(ctx); err != nil || !reflect.DeepEqual(names, []string{"demo"}) {
 		t.Fatalf("List = %v, %v; want only demo", names, err)
@@ -228,7 +225,7 @@ func TestListLeavesUnlabelledAndIgnoredReleasesOut(t *testing.T) {
 	if err := f.r.Delete(ctx, "operator"); !errors.Is(err, chartrun.ErrIgnoredRelease) {
 		t.Fatalf("delete of the ignored release: %v", err)
 	}
-	after := f.secretVersions(t)
+	after := kube.SecretVersions(t, f.ns, "owner=helm")
 	for name, version := range before {
 		if after[name] != version {
 			t.Fatalf("release Secret %s changed", name)

@@ -52,11 +52,7 @@ func killedRun(t *testing.T, f fixture, value string) release.Status {
 	if err == nil {
 		t.Fatal("the killed run succeeded")
 	}
-	last, err := helmConfig(t, f.ns).Releases.Last("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return last.Info.Status
+	return lastRevision(t, helmConfig(t, f.ns), "demo").Info.Status
 }
 
 func TestKilledRunsAreRecovered(t *testing.T) {

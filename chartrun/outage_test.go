@@ -1,7 +1,6 @@
 package chartrun_test
 
 import (
-	"context"
 	"log/slog"
 	"slices"
 	"strings"
@@ -19,8 +18,7 @@ import (
 func TestIndexWatchDropIsLoggedAndRunsReadTheCluster(t *testing.T) {
 	ns := "indexes"
 	c, cfg, _ := cluster.PrivateNamespace(t, ns)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	dir := writeChart(t, 1)
 	req := func(name string) chartrun.Request {
 		return chartrun.Request{Release: name, ChartDir: dir, Values: map[string]any{"demo": map[string]any{"value": name}}}

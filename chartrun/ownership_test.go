@@ -9,7 +9,6 @@ import (
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -25,21 +24,6 @@ func installPlain(t *testing.T, cfg *action.Configuration, ns, name string, labe
 	if _, err := in.Run(ch, map[string]any{"demo": map[string]any{"value": "theirs"}}); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// secretVersions maps each helm release Secret in ns to its resourceVersion:
-// any write to a release shows as a change.
-func (f fixture) secretVersions(t *testing.T) map[string]string {
-	t.Helper()
-	list, err := f.client.CoreV1().Secrets(f.ns).List(context.Background(), metav1.ListOptions{LabelSelector: "owner=helm"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	versions := map[string]string{}
-	for _, s := range list.Items {
-		versions[s.Name] = s.ResourceVersion
-	}
-	return versions
 }
 
 func TestIgnoredReleaseIsNeitherListedNorDeleted(t *testing.T) {

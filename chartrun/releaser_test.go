@@ -174,7 +174,7 @@ func helmConfig(t *testing.T, ns string) *action.Configuration {
 // ending at revision, with "c" in the cluster.
 func (f fixture) upgradeStuck(t *testing.T, cfg *action.Configuration, status release.Status, action chartrun.Action, revision int) chartrun.Result {
 	t.Helper()
-	markLast(t, cfg, "demo", status)
+	setStatus(t, cfg, "demo", lastRevision(t, cfg, "demo").Version, status) // as a killed operator leaves it
 	res := f.upgrade(t, "c")
 	if res.Action != action || res.Revision != revision {
 		t.Fatalf("stuck %s release: %+v; want %s revision %d", status, res, action, revision)
@@ -185,17 +185,14 @@ func (f fixture) upgradeStuck(t *testing.T, cfg *action.Configuration, status re
 	return res
 }
 
-// markLast rewrites the status of the release's last revision, as a killed
-// operator leaves it.
-func markLast(t *testing.T, cfg *action.Configuration, name string, status release.Status) {
-	rel, err := cfg.Releases.Last(name)
+// lastRevision is the release's last revision as helm stores it.
+func lastRevision(t *testing.T, cfg *action.Configuration, name string) *release.Release {
+	t.Helper()
+	last, err := cfg.Releases.Last(name)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("last revision of %s: %v", name, err)
 	}
-	rel.Info.Status = status
-	if err := cfg.Releases.Update(rel); err != nil {
-		t.Fatal(err)
-	}
+	return last
 }
 
 // setStatus rewrites the status of one revision of the release.

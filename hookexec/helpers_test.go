@@ -110,6 +110,31 @@ func readFile(t *testing.T, path string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// runDirFiles is what a run dir holds: the run's files and nothing else.
+const runDirFiles = "binding_context.json config_values.json config_values_json_patch.json kubernetes_patch.yaml metrics.json values.json values_json_patch.json"
+
+// runRecords reads the run-* records the run-dir test hooks write in out,
+// one a run, as lines: the run dir, its files, the values, and what else
+// the hook records. It fails unless there are runs of them, each of
+// fields lines, and each run dir held runDirFiles.
+func runRecords(t *testing.T, out string, runs, fields int) [][]string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(out, "run-*"))
+	if err != nil || len(paths) != runs {
+		t.Fatalf("records = %v (%v), want %d", paths, err, runs)
+	}
+	records := make([][]string, len(paths))
+	for i, path := range paths {
+		lines := strings.Split(readFile(t, path), "\n")
+		if len(lines) != fields {
+			t.Fatalf("%s: want %d lines (dir, files, values, ...); got %q", path, fields, lines)
+		}
+		wantEq(t, "files in the run dir", strings.TrimSpace(lines[1]), runDirFiles)
+		records[i] = lines
+	}
+	return records
+}
+
 func assertNoEntries(t *testing.T, dir string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)

@@ -29,7 +29,7 @@ func TestUserPathToJqPath(t *testing.T) {
 	}
 	var body strings.Builder
 	for _, c := range cases {
-		body.WriteString("context::_convert_user_path_to_jq_path '" + strings.ReplaceAll(c[0], "'", `'\''`) + "'\n")
+		body.WriteString("context::_convert_user_path_to_jq_path " + quote(c[0]) + "\n")
 	}
 	res := hookRun(t, "", body.String())
 	got := strings.Split(strings.TrimSuffix(res.stdout, "\n"), "\n")

@@ -53,6 +53,21 @@ func (h *Harness) Namespace(t testing.TB) string {
 	return name
 }
 
+// SecretVersions maps each Secret in ns that selector matches to its
+// resourceVersion: any write to one of them shows as a change.
+func (h *Harness) SecretVersions(t testing.TB, ns, selector string) map[string]string {
+	t.Helper()
+	list, err := h.Client(t).CoreV1().Secrets(ns).List(context.Background(), metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		t.Fatalf("list the Secrets in %s matching %q: %v", ns, selector, err)
+	}
+	versions := make(map[string]string, len(list.Items))
+	for _, s := range list.Items {
+		versions[s.Name] = s.ResourceVersion
+	}
+	return versions
+}
+
 // createNamespace creates the namespace meta describes and returns its
 // name.
 func createNamespace(t testing.TB, client kubernetes.Interface, meta metav1.ObjectMeta) string {

@@ -1,7 +1,6 @@
 package cluster_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -20,8 +19,7 @@ import (
 // a dir where only etcd survived is refused with ErrStale until stopped.
 func TestStartReuseStaleAndStop(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	opts := cluster.Options{DieWithParent: true}
 	t.Cleanup(func() { _ = cluster.Stop(dir) })
 

@@ -22,8 +22,7 @@ import (
 // that holds it completes (namespace controller and kubelet together).
 func TestNodeRunsAPod(t *testing.T) {
 	_, _, cfg := cluster.PrivateNode(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	client := kubernetes.NewForConfigOrDie(cfg)
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "node-test"}}
 	if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {

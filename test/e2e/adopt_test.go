@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"maps"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"helm.sh/helm/v3/pkg/storage"
 	"helm.sh/helm/v3/pkg/storage/driver"
 	helmtime "helm.sh/helm/v3/pkg/time"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/test/scenario"
@@ -97,16 +95,7 @@ func writeFailedRevision(t *testing.T, ns, name string, ch *chart.Chart) {
 // secretVersions is the resourceVersion of each release Secret of name.
 func secretVersions(t *testing.T, ns, name string) map[string]string {
 	t.Helper()
-	list, err := kube.Client(t).CoreV1().Secrets(ns).List(context.Background(),
-		metav1.ListOptions{LabelSelector: "owner=helm,name=" + name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, s := range list.Items {
-		out[s.Name] = s.ResourceVersion
-	}
-	return out
+	return kube.SecretVersions(t, ns, "owner=helm,name="+name)
 }
 
 // Releases named after modules that the original addon-operator or plain

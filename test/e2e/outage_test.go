@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,8 +23,7 @@ import (
 func TestAPIServerOutageRecovery(t *testing.T) {
 	ns := "outage"
 	c, _, client := cluster.PrivateNamespace(t, ns)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	config := fmt.Sprintf(`{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap",`+
 		`"namespace":{"nameSelector":{"matchNames":["%s"]}},"labelSelector":{"matchLabels":{"outage":"yes"}}}]}`, ns)
 	root := tree(t, map[string]string{"modules/.keep": "", "global-hooks/watch.sh": hook(config,

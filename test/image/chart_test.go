@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,12 +45,7 @@ const (
 // converges; an update to a new image converges again; and through all of
 // it, no release gets a new revision.
 func TestChartOnNode(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	img, err := image.Ensure(ctx, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, img := ensureImage(t, 15*time.Minute)
 	v1, v2 := buildModulesImage(ctx, t, img, imageTag(t, "-v1")), buildModulesImage(ctx, t, img, imageTag(t, "-v2"))
 	c, _, cfg := cluster.PrivateNode(t)
 	for _, ref := range []string{v1, v2} {

@@ -3,7 +3,6 @@ package image_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -19,12 +18,7 @@ import (
 // the test cluster's version; the shell framework at the paths of both
 // upstream images; the modules dirs empty and named in the environment.
 func TestImage(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
-	defer cancel()
-	img, err := image.Ensure(ctx, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, img := ensureImage(t, 25*time.Minute)
 	how := "built by this run"
 	if img.Cached {
 		how = "cached, built " + img.BuiltAt.Format(time.RFC3339)

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/addon-actors/addon-operator/test/cluster"
 	"github.com/addon-actors/addon-operator/test/image"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -84,6 +86,19 @@ func buildModulesImage(ctx context.Context, t *testing.T, img image.Built, tag s
 	}
 	t.Cleanup(func() { _, _ = img.Podman.Output(context.Background(), "rmi", "-f", ref) })
 	return ref
+}
+
+// ensureImage builds the operator's image (or finds it cached) and
+// returns it with the test's context for calls that use it: one that ends
+// after limit or with the test.
+func ensureImage(t *testing.T, limit time.Duration) (context.Context, image.Built) {
+	t.Helper()
+	ctx := cluster.TestContext(t, limit)
+	img, err := image.Ensure(ctx, os.Stderr)
+	if err != nil {
+		t.Fatalf("build the operator's image: %v", err)
+	}
+	return ctx, img
 }
 
 // repoRoot is the repository holding this package.

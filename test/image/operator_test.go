@@ -23,12 +23,7 @@ import (
 // read-only root): it converges, its hooks run kubectl and the shell
 // library from the image, and /metrics answers on its port.
 func TestOperatorImageConvergesModules(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	img, err := image.Ensure(ctx, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, img := ensureImage(t, 10*time.Minute)
 	ref := buildModulesImage(ctx, t, img, imageTag(t, ""))
 	ns, port := kube.Namespace(t), scenario.Port(t)
 	logs := runOperator(ctx, t, img.Podman, ref, ns, port)
