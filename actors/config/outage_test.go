@@ -1,7 +1,6 @@
 package config_test
 
 import (
-	"context"
 	"log/slog"
 	"sync"
 	"testing"
@@ -23,8 +22,7 @@ import (
 func TestWatchResumesWithin5sAfterOutage(t *testing.T) {
 	ns := "outage"
 	c, _, client := cluster.PrivateNamespace(t, ns)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	cms := client.CoreV1().ConfigMaps(ns)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "addon-operator"}, Data: map[string]string{"global": "a: 1"}}
 	if _, err := cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {

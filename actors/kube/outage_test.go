@@ -1,7 +1,6 @@
 package kube_test
 
 import (
-	"context"
 	"log/slog"
 	"strings"
 	"sync"
@@ -26,8 +25,7 @@ const resumeWithin = 5 * time.Second
 // resume is logged at WARN with how long the watch was down, and the gauge
 // is back to 0.
 func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	logs, down := make(chan slog.Record, 1024), &testGauge{}
 	f := watchOnPrivateCluster(t, kube.Options{Log: slog.New(actortest.LogHandler(logs)), WatchesDown: down},
 		func(cms typedcorev1.ConfigMapInterface) { createLabelled(t, cms, "a") })

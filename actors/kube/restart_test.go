@@ -23,8 +23,7 @@ import (
 func TestMonitorSurvivesAPIServerRestart(t *testing.T) {
 	ns := "restart"
 	c, cfg, client := cluster.PrivateNamespace(t, ns)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := cluster.TestContext(t, 5*time.Minute)
 	cms := client.CoreV1().ConfigMaps(ns)
 	for _, name := range []string{"a", "b", "c", "e"} {
 		createLabelled(t, cms, name)
