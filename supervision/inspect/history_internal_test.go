@@ -24,12 +24,13 @@ type chatty struct{ n int }
 // Summary is longer than the bound, and a new string each time.
 func (c chatty) Summary() string { return strings.Repeat("x", 1000) + string(rune('a'+c.n%26)) }
 
-// wallClock and handClock are the registry's Clock, real and moved by
-// hand (supervision's clocks import this package, so its internal tests
-// cannot use them).
+// wallClock and handClock are the registry's Clock, real (read like
+// supervision.RealClock, through Since) and moved by hand: supervision's
+// clocks import this package, so its internal tests cannot use them.
 type wallClock struct{}
 
-func (wallClock) Now() time.Time { return time.Now() }
+func (wallClock) Now() time.Time                  { return time.Now() }
+func (wallClock) Since(t time.Time) time.Duration { return time.Since(t) }
 
 type handClock struct{ now time.Time }
 
