@@ -98,7 +98,7 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 		}
 	}
 	if _, hookMetrics := op.get(t, "/metrics/hooks"); !strings.Contains(hookMetrics,
-		`addon_operator_echo_server_computations_total{by="compute",hook="compute.sh",module="echo-server"} 1`) {
+		"\n"+`echo_server_computations_total{by="compute",hook="compute.sh",module="echo-server"} 1`) {
 		t.Fatalf("/metrics/hooks:\n%s", hookMetrics)
 	}
 	checkDebugCLI(t, op)

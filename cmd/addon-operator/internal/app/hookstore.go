@@ -13,6 +13,9 @@ import (
 // hookStore keeps the metrics hooks write to $METRICS_PATH (set, add,
 // observe, expire of a group) and exposes them as a collector for
 // /metrics/hooks. Every series gets the hook's name (and module) as labels.
+// As in shell-operator, a metric name is used as-is (its "{PREFIX}", if any,
+// becomes the metrics prefix), and the operations of one run that name a
+// group replace every series that group had.
 type hookStore struct {
 	prefix string
 	mu     sync.Mutex
@@ -29,6 +32,9 @@ type hookSeries struct {
 	sum               float64
 }
 
+// prefixPlaceholder in a hook's metric name stands for the metrics prefix.
+const prefixPlaceholder = "{PREFIX}"
+
 func newHookStore(prefix string) *hookStore {
 	return &hookStore{prefix: prefix, series: map[string]*hookSeries{}}
 }
@@ -38,8 +44,12 @@ func (h *hookStore) apply(module, hook string, ops []hookexec.MetricOp) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, op := range ops {
-		if op.Action == hookexec.MetricExpire {
+		if op.Group != "" {
 			h.expire(op.Group)
+		}
+	}
+	for _, op := range ops {
+		if op.Action == hookexec.MetricExpire {
 			continue
 		}
 		labels := map[string]string{"hook": hook}
@@ -133,7 +143,7 @@ func (h *hookStore) Collect(ch chan<- prometheus.Metric) {
 		}
 		// One help text per name: hooks that write the same metric (the
 		// nested hooks of a batch executable do) make one family.
-		desc := prometheus.NewDesc(h.prefix+s.name, "Written by a hook to $METRICS_PATH; the hook label names it.", names, nil)
+		desc := prometheus.NewDesc(strings.Replace(s.name, prefixPlaceholder, h.prefix, 1), "Written by a hook to $METRICS_PATH; the hook label names it.", names, nil)
 		if m, err := s.metric(desc, values); err == nil {
 			ch <- m
 		}
