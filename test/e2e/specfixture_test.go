@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,21 @@ import (
 // tree writes files under a new temp dir and returns it.
 func tree(t *testing.T, files map[string]string) string {
 	return scenario.TempTree(t, files, 0o755)
+}
+
+// specTree is tree with the global openapi/ files made plain files: every
+// executable file under the global hooks dir is a hook.
+func specTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := tree(t, files)
+	for name := range files {
+		if strings.HasPrefix(name, "global-hooks/openapi/") {
+			if err := os.Chmod(filepath.Join(root, name), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return root
 }
 
 // writeFiles writes executable files under root (hooks must be, the rest
