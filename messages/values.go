@@ -57,6 +57,12 @@ type ApplyConfig struct {
 	// maintenance mode ("xMaintenance: NoResourceReconciliation"): its hooks
 	// run, helm and the absent-resources healing do not.
 	Maintenance bool
+	// ReloadFollows: the same ConfigMap change also changed the global
+	// section or an enabled flag, so the operator reloads all modules,
+	// which runs this one with its new section (spec/VALUES.md: a global
+	// change reloads all, a change of the module section alone runs the
+	// module). The module takes its section and queues no run of its own.
+	ReloadFollows bool
 }
 
 // ConfigApplied answers ApplyConfig. Err is set when the section failed

@@ -17,7 +17,9 @@
 // hands each module its section with messages.ApplyConfig: the first one
 // answered to the operator (which waits for them at start-up), then every
 // changed one, answered to the config actor, which counts and logs a
-// rejected one; the module queues its own run.
+// rejected one; the module queues its own run, unless the same change also
+// changed the global section or an enabled flag (ApplyConfig.ReloadFollows):
+// the operator's reload of all modules then runs it.
 // messages.ConfigPatch is written by a child writer, one patch at a time, and
 // answered with messages.ConfigPatchDone. The writer returns the
 // resourceVersion it wrote: the written data is applied at once, and the

@@ -90,7 +90,9 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 		"global", change.Global, "enabled", change.Enabled, "modules", change.Modules, "maintenance", change.Maintenance)
 	ctx.Send(a.opts.Report, messages.ConfigChanged{Config: parsed, Change: change,
 		Initial: initial, ResourceVersion: s.ResourceVersion})
-	a.handChangedSections(ctx, changedModules(change))
+	// A change of the global section or of an enabled flag reloads all
+	// modules (the operator's), which runs every module with its section.
+	a.handChangedSections(ctx, changedModules(change), change.Global || len(change.Enabled) > 0)
 }
 
 // reject keeps the last good configuration in force.

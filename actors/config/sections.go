@@ -52,11 +52,14 @@ func (a *Actor) handFirstSections(ctx actor.Context) {
 }
 
 // handChangedSections gives the modules whose section or maintenance mode
-// changed their new one; they answer the config actor.
-func (a *Actor) handChangedSections(ctx actor.Context, keys []string) {
+// changed their new one; they answer the config actor. reloadFollows tells
+// them the same change reloads all modules, so they queue no run.
+func (a *Actor) handChangedSections(ctx actor.Context, keys []string, reloadFollows bool) {
 	for _, key := range keys {
 		if pid := a.sections.handed[key]; pid != nil {
-			ctx.Request(pid, a.applyConfigOf(key))
+			msg := a.applyConfigOf(key)
+			msg.ReloadFollows = reloadFollows
+			ctx.Request(pid, msg)
 		}
 	}
 	a.handFirstSections(ctx)

@@ -44,4 +44,15 @@ func TestConfigActorHandsModulesTheirSections(t *testing.T) {
 		t.Fatalf("rejected sections counted %d, want 1", n)
 	}
 	fooBar.ExpectNoMessage(0)
+	if got.ReloadFollows {
+		t.Fatal("a module section changed alone: ReloadFollows set, want the module to run itself")
+	}
+
+	// The global section changes with baz's: the operator reloads all
+	// modules, so baz is told not to queue its own run.
+	putConfigMap(t, env.client, env.ns, map[string]string{"global": "a: 1\n", "fooBar": "x: 2\n", "baz": "port: 4\n"})
+	expectChange(t, env, values.Change{Global: true, Modules: []string{"baz"}})
+	if got := actortest.Expect[messages.ApplyConfig](baz, patience); !got.ReloadFollows {
+		t.Fatalf("baz's section changed with the global one: %+v, want ReloadFollows", got)
+	}
 }

@@ -199,7 +199,7 @@ func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) 
 // handleApplyConfig takes the module's ConfigMap section; a section the
 // core rejects keeps the previous one.
 func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	a.step(ctx, SectionChanged{Section: msg.Section, Maintenance: msg.Maintenance})
+	a.step(ctx, SectionChanged{Section: msg.Section, Maintenance: msg.Maintenance, ReloadFollows: msg.ReloadFollows})
 }
 
 // forget removes the module's published state and metrics: its dir is

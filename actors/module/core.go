@@ -205,15 +205,16 @@ func (c *Core) stepPhase(ev Event, env Env) []Effect {
 
 // sectionChanged takes the module's ConfigMap section. The echo of our own
 // config patch write equals the config layer already: nothing changes.
-func (c *Core) sectionChanged(section any) []Effect {
+func (c *Core) sectionChanged(section any, reloadFollows bool) []Effect {
 	next, reply := hookrun.ApplySection(c.Scope, c.owner(), section)
 	if reply.Err != "" {
 		return []Effect{ConfigReply{Reply: reply}}
 	}
 	c.Scope = next
 	out := []Effect{Publish{}, ConfigReply{Reply: reply}}
-	if reply.Changed && c.State.Enabled {
-		// The module queues its own run: the operator is not asked.
+	if reply.Changed && c.State.Enabled && !reloadFollows {
+		// The module queues its own run: the operator is not asked (unless
+		// the same change reloads all modules, which runs this one).
 		out = append(out, Enqueue{Tasks: []messages.Task{
 			messages.NewModuleRun(c.Names.Name, "module section of the ConfigMap changed")}})
 	}

@@ -60,7 +60,8 @@ func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "RunHook c-after.sh afterHelm")
 }
 
-// TestMaintenanceChanges covers every way the maintenance mode arrives.
+// TestMaintenanceChanges covers every way the maintenance mode and the
+// section arrive, with and without a reload of all modules to follow.
 func TestMaintenanceChanges(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -79,6 +80,15 @@ func TestMaintenanceChanges(t *testing.T) {
 		{name: "on with a new section: one run queued", enabled: true,
 			ev:   SectionChanged{Section: map[string]any{"replicas": float64(3)}, Maintenance: true},
 			want: []string{"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=true err=\"\"", "Enqueue"}},
+		{name: "on with a new section, a reload follows: the reload runs it", enabled: true,
+			ev:   SectionChanged{Section: map[string]any{"replicas": float64(3)}, Maintenance: true, ReloadFollows: true},
+			want: []string{"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=true err=\"\""}},
+		{name: "a new section, a reload follows: nothing queued", enabled: true,
+			ev:   SectionChanged{Section: map[string]any{"replicas": float64(3)}, ReloadFollows: true},
+			want: []string{"Publish", "ConfigReply changed=true err=\"\""}},
+		{name: "a new section alone: one run queued", enabled: true,
+			ev:   SectionChanged{Section: map[string]any{"replicas": float64(3)}},
+			want: []string{"Publish", "ConfigReply changed=true err=\"\"", "Enqueue"}},
 		{name: "off with a section the schema rejects: maintenance still ends", enabled: true, before: true,
 			ev:   SectionChanged{Section: "not a section"},
 			want: []string{"MaintenanceSet", "Publish", "ConfigReply changed=false err=%s", "Enqueue"}},

@@ -3,7 +3,8 @@
 // hooks' patches), its enabled state and its release. It answers discovery
 // (CheckEnabled runs the enabled script), turns its hooks'
 // events (messages.HookEvent from the kube and schedule actors) into tasks
-// for the queue, queues its own run when its ConfigMap section changes, and
+// for the queue, queues its own run when its ConfigMap section alone changes
+// (with the global section or an enabled flag, the reload runs it), and
 // runs the module's tasks one at a time through its worker child: a module
 // run (its crds/ and webhooks first, and onStartup, if no run has completed
 // since the module was enabled; the bindings' Synchronization in the first

@@ -41,10 +41,12 @@ type (
 	// DeleteFinished is the worker's uninstall result.
 	DeleteFinished struct{ Result worker.DeleteResult }
 	// SectionChanged is the module's ConfigMap section and maintenance
-	// mode (ApplyConfig).
+	// mode (ApplyConfig); with ReloadFollows, the reload of all modules
+	// that the same change queues runs the module.
 	SectionChanged struct {
-		Section     any
-		Maintenance bool
+		Section       any
+		Maintenance   bool
+		ReloadFollows bool
 	}
 	// Disabled: the operator disabled the module.
 	Disabled struct{}

@@ -23,12 +23,12 @@ func (c *Core) configChanged(e SectionChanged) []Effect {
 		state = configmap.NoResourceReconciliation
 	}
 	if state == c.State.Maintenance {
-		return c.sectionChanged(e.Section)
+		return c.sectionChanged(e.Section, e.ReloadFollows)
 	}
 	c.State.Maintenance = state
-	section := c.sectionChanged(e.Section)
+	section := c.sectionChanged(e.Section, e.ReloadFollows)
 	out := append([]Effect{MaintenanceSet{State: state}, Publish{}}, section...)
-	if c.State.Enabled && !queues(section) {
+	if c.State.Enabled && !queues(section) && !e.ReloadFollows {
 		// As the original: a change either way runs the module; leaving
 		// maintenance reconciles the release at its helm phase.
 		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewModuleRun(c.Names.Name, maintenanceCause(state))}})

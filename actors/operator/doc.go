@@ -42,7 +42,8 @@
 // enabled flags change or the global actor reports that the global section
 // changed its values. The config actor's ConfigChanged names the changed
 // module sections too, but those are not the operator's to act on: the
-// config actor hands each to its module, which queues its own run. A module
+// config actor hands each to its module, which queues its own run (none
+// when the same change reloads all modules). A module
 // the reload's discovery finds disabled is told so (messages.ModuleDisabled)
 // and its delete is queued, with the reason that disabled.go names. Each
 // discovery publishes how it decided every module (board.EnabledDecision,

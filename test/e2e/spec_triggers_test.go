@@ -10,7 +10,9 @@ import (
 // spec/LIFECYCLE-STEPS.md, step 16: what each kind of ConfigMap change
 // runs. A module section: that module's run without onStartup. The global
 // section or an *Enabled flag: 'Reload all modules' (beforeAll, the module
-// runs, afterAll), onStartup only for a module that just became enabled.
+// runs, afterAll), onStartup only for a module that just became enabled;
+// with a module's section in the same edit, that module runs once, in the
+// reload (spec/VALUES.md: a module run only if only its section changed).
 func TestSpecConfigMapChangeTriggers(t *testing.T) {
 	files := map[string]string{
 		"modules/values.yaml":     "alphaEnabled: true\n",
@@ -36,6 +38,10 @@ func TestSpecConfigMapChangeTriggers(t *testing.T) {
 			"beforeAll alpha-beforeHelm alpha-afterHelm afterAll"},
 		{"enabled flag", map[string]string{"alpha": "a: 1\n", "global": "g: 1\n", "betaEnabled": "true"},
 			"beforeAll alpha-beforeHelm alpha-afterHelm beta-onStartup beta-beforeHelm beta-afterHelm afterAll"},
+		{"global and module section in one edit", map[string]string{"alpha": "a: 2\n", "global": "g: 2\n", "betaEnabled": "true"},
+			"beforeAll alpha-beforeHelm alpha-afterHelm beta-beforeHelm beta-afterHelm afterAll"},
+		{"module section and enabled flag in one edit", map[string]string{"alpha": "a: 3\n", "global": "g: 2\n"},
+			"beforeAll alpha-beforeHelm alpha-afterHelm afterAll"},
 	}
 	for _, step := range steps {
 		before := len(record(t, root, "order"))
