@@ -53,7 +53,9 @@ func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
 
 // Discover walks root recursively and returns every executable regular file
 // (symlinks followed) as a hook, in alphabetical order of their names.
-// Dot-files, dot-directories and directories named lib are skipped. A
+// Dot-files, dot-directories, directories named lib and data files
+// (.yaml, .json, .md, .txt: a schema in openapi/ that a volume made
+// executable, as the original skips them) are skipped. A
 // missing root is no hooks, not an error. Paths are made absolute, since a
 // hook runs in its own directory.
 func Discover(root string) ([]Hook, error) {
@@ -134,12 +136,23 @@ func (w *walker) visit(path, rel string) error {
 			return nil
 		}
 		return w.walk(path, rel)
+	case info.Mode().IsRegular() && dataFile(path):
+		return nil
 	case info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0:
 		w.hooks = append(w.hooks, Hook{Name: rel, Path: path, Root: w.root})
 	case info.Mode().IsRegular() && filepath.Ext(path) == "":
 		w.notExecutable = append(w.notExecutable, path)
 	}
 	return nil
+}
+
+// dataFile tells a file that is never a hook by its extension.
+func dataFile(path string) bool {
+	switch filepath.Ext(path) {
+	case ".yaml", ".json", ".md", ".txt":
+		return true
+	}
+	return false
 }
 
 func joinRel(rel, name string) string {

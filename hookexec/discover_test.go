@@ -22,6 +22,12 @@ func TestDiscover(t *testing.T) {
 	exec("lib/helpers.sh")
 	exec("001-dir/lib/inner.sh")
 	plain("openapi/values.yaml")
+	// Data files are no hooks even with the exec bit (a volume or an
+	// archive that makes every file 0755), as in today's original.
+	exec("openapi/config-values.yaml")
+	exec("notes.md")
+	exec("fixture.json")
+	exec("hook.txt")
 	elsewhere := t.TempDir()
 	writeTestFile(t, filepath.Join(elsewhere, "linked-target.sh"), 0o755)
 	must(t, os.Symlink(filepath.Join(elsewhere, "linked-target.sh"), filepath.Join(root, "c-link.sh")))
