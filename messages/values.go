@@ -83,6 +83,28 @@ type ConfigApplied struct {
 type SectionReaders struct {
 	Modules     map[string]SectionReader
 	FirstReport *actor.PID
+	// Global is the global actor, which the config actor asks to check a
+	// changed global section before the change is applied (CheckConfig);
+	// nil: the global section is not checked there.
+	Global *actor.PID
+}
+
+// CheckConfig asks an owner whether it would take Section, its ConfigMap
+// section in a change, without taking it. The config actor applies a
+// change only when every owner whose section it changes would: an invalid
+// section rejects the whole change, which queues nothing (spec/VALUES.md).
+// Round tells the answer to the check it belongs to.
+type CheckConfig struct {
+	Section any
+	Round   uint64
+}
+
+// ConfigChecked answers CheckConfig: Err is why the owner would reject
+// the section, empty when it would take it.
+type ConfigChecked struct {
+	Owner string
+	Round uint64
+	Err   string
 }
 
 // SectionReader is a module actor reading one section.

@@ -65,8 +65,12 @@ type Actor struct {
 	writer   *actor.PID
 	own      ownWrites
 	sections sections
-	stop     context.CancelFunc
-	done     chan struct{}
+	// round is the check of the change waiting to be applied (check.go);
+	// rounds numbers them.
+	round  *round
+	rounds uint64
+	stop   context.CancelFunc
+	done   chan struct{}
 }
 
 // New returns the producer of a config actor.
@@ -103,6 +107,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleSectionReaders(ctx, msg)
 	case messages.ConfigApplied:
 		a.handleConfigApplied(msg)
+	case messages.ConfigChecked:
+		a.handleConfigChecked(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}

@@ -59,6 +59,19 @@ func expectChange(t *testing.T, env *configEnv, want values.Change) messages.Con
 	return got
 }
 
+// answerCheck plays an owner asked about a change's section: it expects a
+// CheckConfig and answers it with reason (empty: it would take it).
+func answerCheck(t *testing.T, env *configEnv, owner *actortest.Probe, name, reason string) messages.CheckConfig {
+	t.Helper()
+	r := owner.Receive(patience)
+	check, ok := r.Message.(messages.CheckConfig)
+	if !ok {
+		t.Fatalf("%s got %T %+v, want CheckConfig", name, r.Message, r.Message)
+	}
+	env.kit.Send(r.Sender, messages.ConfigChecked{Owner: name, Round: check.Round, Err: reason})
+	return check
+}
+
 func TestConfigActorReportsWhatChanged(t *testing.T) {
 	env, _ := startConfig(t, nil)
 	first := expectChange(t, env, values.Change{})

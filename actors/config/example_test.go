@@ -27,8 +27,10 @@ func (s chanSource) Run(ctx context.Context, onChange func(config.Snapshot)) err
 
 // The config actor reports the configuration to the operator and hands a
 // module its section, answered to the operator the first time; a later
-// edit of the module's section goes to the module alone (the operator is
-// told what changed, and leaves module sections to the modules).
+// edit of the module's section is first checked with the module (a change
+// is applied whole or not at all), then goes to the module alone (the
+// operator is told what changed, and leaves module sections to the
+// modules).
 func Example() {
 	t := &actortest.Standalone{}
 	defer t.Close()
@@ -47,10 +49,16 @@ func Example() {
 	source <- config.Snapshot{Exists: true, ResourceVersion: "1", Data: map[string]string{"global": "a: 1\n", "fooBar": "x: 1\n"}}
 	show()
 	source <- config.Snapshot{Exists: true, ResourceVersion: "2", Data: map[string]string{"global": "a: 1\n", "fooBar": "x: 2\n"}}
+	// The module is asked first whether it would take the new section.
+	r := module.Receive(time.Second)
+	check := r.Message.(messages.CheckConfig)
+	fmt.Printf("fooBar asked about %v\n", check.Section)
+	kit.Send(r.Sender, messages.ConfigChecked{Owner: "module/foo-bar", Round: check.Round})
 	show()
 	// Output:
 	// operator: initial=true global=true modules=[fooBar]
 	// fooBar: map[x:1], answer to the operator: true
+	// fooBar asked about map[x:2]
 	// operator: initial=false global=false modules=[fooBar]
 	// fooBar: map[x:2], answer to the operator: false
 }

@@ -72,10 +72,21 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 	}
 	parsed, err := a.cache.Parse(s.Data)
 	if err != nil {
+		a.round = nil // a newer version replaces the change being checked
 		a.reject(ctx, s, err)
 		return
 	}
 	a.warnUnknown(parsed.Unknown)
+	if a.good == nil {
+		a.apply(ctx, s, parsed)
+		return
+	}
+	a.check(ctx, s, parsed)
+}
+
+// apply puts parsed in force: the operator is told what changed, and each
+// module whose section changed gets it.
+func (a *Actor) apply(ctx actor.Context, s Snapshot, parsed values.Sections) {
 	var before values.Sections
 	if a.good != nil {
 		before = *a.good
@@ -95,15 +106,20 @@ func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
 	a.handChangedSections(ctx, changedModules(change), change.Global || len(change.Enabled) > 0)
 }
 
-// reject keeps the last good configuration in force.
+// reject keeps the last good configuration in force: s does not parse.
 func (a *Actor) reject(ctx actor.Context, s Snapshot, err error) {
+	a.opts.Log.Error("ConfigMap is invalid; keeping the last good configuration",
+		"resourceVersion", s.ResourceVersion, "initial", a.good == nil, "err", err)
+	a.invalid(ctx, s, err)
+}
+
+// invalid counts a rejected version of the ConfigMap and tells the
+// operator.
+func (a *Actor) invalid(ctx actor.Context, s Snapshot, err error) {
 	if a.opts.Errors != nil {
 		a.opts.Errors.Inc()
 	}
-	initial := a.good == nil
-	a.opts.Log.Error("ConfigMap is invalid; keeping the last good configuration",
-		"resourceVersion", s.ResourceVersion, "initial", initial, "err", err)
-	ctx.Send(a.opts.Report, messages.ConfigInvalid{Err: err.Error(), Initial: initial, ResourceVersion: s.ResourceVersion})
+	ctx.Send(a.opts.Report, messages.ConfigInvalid{Err: err.Error(), Initial: a.good == nil, ResourceVersion: s.ResourceVersion})
 }
 
 func (a *Actor) warnUnknown(keys []string) {

@@ -29,6 +29,7 @@ func TestConfigActorHandsModulesTheirMaintenance(t *testing.T) {
 	fooBar.ExpectNoMessage(0)
 
 	putConfigMap(t, env.client, env.ns, map[string]string{"fooBar": "x: 1\n", "fooBarMaintenance": ""})
+	answerCheck(t, env, fooBar, "module/foo-bar", "")
 	expectChange(t, env, values.Change{Maintenance: []string{"fooBar"}})
 	got := actortest.Expect[messages.ApplyConfig](fooBar, patience)
 	if got.Maintenance || got.Section.(map[string]any)["x"] != float64(1) {

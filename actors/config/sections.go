@@ -15,10 +15,11 @@ type sections struct {
 	// actor that had it (a module actor started again gets it again).
 	handed map[string]*actor.PID
 	first  *actor.PID
+	global *actor.PID // asked about a changed global section (check.go)
 }
 
 func (a *Actor) handleSectionReaders(ctx actor.Context, msg messages.SectionReaders) {
-	a.sections.readers, a.sections.first = msg.Modules, msg.FirstReport
+	a.sections.readers, a.sections.first, a.sections.global = msg.Modules, msg.FirstReport, msg.Global
 	if a.sections.handed == nil {
 		a.sections.handed = map[string]*actor.PID{}
 	}
@@ -28,6 +29,7 @@ func (a *Actor) handleSectionReaders(ctx actor.Context, msg messages.SectionRead
 		}
 	}
 	a.handFirstSections(ctx)
+	a.recheck(ctx)
 }
 
 // handFirstSections gives the readers that have had none their section,

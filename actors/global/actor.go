@@ -72,6 +72,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, Configured{Hooks: msg.Hooks, Err: msg.Err})
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
+	case messages.CheckConfig:
+		a.step(ctx, CheckAsked{Check: msg})
 	case messages.RunTask:
 		a.handleRunTask(ctx, msg)
 	case messages.KubeSyncRuns:

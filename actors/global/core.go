@@ -69,6 +69,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.stepHook(e.Queue, env, e.Event)
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
+	case CheckAsked:
+		return []Effect{CheckReply{Reply: hookrun.CheckSection(c.Scope, messages.OwnerGlobal, e.Check)}}
 	case SectionChanged:
 		return c.sectionChanged(e.Section)
 	case Started:

@@ -223,3 +223,25 @@ func TestGlobalConfigEcho(t *testing.T) {
 	}
 	step(t, c, HookRunEvent{Queue: "main", Event: hookrun.ConfigWritten{}}, "Reply 1 later=ReloadAllModules")
 }
+
+// TestGlobalCheckTakesNothing: asked about the global section of a
+// ConfigMap change, the core answers for the round asked and takes nothing.
+func TestGlobalCheckTakesNothing(t *testing.T) {
+	c := newCore(t, globalHooks())
+	before := c.Scope.Checksum()
+	for _, tc := range []struct {
+		section any
+		reject  bool
+	}{{section: map[string]any{"n": 5}}, {section: "not a section", reject: true}} {
+		effects := c.Step(CheckAsked{Check: messages.CheckConfig{Section: tc.section, Round: 4}}, Env{})
+		if len(effects) != 1 {
+			t.Fatalf("%v: %d effects, want the answer alone", tc.section, len(effects))
+		}
+		if r := effects[0].(CheckReply).Reply; r.Round != 4 || r.Owner != messages.OwnerGlobal || (r.Err != "") != tc.reject {
+			t.Fatalf("%v: answer %+v, want round 4 from global, rejected %t", tc.section, r, tc.reject)
+		}
+	}
+	if c.Scope.Checksum() != before {
+		t.Fatal("the check changed the global values")
+	}
+}

@@ -30,6 +30,9 @@ type (
 	// bindings (GlobalSynchronization).
 	KubeSynced     struct{ Runs messages.KubeSyncRuns }
 	SectionChanged struct{ Section any }
+	// CheckAsked is the config actor's question whether the global section
+	// of a ConfigMap change would be taken (CheckConfig).
+	CheckAsked struct{ Check messages.CheckConfig }
 	// Started: the actor started, with the scope of the values files and
 	// what it has (a kube actor, a clock, a webhook server).
 	Started struct {
@@ -52,6 +55,7 @@ func (TaskAssigned) globalEvent()       {}
 func (HookRunEvent) globalEvent()       {}
 func (KubeSynced) globalEvent()         {}
 func (SectionChanged) globalEvent()     {}
+func (CheckAsked) globalEvent()         {}
 func (HookEventArrived) globalEvent()   {}
 func (Started) globalEvent()            {}
 func (Configured) globalEvent()         {}
@@ -77,7 +81,9 @@ type (
 	}
 	Publish     struct{}
 	ConfigReply struct{ Reply messages.ConfigApplied }
-	Enqueue     struct{ Tasks []messages.Task }
+	// CheckReply answers CheckConfig.
+	CheckReply struct{ Reply messages.ConfigChecked }
+	Enqueue    struct{ Tasks []messages.Task }
 	// WatchKube starts the kubernetes bindings; with Sync their
 	// Synchronization runs come back as KubeSynced, those of named queues
 	// that wait listed too.
@@ -115,6 +121,7 @@ func (InQueue) globalEffect()          {}
 func (Reply) globalEffect()            {}
 func (Publish) globalEffect()          {}
 func (ConfigReply) globalEffect()      {}
+func (CheckReply) globalEffect()       {}
 func (Enqueue) globalEffect()          {}
 func (WatchKube) globalEffect()        {}
 func (StartSchedules) globalEffect()   {}

@@ -33,6 +33,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		ctx.Send(e.To, e.Done)
 	case Publish:
 		a.publish()
+	case CheckReply:
+		ctx.Respond(e.Reply)
 	case ConfigReply:
 		if e.Reply.Err != "" {
 			a.opts.Log.Error("global config rejected; the previous one stays", "err", e.Reply.Err)

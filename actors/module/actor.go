@@ -129,6 +129,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, Disabled{})
 	case messages.ModuleRemoved:
 		a.step(ctx, Removed{})
+	case messages.CheckConfig:
+		a.step(ctx, CheckAsked{Check: msg})
 	case messages.RunTask:
 		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 	case worker.HelmWaiting:

@@ -146,6 +146,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.stepPhase(ev, env)
 	case SectionChanged:
 		return c.configChanged(e)
+	case CheckAsked:
+		return []Effect{CheckReply{Reply: hookrun.CheckSection(c.Scope, c.owner(), e.Check)}}
 	case CheckDue:
 		return c.checkDue()
 	case ObjectsChecked:

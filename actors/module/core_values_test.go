@@ -201,3 +201,33 @@ func TestSectionChangeQueuesTheModulesOwnRun(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTakesNothing: asked about a section of a ConfigMap change, the
+// core answers whether it would take it, for the round asked, and takes
+// nothing either way.
+func TestCheckTakesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		section any
+		reject  bool
+	}{
+		{name: "a section it would take", section: map[string]any{"replicas": float64(7)}},
+		{name: "a section it would reject", section: "not a section", reject: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, true, nil)
+			before := h.core.Scope.Checksum()
+			effects := h.core.Step(CheckAsked{Check: messages.CheckConfig{Section: tc.section, Round: 9}}, h.env)
+			if len(effects) != 1 {
+				t.Fatalf("effects %q, want the answer alone", describe(effects))
+			}
+			r := effects[0].(CheckReply).Reply
+			if r.Round != 9 || r.Owner != "module/demo" || (r.Err != "") != tc.reject {
+				t.Fatalf("answer %+v, want round 9 from module/demo, rejected %t", r, tc.reject)
+			}
+			if h.core.Scope.Checksum() != before {
+				t.Fatal("the check changed the module's values")
+			}
+		})
+	}
+}

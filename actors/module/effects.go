@@ -48,6 +48,9 @@ type (
 		Maintenance   bool
 		ReloadFollows bool
 	}
+	// CheckAsked is the config actor's question whether the module would
+	// take a section of a ConfigMap change (CheckConfig).
+	CheckAsked struct{ Check messages.CheckConfig }
 	// Disabled: the operator disabled the module.
 	Disabled struct{}
 	// HookEventArrived is an event source's event for one of the hooks.
@@ -101,6 +104,7 @@ func (HelmFinished) moduleEvent()         {}
 func (ReleaseChecked) moduleEvent()       {}
 func (DeleteFinished) moduleEvent()       {}
 func (SectionChanged) moduleEvent()       {}
+func (CheckAsked) moduleEvent()           {}
 func (Disabled) moduleEvent()             {}
 func (HookEventArrived) moduleEvent()     {}
 func (CRDsApplied) moduleEvent()          {}
@@ -143,6 +147,8 @@ type (
 	Publish struct{}
 	// ConfigReply answers ApplyConfig.
 	ConfigReply struct{ Reply messages.ConfigApplied }
+	// CheckReply answers CheckConfig.
+	CheckReply struct{ Reply messages.ConfigChecked }
 	// Observed is a finished module run (Helm false) or helm upgrade, for
 	// metrics.
 	Observed struct {
@@ -247,6 +253,7 @@ func (Watch) moduleEffect()              {}
 func (Reply) moduleEffect()              {}
 func (Publish) moduleEffect()            {}
 func (ConfigReply) moduleEffect()        {}
+func (CheckReply) moduleEffect()         {}
 func (Observed) moduleEffect()           {}
 func (DestructiveDone) moduleEffect()    {}
 func (HelmUpgraded) moduleEffect()       {}

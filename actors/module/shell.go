@@ -58,6 +58,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.publish()
 	case ConfigReply:
 		ctx.Respond(e.Reply)
+	case CheckReply:
+		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
 	case RegisterWebhooks:

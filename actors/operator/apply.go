@@ -118,7 +118,7 @@ func (l *lifecycle) tellReaders(ctx actor.Context, modules []layout.Definition) 
 		}
 	}
 	if pid := l.children.PID(ChildConfig); pid != nil {
-		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self()})
+		ctx.Send(pid, messages.SectionReaders{Modules: readers, FirstReport: ctx.Self(), Global: l.children.PID(ChildGlobal)})
 	}
 }
 

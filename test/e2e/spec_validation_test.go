@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +22,9 @@ func alphaChart(files map[string]string) map[string]string {
 }
 
 // An invalid ConfigMap change is logged and queues nothing: the module
-// does not run with it, nor again with its old values; the next valid
-// change runs it.
+// does not run with it, nor again with its old values; a change whose
+// other sections are valid is rejected whole (neither the module nor
+// beforeAll runs with them); the next valid change runs it.
 func TestSpecInvalidConfigMapChangeQueuesNothing(t *testing.T) {
 	root := specTree(t, alphaChart(map[string]string{
 		"modules/values.yaml":                          "alphaEnabled: true\n",
@@ -39,9 +41,11 @@ func TestSpecInvalidConfigMapChangeQueuesNothing(t *testing.T) {
 	op.waitIdle(t)
 
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: one\n", "alpha": "replicas: many\n"})
-	op.waitRecord(t, "ConfigMap section rejected by its module; the module keeps its previous config", map[string]any{"key": "alpha"})
-	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: [not, a, string]\n", "alpha": "replicas: 2\n"})
-	op.waitRecord(t, "global config rejected; the previous one stays", nil)
+	op.waitRecord(t, rejectedChange, map[string]any{"owner": "module/alpha"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: [not, a, string]\n", "alpha": "replicas: 5\n"})
+	op.waitRecord(t, rejectedChange, map[string]any{"owner": "global"})
+	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: two\n", "alpha": "replicas: many\n"})
+	waitRejections(t, op, 3)
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: one\n", "alpha": "replicas: 3\n"})
 	op.waitUntil(t, "alpha run with replicas 3", func() bool { return strings.Contains(record(t, root, "replicas"), "3") })
 	op.waitIdle(t)
@@ -56,6 +60,24 @@ func TestSpecInvalidConfigMapChangeQueuesNothing(t *testing.T) {
 	if got := scenario.ConfigMapData(t, kube, ns, "alpha")["replicas"]; got != "3" {
 		t.Fatalf("helm got replicas %q", got)
 	}
+}
+
+// rejectedChange is logged for each section that makes a ConfigMap
+// change rejected.
+const rejectedChange = "ConfigMap change rejected: a section fails validation; nothing of the change is applied, the last good configuration stays"
+
+// waitRejections waits until n changes of the ConfigMap were rejected.
+func waitRejections(t *testing.T, op *operator, n int) {
+	t.Helper()
+	op.waitLog(t, 60*time.Second, fmt.Sprintf("%d rejected changes", n), func(recs []map[string]any) bool {
+		seen := 0
+		for _, rec := range recs {
+			if matches(rec, rejectedChange, nil) {
+				seen++
+			}
+		}
+		return seen >= n
+	})
 }
 
 // retriedPatch is a hook body that writes into patchFile an add of path
