@@ -13,6 +13,12 @@
 // last good configuration stays in force (logged at WARN, Options.Missing
 // set to 1, Options.Board's ConfigState) and its content is applied as any
 // change when it exists again.
+// A change is applied whole or not at all (check.go): the owners whose
+// section it changes (the global actor, module actors that have had a
+// section) are asked whether they would take it (messages.CheckConfig),
+// and one that would not rejects the whole change, logged per owner,
+// counted and reported as messages.ConfigInvalid; a newer version
+// replaces a check still waiting.
 // Told which module actor reads which section (messages.SectionReaders), it
 // hands each module its section with messages.ApplyConfig: the first one
 // answered to the operator (which waits for them at start-up), then every
