@@ -135,7 +135,8 @@ func TestDiscoverHooksBatchErrors(t *testing.T) {
 }
 
 // A nested hook runs as `hook run <key>` with MODULE_NAME, and its patch
-// and metrics are read as a shell hook's; a failure's error carries stderr.
+// and metrics are read as a shell hook's, a metric without a group taking
+// the hook's name; a failure's error carries stderr.
 func TestRunNestedBatchHook(t *testing.T) {
 	module := t.TempDir()
 	buildBatchHook(t, filepath.Join(module, "hooks", "bin"), "")
@@ -156,8 +157,8 @@ func TestRunNestedBatchHook(t *testing.T) {
 			t.Errorf("values patch %s lacks %s", got, w)
 		}
 	}
-	if len(res.Metrics) != 1 || res.Metrics[0].Name != "batch_test_runs_total" {
-		t.Errorf("metrics = %+v", res.Metrics)
+	if len(res.Metrics) != 1 || res.Metrics[0].Name != "batch_test_runs_total" || res.Metrics[0].Group != hooks[0].Name {
+		t.Errorf("metrics = %+v, want batch_test_runs_total grouped by the hook's name %q (UPSTREAM.md §1.5)", res.Metrics, hooks[0].Name)
 	}
 	bad := hooks[0]
 	bad.Args = []string{"hook", "run", "7"}

@@ -109,3 +109,14 @@ func lineOf(data []byte, offset int64) int {
 	skipped := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n"))
 	return bytes.Count(data[:offset+int64(skipped)], []byte("\n")) + 1
 }
+
+// DefaultGroup gives the operations without a group the group name: a
+// batch hook's metrics are grouped by the hook's name, as today's original
+// does (UPSTREAM.md §1.5), so that each run's replace the previous run's.
+func DefaultGroup(ops []MetricOp, name string) {
+	for i := range ops {
+		if ops[i].Group == "" {
+			ops[i].Group = name
+		}
+	}
+}

@@ -229,6 +229,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := readOutputs(&res, files, req.Scope); err != nil {
 		return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
 	}
+	if len(req.Hook.Args) > 0 { // a nested hook of a batch executable
+		DefaultGroup(res.Metrics, req.Hook.Name)
+	}
 	if req.WebhookResponses {
 		if err := readWebhookResponses(&res, files); err != nil {
 			return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
