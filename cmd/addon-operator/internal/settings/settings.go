@@ -158,8 +158,15 @@ func Load(args []string, lookup func(string) (string, bool), usage io.Writer) (S
 	fs := flag.NewFlagSet("start", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	raw := map[string]*string{}
+	repeatable := repeatableFlags()
 	for _, s := range table() {
-		raw[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.help, strings.Join(s.env, " or "), s.def))
+		raw[s.flag] = new(string)
+		usage := fmt.Sprintf("%s (env %s, default %q)", s.help, strings.Join(s.env, " or "), s.def)
+		if repeatable[s.flag] {
+			fs.Var((*listFlag)(raw[s.flag]), s.flag, usage)
+			continue
+		}
+		fs.StringVar(raw[s.flag], s.flag, "", usage)
 	}
 	if err := fs.Parse(args); err != nil {
 		return Settings{}, err

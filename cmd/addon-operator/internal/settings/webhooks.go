@@ -29,14 +29,15 @@ func webhookTable() []setting {
 		{"validating-webhook-server-cert", adm.CertFile, "admission server certificate (re-read when it changes)", []string{"VALIDATING_WEBHOOK_SERVER_CERT"}},
 		{"validating-webhook-server-key", adm.KeyFile, "admission server key", []string{"VALIDATING_WEBHOOK_SERVER_KEY"}},
 		{"validating-webhook-ca", adm.CAFile, "CA of the admission server certificate (the configurations' caBundle)", []string{"VALIDATING_WEBHOOK_CA"}},
-		{"validating-webhook-client-ca", "", "CAs of client certificates, comma-separated; set: clients must present one (mTLS)", []string{"VALIDATING_WEBHOOK_CLIENT_CA"}},
+		{"validating-webhook-client-ca", "", "CAs of client certificates, comma-separated (the flag may be repeated); set: clients must present one (mTLS)", []string{"VALIDATING_WEBHOOK_CLIENT_CA"}},
+		{"validating-webhook-failure-policy", "Fail", "Fail or Ignore; taken as shell-operator takes it, and unused as there: a binding's failurePolicy defaults to Fail", []string{"VALIDATING_WEBHOOK_FAILURE_POLICY"}},
 		{"validating-webhook-listen-port", "9680", "admission server port", []string{"VALIDATING_WEBHOOK_LISTEN_PORT"}},
 		{"validating-webhook-listen-address", adm.ListenAddress, "admission server address", []string{"VALIDATING_WEBHOOK_LISTEN_ADDRESS"}},
 		{"conversion-webhook-service-name", conv.ServiceName, "Service in front of the conversion webhook server (port 443), in the operator's namespace", []string{"CONVERSION_WEBHOOK_SERVICE_NAME"}},
 		{"conversion-webhook-server-cert", conv.CertFile, "conversion server certificate (re-read when it changes)", []string{"CONVERSION_WEBHOOK_SERVER_CERT"}},
 		{"conversion-webhook-server-key", conv.KeyFile, "conversion server key", []string{"CONVERSION_WEBHOOK_SERVER_KEY"}},
 		{"conversion-webhook-ca", conv.CAFile, "CA of the conversion server certificate (the CRDs' caBundle)", []string{"CONVERSION_WEBHOOK_CA"}},
-		{"conversion-webhook-client-ca", "", "CAs of client certificates, comma-separated; set: mTLS", []string{"CONVERSION_WEBHOOK_CLIENT_CA"}},
+		{"conversion-webhook-client-ca", "", "CAs of client certificates, comma-separated (the flag may be repeated); set: mTLS", []string{"CONVERSION_WEBHOOK_CLIENT_CA"}},
 		{"conversion-webhook-listen-port", "9681", "conversion server port", []string{"CONVERSION_WEBHOOK_LISTEN_PORT"}},
 		{"conversion-webhook-listen-address", conv.ListenAddress, "conversion server address", []string{"CONVERSION_WEBHOOK_LISTEN_ADDRESS"}},
 		{"webhook-url", "", "base URL the apiserver calls for admission reviews (https://127.0.0.1:9680) instead of the Service; empty: the Service", []string{"ADDON_OPERATOR_WEBHOOK_URL"}},
@@ -50,6 +51,7 @@ func (c *converter) webhooks(v map[string]string) Webhooks {
 	adm.ConfigurationName, adm.ServiceName = v["validating-webhook-configuration-name"], v["validating-webhook-service-name"]
 	adm.CertFile, adm.KeyFile, adm.CAFile = v["validating-webhook-server-cert"], v["validating-webhook-server-key"], v["validating-webhook-ca"]
 	adm.ClientCAFiles = split(v["validating-webhook-client-ca"], ",")
+	c.oneOf(v["validating-webhook-failure-policy"], "validating-webhook-failure-policy", "Fail", "Ignore")
 	adm.ListenPort, adm.ListenAddress = c.port(v, "validating-webhook-listen-port"), v["validating-webhook-listen-address"]
 	conv.ServiceName = v["conversion-webhook-service-name"]
 	conv.CertFile, conv.KeyFile, conv.CAFile = v["conversion-webhook-server-cert"], v["conversion-webhook-server-key"], v["conversion-webhook-ca"]
@@ -57,4 +59,24 @@ func (c *converter) webhooks(v map[string]string) Webhooks {
 	conv.ListenPort, conv.ListenAddress = c.port(v, "conversion-webhook-listen-port"), v["conversion-webhook-listen-address"]
 	return Webhooks{Admission: adm, Conversion: conv, AdmissionURL: strings.TrimSuffix(v["webhook-url"], "/"),
 		ConversionURL: strings.TrimSuffix(v["webhook-conversion-url"], "/"), Concurrency: c.positive(v, "webhook-concurrency")}
+}
+
+// repeatableFlags are the flags shell-operator lets a command line repeat,
+// each use adding an item: the client CAs.
+func repeatableFlags() map[string]bool {
+	return map[string]bool{"validating-webhook-client-ca": true, "conversion-webhook-client-ca": true}
+}
+
+// listFlag is a repeatable flag's value: its uses joined with commas, as
+// the variable lists them.
+type listFlag string
+
+func (l *listFlag) String() string { return string(*l) }
+
+func (l *listFlag) Set(item string) error {
+	if *l != "" {
+		item = string(*l) + "," + item
+	}
+	*l = listFlag(item)
+	return nil
 }

@@ -41,3 +41,45 @@ func TestWebhookSettings(t *testing.T) {
 		}
 	}
 }
+
+// shell-operator's --validating-webhook-client-ca and
+// --conversion-webhook-client-ca are repeatable (spec/WEBHOOKS.md §1): each
+// use adds a CA, and the flags win over the comma-separated variables.
+func TestWebhookClientCAFlagsRepeat(t *testing.T) {
+	s, err := settings.Load([]string{
+		"--validating-webhook-client-ca", "/a.crt", "--validating-webhook-client-ca", "/b.crt,/c.crt",
+		"--conversion-webhook-client-ca=/d.crt", "--conversion-webhook-client-ca=/e.crt",
+	}, env("ADDON_OPERATOR_NAMESPACE", "ops", "VALIDATING_WEBHOOK_CLIENT_CA", "/env.crt"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Webhooks.Admission.ClientCAFiles, []string{"/a.crt", "/b.crt", "/c.crt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("admission client CAs %v, want %v", got, want)
+	}
+	if got, want := s.Webhooks.Conversion.ClientCAFiles, []string{"/d.crt", "/e.crt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("conversion client CAs %v, want %v", got, want)
+	}
+}
+
+// shell-operator takes VALIDATING_WEBHOOK_FAILURE_POLICY
+// (--validating-webhook-failure-policy), Fail or Ignore, default Fail,
+// and uses it nowhere: a binding's failurePolicy defaults to Fail
+// (spec/WEBHOOKS.md §1). A Deployment that sets it must start.
+func TestWebhookFailurePolicySetting(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  []string
+	}{
+		{nil, nil},
+		{nil, []string{"VALIDATING_WEBHOOK_FAILURE_POLICY", "Ignore"}},
+		{[]string{"--validating-webhook-failure-policy", "Fail"}, []string{"VALIDATING_WEBHOOK_FAILURE_POLICY", "Ignore"}},
+	} {
+		if _, err := settings.Load(tc.args, env(append([]string{"ADDON_OPERATOR_NAMESPACE", "ops"}, tc.env...)...), io.Discard); err != nil {
+			t.Errorf("%v %v: %v", tc.args, tc.env, err)
+		}
+	}
+	_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "VALIDATING_WEBHOOK_FAILURE_POLICY", "Never"), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "VALIDATING_WEBHOOK_FAILURE_POLICY") {
+		t.Errorf("Never: err %v, want one naming VALIDATING_WEBHOOK_FAILURE_POLICY", err)
+	}
+}
