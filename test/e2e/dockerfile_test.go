@@ -54,7 +54,8 @@ func TestDockerfile(t *testing.T) {
 		"COPY --from=build " + build[2] + " /addon-operator", `ENTRYPOINT ["/sbin/tini", "--", "/addon-operator"]`, `CMD ["start"]`,
 		"COPY deploy/shell/shell_lib.sh /shell_lib.sh", "COPY deploy/shell/frameworks/shell/ /frameworks/shell/",
 		"ln -s frameworks /framework", "ENV MODULES_DIR=/modules GLOBAL_HOOKS_DIR=/global-hooks",
-		"COPY test/cluster/servers/go.mod test/cluster/servers/go.sum", "k8s.io/kubernetes/cmd/kubectl"} {
+		"COPY test/cluster/servers/go.mod test/cluster/servers/go.sum", "k8s.io/kubernetes/cmd/kubectl",
+		"helm.sh/helm/v3/cmd/helm@", "COPY --from=helm /out/helm /usr/bin/helm"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("the Dockerfile lacks %q", want)
 		}

@@ -95,11 +95,11 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 }
 
 // recipe changes when the way this package builds changes.
-const recipe = "podman build --pull=never --network host; Go caches mounted into --target build, kubectl; v1"
+const recipe = "podman build --pull=never --network host; Go caches mounted into --target build, kubectl, helm; v1"
 
 // goStages are the Dockerfile's Go build stages, run first with the host's
 // Go caches mounted.
-var goStages = []string{"build", "kubectl"}
+var goStages = []string{"build", "kubectl", "helm"}
 
 // build runs podman build for each Go stage with the host's Go module and
 // build caches mounted, then for the whole Dockerfile with no mounts, as a

@@ -3,6 +3,7 @@ package image_test
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +52,12 @@ func TestImage(t *testing.T) {
 	kubectl := run(t, img, "--entrypoint", "kubectl", img.Ref, "version", "--client")
 	if want := "Client Version: " + cluster.KubernetesVersion + "\n"; !strings.Contains(kubectl, want) {
 		t.Errorf("kubectl version --client: %q, want %q", kubectl, want)
+	}
+	// helm as the original's image has it (/bin/helm), at the version the
+	// operator links.
+	helm := run(t, img, "--entrypoint", "/bin/helm", img.Ref, "version", "--short")
+	if want := helmVersion(t); !strings.HasPrefix(helm, want) {
+		t.Errorf("helm version --short: %q, want %s", helm, want)
 	}
 	facts := parseFacts(run(t, img, "--entrypoint", "bash", img.Ref, "-c", inspectScript))
 	for key, want := range wantFacts {
@@ -139,4 +146,15 @@ func config(t *testing.T, img image.Built) image.Config {
 		t.Fatalf("image config %s: %v", out, err)
 	}
 	return cfg
+}
+
+// helmVersion is the helm module's version in go.mod, which the image's
+// helm reports.
+func helmVersion(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "helm.sh/helm/v3").Output()
+	if err != nil {
+		t.Fatalf("go list -m helm.sh/helm/v3: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
