@@ -16,7 +16,7 @@ import (
 
 // LeaseName is the Lease the replicas compete for, in the operator's
 // namespace.
-const LeaseName = "addon-operator-leader"
+const LeaseName = "addon-operator-leader-election"
 
 // errLostLease ends a leader that lost its lease: it exits so that it
 // cannot act beside the next leader.

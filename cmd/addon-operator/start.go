@@ -40,7 +40,7 @@ func start(ctx context.Context, args []string, lookup func(string) (string, bool
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(s.LogLevel, s.LogType, stderr)
+	log, err := newLogger(s.LogLevel, s.LogType, s.LogNoTime, stderr)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (p *process) runOperator(ctx context.Context, grace func() time.Duration) e
 
 func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App, error) {
 	releaser, err := chartrun.NewReleaser(cfg, s.Namespace, chartrun.Options{Log: log.With("component", "helm"),
-		IgnoreRelease: s.HelmIgnore, Clock: supervision.RealClock{}})
+		IgnoreRelease: s.HelmIgnore, Clock: supervision.RealClock{}, MaxHistory: s.Helm.HistoryMax, Timeout: s.Helm.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -167,14 +167,18 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 func restConfig(s settings.Settings) (*rest.Config, error) {
 	var cfg *rest.Config
 	var err error
-	if s.KubeConfig == "" {
+	switch {
+	case s.KubeConfig == "" && s.KubeServer != "":
+		cfg = &rest.Config{Host: s.KubeServer}
+	case s.KubeConfig == "":
 		cfg, err = rest.InClusterConfig()
 		if err != nil {
 			return nil, fmt.Errorf("no KUBE_CONFIG given and not in a cluster: %w", err)
 		}
-	} else {
+	default:
 		rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: s.KubeConfig}
 		overrides := &clientcmd.ConfigOverrides{CurrentContext: s.KubeContext}
+		overrides.ClusterInfo.Server = s.KubeServer
 		cfg, err = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig %s: %w", s.KubeConfig, err)
@@ -182,6 +186,14 @@ func restConfig(s settings.Settings) (*rest.Config, error) {
 	}
 	cfg.QPS, cfg.Burst = s.KubeQPS, s.KubeBurst
 	return cfg, nil
+}
+
+// dropTime leaves the time out of log records (LOG_NO_TIME).
+func dropTime(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
 }
 
 // configSource names where the API connection comes from, for the log.
@@ -192,12 +204,15 @@ func configSource(s settings.Settings) string {
 	return "kubeconfig " + s.KubeConfig
 }
 
-func newLogger(level, kind string, w io.Writer) (*slog.Logger, error) {
+func newLogger(level, kind string, noTime bool, w io.Writer) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("LOG_LEVEL=%q: %w", level, err)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
+	if noTime {
+		opts.ReplaceAttr = dropTime
+	}
 	if kind == "text" {
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	}

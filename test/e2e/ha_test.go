@@ -22,8 +22,8 @@ func TestLeaderElection(t *testing.T) {
 	if code, _ := b.get(t, "/healthz"); code != 200 {
 		t.Fatalf("follower /healthz %d", code)
 	}
-	if code, _ := b.get(t, "/readyz"); code != 503 {
-		t.Fatalf("follower /readyz %d, want 503", code)
+	if code, _ := b.get(t, "/readyz"); code != 500 {
+		t.Fatalf("follower /readyz %d, want 500", code)
 	}
 	a.stop(t)
 	if code := a.cmd.ProcessState.ExitCode(); code != 0 {
@@ -42,10 +42,13 @@ func TestLeaderElection(t *testing.T) {
 func TestLeaderKilledOtherTakesOver(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
 	applyExampleConfigMap(t, root, ns)
-	a := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-a")
+	// A 15 s lease, shorter than the original's 35 s default, keeps the test short.
+	lease := []string{"ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_HA_LEASE_DURATION=15s",
+		"ADDON_OPERATOR_HA_RENEW_DEADLINE=10s", "ADDON_OPERATOR_HA_RETRY_PERIOD=2s"}
+	a := startOperator(t, root, ns, append(lease, "ADDON_OPERATOR_POD=replica-a")...)
 	a.waitReady(t)
 	a.waitIdle(t)
-	b := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-b")
+	b := startOperator(t, root, ns, append(lease, "ADDON_OPERATOR_POD=replica-b")...)
 	b.waitListening(t)
 	revisions := releaseRevisions(t, ns)
 	if err := a.cmd.Process.Kill(); err != nil {
@@ -104,7 +107,7 @@ func TestTwoReplicasStartedTogether(t *testing.T) {
 	}
 	leader.waitIdle(t)
 	follower.waitListening(t)
-	if code, _ := follower.get(t, "/readyz"); code != 503 {
+	if code, _ := follower.get(t, "/readyz"); code != 500 {
 		t.Fatalf("the follower is ready too (%d)", code)
 	}
 	if n := follower.countWith("output", "stdout"); n != 0 {

@@ -31,7 +31,7 @@ import (
 const (
 	chartNS          = "addon-operator"
 	chartReleaseName = "ao"
-	leaseName        = "addon-operator-leader"
+	leaseName        = "addon-operator-leader-election"
 )
 
 // The operator runs where users run it: its image, with modules baked in an

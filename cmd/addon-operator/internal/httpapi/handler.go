@@ -35,11 +35,13 @@ func NewHandler(opts Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		// The original's codes and texts (UPSTREAM.md §4), which probes
+		// and scripts written for it may match.
 		if !opts.Ready() {
-			http.Error(w, "not ready: the first converge is not done", http.StatusServiceUnavailable)
+			http.Error(w, "Startup converge in progress", http.StatusInternalServerError)
 			return
 		}
-		fmt.Fprintln(w, "ok")
+		fmt.Fprintln(w, "Startup converge done.")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{}))
 	if opts.HookRegistry != nil {

@@ -39,11 +39,13 @@ func TestHealthReadyMetrics(t *testing.T) {
 	if code, _ := get(t, h, "/healthz"); code != 200 {
 		t.Fatalf("/healthz %d", code)
 	}
-	if code, body := get(t, h, "/readyz"); code != 503 || !strings.Contains(body, "converge") {
+	// UPSTREAM.md §4: 500 "Startup converge in progress", then 200
+	// "Startup converge done.".
+	if code, body := get(t, h, "/readyz"); code != 500 || strings.TrimSpace(body) != "Startup converge in progress" {
 		t.Fatalf("/readyz before ready: %d %q", code, body)
 	}
-	if code, _ := get(t, handler(true, messages.QueueSnapshot{}), "/readyz"); code != 200 {
-		t.Fatalf("/readyz when ready: %d", code)
+	if code, body := get(t, handler(true, messages.QueueSnapshot{}), "/readyz"); code != 200 || strings.TrimSpace(body) != "Startup converge done." {
+		t.Fatalf("/readyz when ready: %d %q", code, body)
 	}
 	if code, body := get(t, h, "/metrics"); code != 200 || !strings.Contains(body, "addon_operator_test_total 1") {
 		t.Fatalf("/metrics: %d %q", code, body)

@@ -31,12 +31,15 @@ type Settings struct {
 	Pod              string
 	KubeConfig       string
 	KubeContext      string
+	KubeServer       string
 	KubeQPS          float32
 	KubeBurst        int
 	LogLevel         string
 	LogType          string
+	LogNoTime        bool
 	DebugSocket      string
 	HelmIgnore       string
+	Helm             Helm
 	HookEnvAllowlist string
 	CheckInterval    time.Duration
 	// Drift is the drift mode: report, restore or off.
@@ -60,6 +63,13 @@ type Settings struct {
 	ParallelModuleRuns int
 	// Webhooks are the webhook servers' settings.
 	Webhooks Webhooks
+}
+
+// Helm bounds the helm calls: revisions kept per release (HELM_HISTORY_MAX)
+// and the time of one install, upgrade, rollback or uninstall (HELM_TIMEOUT).
+type Helm struct {
+	HistoryMax int
+	Timeout    time.Duration
 }
 
 // ClientLimits are a Kubernetes client's QPS, burst and request timeout
@@ -109,30 +119,34 @@ type setting struct {
 // be changed.
 func table() []setting {
 	return append([]setting{
-		{"modules-dir", "/modules", "modules directories, colon-separated", []string{"MODULES_DIR", "ADDON_OPERATOR_MODULES_DIR"}},
-		{"global-hooks-dir", "/global-hooks", "global hooks directory", []string{"GLOBAL_HOOKS_DIR", "ADDON_OPERATOR_GLOBAL_HOOKS_DIR"}},
-		{"namespace", "", "namespace of the operator's ConfigMap and releases (required)", []string{"ADDON_OPERATOR_NAMESPACE"}},
+		{"modules-dir", "/modules", "modules directories, colon-separated", []string{"ADDON_OPERATOR_MODULES_DIR", "MODULES_DIR"}},
+		{"global-hooks-dir", "/global-hooks", "global hooks directory", []string{"ADDON_OPERATOR_GLOBAL_HOOKS_DIR", "SHELL_OPERATOR_HOOKS_DIR", "GLOBAL_HOOKS_DIR"}},
+		{"namespace", "", "namespace of the operator's ConfigMap and releases (required)", []string{"ADDON_OPERATOR_NAMESPACE", "SHELL_OPERATOR_NAMESPACE"}},
 		{"config-map", "addon-operator", "name of the operator's ConfigMap", []string{"ADDON_OPERATOR_CONFIG_MAP"}},
-		{"listen-address", "0.0.0.0", "HTTP listen address", []string{"ADDON_OPERATOR_LISTEN_ADDRESS"}},
-		{"listen-port", "9115", "HTTP listen port", []string{"ADDON_OPERATOR_LISTEN_PORT"}},
-		{"tmp-dir", filepath.Join(os.TempDir(), "addon-operator"), "directory for hook run files", []string{"ADDON_OPERATOR_TMP_DIR"}},
-		{"prometheus-metrics-prefix", "addon_operator_", "prefix of metric names", []string{"ADDON_OPERATOR_PROMETHEUS_METRICS_PREFIX"}},
+		{"listen-address", "0.0.0.0", "HTTP listen address", []string{"ADDON_OPERATOR_LISTEN_ADDRESS", "SHELL_OPERATOR_LISTEN_ADDRESS"}},
+		{"listen-port", "9115", "HTTP listen port", []string{"ADDON_OPERATOR_LISTEN_PORT", "SHELL_OPERATOR_LISTEN_PORT"}},
+		{"tmp-dir", filepath.Join(os.TempDir(), "addon-operator"), "directory for hook run files", []string{"ADDON_OPERATOR_TMP_DIR", "SHELL_OPERATOR_TMP_DIR"}},
+		{"prometheus-metrics-prefix", "addon_operator_", "prefix of metric names", []string{"ADDON_OPERATOR_PROMETHEUS_METRICS_PREFIX", "SHELL_OPERATOR_PROMETHEUS_METRICS_PREFIX"}},
 		{"ha", "false", "run with leader election", []string{"ADDON_OPERATOR_HA"}},
-		{"ha-lease-duration", "15s", "leader election: how long a Lease not renewed stays taken", []string{"ADDON_OPERATOR_HA_LEASE_DURATION"}},
-		{"ha-renew-deadline", "10s", "leader election: a leader that cannot renew for this long stops and exits", []string{"ADDON_OPERATOR_HA_RENEW_DEADLINE"}},
-		{"ha-retry-period", "2s", "leader election: how often candidates try the Lease", []string{"ADDON_OPERATOR_HA_RETRY_PERIOD"}},
+		{"ha-lease-duration", "35s", "leader election: how long a Lease not renewed stays taken", []string{"ADDON_OPERATOR_HA_LEASE_DURATION"}},
+		{"ha-renew-deadline", "30s", "leader election: a leader that cannot renew for this long stops and exits", []string{"ADDON_OPERATOR_HA_RENEW_DEADLINE"}},
+		{"ha-retry-period", "10s", "leader election: how often candidates try the Lease", []string{"ADDON_OPERATOR_HA_RETRY_PERIOD"}},
 		{"pod", "", "pod name, the leader election identity", []string{"ADDON_OPERATOR_POD"}},
 		{"kube-config", "", "kubeconfig path; in-cluster config when empty", []string{"KUBE_CONFIG", "KUBECONFIG"}},
 		{"kube-context", "", "kubeconfig context", []string{"KUBE_CONTEXT"}},
+		{"kube-server", "", "Kubernetes API server URL, over the kubeconfig's or the in-cluster one", []string{"KUBE_SERVER"}},
 		{"kube-client-qps", "50", "Kubernetes client QPS", []string{"KUBE_CLIENT_QPS"}},
 		{"kube-client-burst", "100", "Kubernetes client burst", []string{"KUBE_CLIENT_BURST"}},
 		{"object-patcher-kube-client-qps", "50", "QPS of the client that applies hooks' object patches", []string{"OBJECT_PATCHER_KUBE_CLIENT_QPS"}},
 		{"object-patcher-kube-client-burst", "100", "burst of the client that applies hooks' object patches", []string{"OBJECT_PATCHER_KUBE_CLIENT_BURST"}},
 		{"object-patcher-kube-client-timeout", "10s", "request timeout of the client that applies hooks' object patches (0: none)", []string{"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT"}},
 		{"log-level", "info", "debug, info, warn or error", []string{"LOG_LEVEL"}},
-		{"log-type", "json", "json or text", []string{"LOG_TYPE"}},
+		{"log-type", "text", "json or text", []string{"LOG_TYPE"}},
+		{"log-no-time", "false", "leave the time out of log records", []string{"LOG_NO_TIME"}},
 		{"debug-unix-socket", "/var/run/addon-operator/debug.socket", "debug API socket", []string{"DEBUG_UNIX_SOCKET"}},
 		{"helm-ignore-release", "", "release never purged", []string{"HELM_IGNORE_RELEASE"}},
+		{"helm-history-max", "10", "revisions helm keeps per release", []string{"HELM_HISTORY_MAX"}},
+		{"helm-timeout", "20m", "time limit of one helm install, upgrade, rollback or uninstall", []string{"HELM_TIMEOUT"}},
 		{"hook-env-allowlist", "", "variables hooks inherit (names, PREFIX_*); all when empty", []string{"HOOK_ENV_ALLOWLIST"}},
 		{"resources-check-interval", "1m", "how often releases are checked for deleted objects and drift (0 disables)", []string{"ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL"}},
 		{"drift", "report", "release objects that differ from their manifest: report (WARN, metric, module why), restore (also put the manifest's fields back) or off; module.yaml `drift:` overrides it per module", []string{"ADDON_OPERATOR_DRIFT"}},
@@ -171,6 +185,9 @@ func Load(args []string, lookup func(string) (string, bool), usage io.Writer) (S
 	if err := fs.Parse(args); err != nil {
 		return Settings{}, err
 	}
+	if err := refuseRemoved(lookup); err != nil {
+		return Settings{}, err
+	}
 	values := map[string]string{}
 	names := map[string]string{}
 	for _, s := range table() {
@@ -207,6 +224,8 @@ func convert(v, from map[string]string) (Settings, error) {
 		Namespace: v["namespace"], ConfigMap: v["config-map"], ListenAddress: v["listen-address"],
 		ListenPort: c.port(v, "listen-port"), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
 		HA: c.boolean(v, "ha"), Lease: c.lease(v), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
+		KubeServer: v["kube-server"], LogNoTime: c.boolean(v, "log-no-time"),
+		Helm:    Helm{HistoryMax: c.positive(v, "helm-history-max"), Timeout: c.duration(v, "helm-timeout")},
 		KubeQPS: float32(c.float(v, "kube-client-qps")), KubeBurst: c.integer(v, "kube-client-burst"),
 		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],

@@ -28,9 +28,10 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(s.ModulesDirs, []string{"/modules"}) || s.GlobalHooksDir != "/global-hooks" ||
 		s.ConfigMap != "addon-operator" || s.ListenAddress != "0.0.0.0" || s.ListenPort != 9115 ||
 		s.MetricsPrefix != "addon_operator_" || s.HA || s.KubeQPS != 50 || s.KubeBurst != 100 ||
-		s.LogLevel != "info" || s.LogType != "json" || s.DebugSocket != "/var/run/addon-operator/debug.socket" ||
+		s.LogLevel != "info" || s.LogType != "text" || s.LogNoTime || s.DebugSocket != "/var/run/addon-operator/debug.socket" ||
 		s.CheckInterval != time.Minute || s.ShutdownGrace != 30*time.Second || s.ParallelModuleRuns != 1 ||
-		s.Lease != (settings.LeaseTimes{Duration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second}) {
+		s.Lease != (settings.LeaseTimes{Duration: 35 * time.Second, RenewDeadline: 30 * time.Second, RetryPeriod: 10 * time.Second}) ||
+		s.Helm != (settings.Helm{HistoryMax: 10, Timeout: 20 * time.Minute}) || s.KubeServer != "" {
 		t.Fatalf("defaults: %+v", s)
 	}
 	if _, ok := s.Policy.(supervision.Exponential); !ok {
@@ -113,8 +114,8 @@ func TestPrecedence(t *testing.T) {
 		t.Fatalf("precedence: %+v", s)
 	}
 	s, _ = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "MODULES_DIR", "/plain", "ADDON_OPERATOR_MODULES_DIR", "/prefixed"), io.Discard)
-	if !reflect.DeepEqual(s.ModulesDirs, []string{"/plain"}) {
-		t.Fatalf("MODULES_DIR should win over the prefixed name: %v", s.ModulesDirs)
+	if !reflect.DeepEqual(s.ModulesDirs, []string{"/prefixed"}) {
+		t.Fatalf("ADDON_OPERATOR_MODULES_DIR should win over MODULES_DIR, as the original reads only it: %v", s.ModulesDirs)
 	}
 }
 
@@ -134,7 +135,7 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		"retry":        {env("ADDON_OPERATOR_NAMESPACE", "x", "RETRY_POLICY", "linear"), nil, "RETRY_POLICY"},
 		"parallel 0":   {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "0"), nil, `ADDON_OPERATOR_PARALLEL_MODULE_RUNS="0": want a positive integer`},
 		"parallel":     {env("ADDON_OPERATOR_NAMESPACE", "x"), []string{"--parallel-module-runs", "many"}, `--parallel-module-runs="many"`},
-		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "20s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=20s"},
+		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "40s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=40s"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
