@@ -19,10 +19,11 @@ func TestSpecConfigMapChangeTriggers(t *testing.T) {
 		"global-hooks/before-all": hook(`{"configVersion":"v1","beforeAll":1}`, `record beforeAll order`),
 		"global-hooks/after-all":  hook(`{"configVersion":"v1","afterAll":1}`, `record afterAll order`),
 	}
-	for _, m := range []string{"alpha", "beta"} {
-		files["modules/001-"+m+"/hooks/start"] = hook(`{"configVersion":"v1","onStartup":1}`, `record `+m+`-onStartup order`)
-		files["modules/001-"+m+"/hooks/before"] = hook(`{"configVersion":"v1","beforeHelm":1}`, `record `+m+`-beforeHelm order`)
-		files["modules/001-"+m+"/hooks/after"] = hook(`{"configVersion":"v1","afterHelm":1}`, `record `+m+`-afterHelm order`)
+	// Two weights: alpha runs before beta with parallel module runs too.
+	for dir, m := range map[string]string{"001-alpha": "alpha", "002-beta": "beta"} {
+		files["modules/"+dir+"/hooks/start"] = hook(`{"configVersion":"v1","onStartup":1}`, `record `+m+`-onStartup order`)
+		files["modules/"+dir+"/hooks/before"] = hook(`{"configVersion":"v1","beforeHelm":1}`, `record `+m+`-beforeHelm order`)
+		files["modules/"+dir+"/hooks/after"] = hook(`{"configVersion":"v1","afterHelm":1}`, `record `+m+`-afterHelm order`)
 	}
 	root, ns := tree(t, files), kube.Namespace(t)
 	op := startSpec(t, root, ns)
