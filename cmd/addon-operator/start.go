@@ -198,7 +198,10 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 
 // configSource names where the API connection comes from, for the log.
 func configSource(s settings.Settings) string {
-	if s.KubeConfig == "" {
+	switch {
+	case s.KubeConfig == "" && s.KubeServer != "":
+		return "KUBE_SERVER " + s.KubeServer + " (no credentials)"
+	case s.KubeConfig == "":
 		return "in-cluster service account"
 	}
 	return "kubeconfig " + s.KubeConfig

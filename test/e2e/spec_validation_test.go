@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
@@ -41,9 +42,9 @@ func TestSpecInvalidConfigMapChangeQueuesNothing(t *testing.T) {
 	op.waitIdle(t)
 
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: one\n", "alpha": "replicas: many\n"})
-	op.waitRecord(t, rejectedChange, map[string]any{"owner": "module/alpha"})
+	op.waitRecord(t, config.RejectedMessage, map[string]any{"owner": "module/alpha"})
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: [not, a, string]\n", "alpha": "replicas: 5\n"})
-	op.waitRecord(t, rejectedChange, map[string]any{"owner": "global"})
+	op.waitRecord(t, config.RejectedMessage, map[string]any{"owner": "global"})
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: two\n", "alpha": "replicas: many\n"})
 	waitRejections(t, op, 3)
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "project: one\n", "alpha": "replicas: 3\n"})
@@ -62,17 +63,13 @@ func TestSpecInvalidConfigMapChangeQueuesNothing(t *testing.T) {
 	}
 }
 
-// rejectedChange is logged for each section that makes a ConfigMap
-// change rejected.
-const rejectedChange = "ConfigMap change rejected: a section fails validation; nothing of the change is applied, the last good configuration stays"
-
 // waitRejections waits until n changes of the ConfigMap were rejected.
 func waitRejections(t *testing.T, op *operator, n int) {
 	t.Helper()
 	op.waitLog(t, 60*time.Second, fmt.Sprintf("%d rejected changes", n), func(recs []map[string]any) bool {
 		seen := 0
 		for _, rec := range recs {
-			if matches(rec, rejectedChange, nil) {
+			if matches(rec, config.RejectedMessage, nil) {
 				seen++
 			}
 		}

@@ -43,11 +43,7 @@ func newHookStore(prefix string) *hookStore {
 func (h *hookStore) apply(module, hook string, ops []hookexec.MetricOp) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, op := range ops {
-		if op.Group != "" {
-			h.expire(op.Group)
-		}
-	}
+	h.expire(groupsOf(ops))
 	for _, op := range ops {
 		if op.Action == hookexec.MetricExpire {
 			continue
@@ -63,9 +59,24 @@ func (h *hookStore) apply(module, hook string, ops []hookexec.MetricOp) {
 	}
 }
 
-func (h *hookStore) expire(group string) {
+// groupsOf are the groups a run's operations name, each once.
+func groupsOf(ops []hookexec.MetricOp) map[string]bool {
+	groups := map[string]bool{}
+	for _, op := range ops {
+		if op.Group != "" {
+			groups[op.Group] = true
+		}
+	}
+	return groups
+}
+
+// expire removes the series of groups, in one pass over the series.
+func (h *hookStore) expire(groups map[string]bool) {
+	if len(groups) == 0 {
+		return
+	}
 	for k, s := range h.series {
-		if s.group == group {
+		if groups[s.group] {
 			delete(h.series, k)
 		}
 	}
