@@ -34,10 +34,11 @@ func SyncTaskOf(owner string, run messages.SyncRun) messages.Task {
 }
 
 // OrderTaskOf is the task of one hook's run of an ORDER binding, a step of
-// the task that runs the whole binding (its queue, binding and reason).
+// the task that runs the whole binding (its queue, binding, reason and
+// activation).
 func OrderTaskOf(owner, hook string, binding messages.Task) messages.Task {
 	t := hookTask(owner, hook, binding.Binding)
-	t.Queue, t.Reason = binding.Queue, binding.Reason
+	t.Queue, t.Reason, t.Activation = binding.Queue, binding.Reason, binding.Activation
 	return t
 }
 

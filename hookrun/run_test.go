@@ -97,7 +97,7 @@ func TestRunStages(t *testing.T) {
 			r := &hookrun.Run{WithKube: tc.withKube, Paced: true}
 			now := hookrun.Env{Now: epoch}
 			got := [][]hookrun.Effect{r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", tc.config),
-				Info: hookrun.RunInfoOf(tc.binding, "", false)}, now)}
+				Info: hookrun.RunInfoOf(tc.binding, "", false, "")}, now)}
 			for _, ev := range tc.events {
 				got = append(got, r.Step(ev, now))
 			}
@@ -124,7 +124,7 @@ func TestRunStages(t *testing.T) {
 func running(t *testing.T, config string) *hookrun.Run {
 	t.Helper()
 	r := &hookrun.Run{Paced: true}
-	wantKinds(t, "begin", r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", config), Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch}), "RunHook")
+	wantKinds(t, "begin", r.Step(hookrun.Begin{Hook: mustHook(t, "h.sh", config), Info: hookrun.RunInfoOf("beforeHelm", "", false, "")}, hookrun.Env{Now: epoch}), "RunHook")
 	return r
 }
 
@@ -208,7 +208,7 @@ func TestRunRateLimit(t *testing.T) {
 	r := &hookrun.Run{Paced: true}
 	h := mustHook(t, "h.sh", pacedHook)
 	begin := func(at time.Duration) []hookrun.Effect {
-		return r.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch.Add(at)})
+		return r.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false, "")}, hookrun.Env{Now: epoch.Add(at)})
 	}
 	wantKinds(t, "first", begin(0), "RunHook")
 	r.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
@@ -222,7 +222,7 @@ func TestRunRateLimit(t *testing.T) {
 	wantKinds(t, "token again", r.Step(hookrun.TokenArrived{}, hookrun.Env{}))
 	unpaced := &hookrun.Run{}
 	for range 3 {
-		wantKinds(t, "unpaced", unpaced.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false)}, hookrun.Env{Now: epoch}), "RunHook")
+		wantKinds(t, "unpaced", unpaced.Step(hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("beforeHelm", "", false, "")}, hookrun.Env{Now: epoch}), "RunHook")
 		unpaced.Step(hookrun.HookDone{}, hookrun.Env{Scope: demoScope(t)})
 	}
 }

@@ -64,8 +64,25 @@ const (
 // ModuleOwner is the owner of a module's tasks.
 func ModuleOwner(module string) string { return "module/" + module }
 
-// Task is a unit of work in a queue. The queue fills ID, QueuedAt and the
-// retry fields; the creator fills the rest.
+// Activation is what started a converge, as the original names it.
+type Activation string
+
+// Activations of a converge; hook and module runs of the start-up
+// converge are labelled ActivationStartup too.
+const (
+	// ActivationStartup is the first converge, and start-up's hook runs.
+	ActivationStartup Activation = "OperatorStartup"
+	// ActivationGlobalValues is a converge a global hook's values change
+	// queued.
+	ActivationGlobalValues Activation = "GlobalValuesChanged"
+	// ActivationReloadAll is any other converge: a ConfigMap change, a
+	// change of the modules' dirs or of the modules enabled.
+	ActivationReloadAll Activation = "ReloadAllModules"
+)
+
+// Task is a unit of work in a queue. The queue fills ID, QueuedAt, the
+// retry fields and a follow-up's missing Activation; the creator fills the
+// rest.
 type Task struct {
 	ID      uint64   `json:"id"`
 	Queue   string   `json:"queue"`
@@ -77,8 +94,14 @@ type Task struct {
 	Reason  string   `json:"reason,omitempty"`
 	// Cause is Reason as a bounded value fit for a metric label, for the
 	// tasks that uninstall a release (ModuleDelete, ModulePurge).
-	Cause    string    `json:"cause,omitempty"`
-	QueuedAt time.Time `json:"queuedAt"`
+	Cause string `json:"cause,omitempty"`
+	// Activation is what started the work the task belongs to (the
+	// original's "activation" metric label): set on the tasks that start
+	// it (start-up, a reload); a follow-up (TaskDone.Next and Later) that
+	// has none takes its parent's from the queue. Empty for a hook event's
+	// run.
+	Activation Activation `json:"activation,omitempty"`
+	QueuedAt   time.Time  `json:"queuedAt"`
 	// AllowFailure drops the task after a failure instead of retrying it
 	// (schedule and kubernetes bindings only).
 	AllowFailure bool `json:"allowFailure,omitempty"`
@@ -181,9 +204,10 @@ func NewModuleRun(module, reason string) Task {
 		MergeKey: string(TaskModuleRun) + "/" + module, Reason: reason}
 }
 
-// NewReloadAll is the "reload all modules" task; waiting ones merge.
-func NewReloadAll(reason string) Task {
-	return Task{Kind: TaskReloadAll, Owner: OwnerOperator, MergeKey: string(TaskReloadAll), Reason: reason}
+// NewReloadAll is the "reload all modules" task; waiting ones merge (the
+// first one's activation stays).
+func NewReloadAll(a Activation, reason string) Task {
+	return Task{Kind: TaskReloadAll, Owner: OwnerOperator, MergeKey: string(TaskReloadAll), Reason: reason, Activation: a}
 }
 
 // ConvergeSuperseded tells the operator that a reload (By) queued in main

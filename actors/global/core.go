@@ -138,7 +138,7 @@ func (c *Core) startHook(q string, t messages.Task, env Env) []Effect {
 		return c.end(q, messages.TaskDone{Err: err.Error()}, env)
 	}
 	c.queues[q].changed = false
-	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure)})
+	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure, t.Activation)})
 }
 
 // stepHook feeds a queue's hook run and takes back what concerns the
@@ -183,7 +183,7 @@ func (c *Core) finish(q string, err error, env Env) []Effect {
 	}
 	var later []messages.Task
 	if r.changed && !cur.Sync && reloadsOnChange(cur.Binding) {
-		later = append(later, messages.NewReloadAll("global values changed by "+cur.Hook))
+		later = append(later, messages.NewReloadAll(messages.ActivationGlobalValues, "global values changed by "+cur.Hook))
 	}
 	return append(c.end(q, messages.TaskDone{Later: later}, env), c.syncTaskEnded(cur, env)...)
 }

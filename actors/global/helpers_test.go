@@ -18,6 +18,7 @@ import (
 func spawnGlobal(t *testing.T, dir string) (*actortest.Kit, *actortest.Probe, *actor.PID) {
 	t.Helper()
 	runner := hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir()})
+	t.Cleanup(runner.Close) // before its temp dir goes: it may be making run dirs ahead
 	t.Cleanup(runner.Close)
 	kit := actortest.New(t)
 	probe := kit.NewProbe()

@@ -60,6 +60,7 @@ func spawn(t *testing.T, dir string) *env {
 	}
 	record := filepath.Join(t.TempDir(), "record")
 	runner := hookexec.NewRunner(hookexec.Options{Environ: append(os.Environ(), "RECORD="+record), TmpDir: t.TempDir()})
+	t.Cleanup(runner.Close) // before its temp dir goes: it may be making run dirs ahead
 	t.Cleanup(runner.Close)
 	kit := actortest.New(t)
 	e := &env{kit: kit, queue: kit.NewProbe(), record: record}

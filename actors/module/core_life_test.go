@@ -98,12 +98,13 @@ func TestRemoved(t *testing.T) {
 
 // TestHelmWaiting: what the helm step waits for shows in the state and as
 // the task's status, since the first wait; the step's end clears it, and
-// a wait reported after it is ignored.
+// a wait reported after it is ignored. The helm step and the run are
+// observed with the run's activation.
 func TestHelmWaiting(t *testing.T) {
 	h := newHarness(t, true, nil)
 	h.core.State.StartupDone, h.core.Watching = true, true
 	run := newRun()
-	run.ID, run.Queue = 4, messages.MainQueue
+	run.ID, run.Queue, run.Activation = 4, messages.MainQueue, messages.ActivationStartup
 	h.assign(run, "Publish", "RunHelm")
 	h.step(HelmWaiting{NotReady: []string{"Deployment ns/web"}}, "Publish", "TaskStatus")
 	h.env.Now = coreEpoch.Add(32 * time.Second)
@@ -112,8 +113,13 @@ func TestHelmWaiting(t *testing.T) {
 	if p.ID != 4 || p.Queue != messages.MainQueue || !p.Since.Equal(coreEpoch) || p.Status != h.core.State.Wait.Text() {
 		t.Errorf("status %+v", p)
 	}
-	h.step(HelmFinished{}, "Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "Observed helm=false err=false",
+	effects = h.step(HelmFinished{}, "Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "Observed helm=false err=false",
 		"ArmCheck", "Publish", "Reply ok")
+	for _, i := range []int{0, 3} {
+		if o := effects[i].(Observed); o.Activation != messages.ActivationStartup {
+			t.Errorf("observed %+v, want the run's activation", o)
+		}
+	}
 	if h.core.State.Wait != nil {
 		t.Errorf("wait %+v after the step", h.core.State.Wait)
 	}

@@ -152,9 +152,10 @@ type (
 	// Observed is a finished module run (Helm false) or helm upgrade, for
 	// metrics.
 	Observed struct {
-		Helm bool
-		Took time.Duration
-		Err  error
+		Helm       bool
+		Activation messages.Activation // the module run's
+		Took       time.Duration
+		Err        error
 	}
 	// DestructiveDone counts destructive actions on the release.
 	DestructiveDone struct{ Actions []worker.Destructive }

@@ -25,7 +25,7 @@ func (c *Core) finish(err error, env Env) []Effect {
 		c.endRecord(r.task.Kind, err, env.Now)
 		c.State.LastRun = string(r.task.Kind)
 		if r.task.Kind == messages.TaskModuleRun {
-			out = append(out, Observed{Took: env.Now.Sub(r.started), Err: err})
+			out = append(out, Observed{Activation: r.task.Activation, Took: env.Now.Sub(r.started), Err: err})
 			if err == nil {
 				c.State.Enabled, c.State.StartupDone = true, true
 				out = append(out, ArmCheck{})

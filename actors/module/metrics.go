@@ -5,14 +5,17 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Metrics observes a module's work; the process's Prometheus metrics
 // implement it.
 type Metrics interface {
 	hookrun.Metrics
-	ModuleRun(module string, took time.Duration, err error)
-	Helm(module string, took time.Duration, err error)
+	// ModuleRun and Helm observe a module run and its helm upgrade; a is
+	// the module run's activation.
+	ModuleRun(module string, a messages.Activation, took time.Duration, err error)
+	Helm(module string, a messages.Activation, took time.Duration, err error)
 	// ModuleFailed is told that a module cannot start (its hooks could not
 	// be configured): it is left out until the next start. A nil err says
 	// the failed module is gone (its dir was removed).

@@ -84,7 +84,7 @@ func (c *Core) nextHook(env Env) []Effect {
 		return c.finish(err, env)
 	}
 	s := r.left[0]
-	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure)
+	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure, r.task.Activation)
 	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info}, env)
 }
 
@@ -181,7 +181,7 @@ func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
 	if c.run == nil || c.run.phase != Helm {
 		return nil
 	}
-	out := []Effect{Observed{Helm: true, Took: env.Now.Sub(c.run.helmStarted), Err: r.Err},
+	out := []Effect{Observed{Helm: true, Activation: c.run.task.Activation, Took: env.Now.Sub(c.run.helmStarted), Err: r.Err},
 		DestructiveDone{Actions: r.Outcome.Destructive}} // a clear may be done when the upgrade after it fails
 	if r.Err != nil {
 		return append(out, c.finish(fmt.Errorf("helm upgrade: %w", r.Err), env)...)

@@ -172,9 +172,9 @@ func (a *Actor) observed(e Observed) {
 		return
 	}
 	if e.Helm {
-		a.opts.Metrics.Helm(a.name(), e.Took, e.Err)
+		a.opts.Metrics.Helm(a.name(), e.Activation, e.Took, e.Err)
 	} else {
-		a.opts.Metrics.ModuleRun(a.name(), e.Took, e.Err)
+		a.opts.Metrics.ModuleRun(a.name(), e.Activation, e.Took, e.Err)
 	}
 }
 

@@ -92,7 +92,7 @@ func (l *lifecycle) publish(e Effect) {
 		l.opts.Board.SetReady()
 	case Converged:
 		if l.opts.Converged != nil {
-			l.opts.Converged(e.Took)
+			l.opts.Converged(e.Took, e.Activation)
 		}
 	case Purged:
 		if l.opts.Destructive != nil {

@@ -115,9 +115,10 @@ func (c *Core) queueStartup(env Env) []Effect {
 	return []Effect{
 		logAt(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging"),
 		Enqueue{Tasks: []messages.Task{
-			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up"},
-			{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up"},
-			messages.NewReloadAll("start-up")}},
+			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up",
+				Activation: messages.ActivationStartup},
+			{Kind: messages.TaskGlobalSync, Owner: messages.OwnerGlobal, Reason: "start-up", Activation: messages.ActivationStartup},
+			messages.NewReloadAll(messages.ActivationStartup, "start-up")}},
 	}
 }
 

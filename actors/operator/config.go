@@ -70,7 +70,7 @@ func (c *Core) carryOut(e configEffects) []Effect {
 		out = append(out, ApplyGlobalConfig{Section: c.config.Global})
 	}
 	if e.reloadAll != "" {
-		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewReloadAll(e.reloadAll)}})
+		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewReloadAll(messages.ActivationReloadAll, e.reloadAll)}})
 	}
 	return out
 }

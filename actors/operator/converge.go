@@ -13,7 +13,7 @@ import (
 // discovery deletes it again if it is still disabled), and each dropped
 // module run is noted for `module why`.
 func (c *Core) convergeSuperseded(msg messages.ConvergeSuperseded, env Env) []Effect {
-	if c.group != nil && c.group.id == msg.Group {
+	if c.group != nil && c.group.of.ID == msg.Group {
 		c.group = nil
 	}
 	if c.superseded == nil {

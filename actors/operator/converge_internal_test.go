@@ -13,11 +13,11 @@ import (
 // dropped failing run is published for `module why`.
 func TestConvergeSupersededTakesBackDeletes(t *testing.T) {
 	core := NewCore(CoreOptions{}, Known{})
-	core.group = newRunGraph(9, "converge", []string{"a", "b"}, nil, 2)
+	core.group = newRunGraph(parallelRun(9, "a", "b"), nil, 2)
 	failing := messages.NewModuleRun("a", "converge")
 	failing.Queue, failing.Group, failing.Attempts, failing.LastError = "parallel_queue_0", 9, 2, "beforeHelm failed"
 	effects := core.Step(Superseded{Msg: messages.ConvergeSuperseded{Group: 9,
-		By: messages.NewReloadAll("enabled flags changed in the ConfigMap"),
+		By: messages.NewReloadAll(messages.ActivationReloadAll, "enabled flags changed in the ConfigMap"),
 		Dropped: []messages.Task{{Kind: messages.TaskParallelModuleRun, ID: 9}, failing,
 			{Kind: messages.TaskModuleDelete, Module: "gone"}}}}, Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if core.group != nil {

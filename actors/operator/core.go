@@ -74,8 +74,10 @@ type Core struct {
 	scanning bool     // a scan of the modules dirs is on its way
 	lastDirs []string // the module dirs at the last look
 	current  hookrun.Assigned
-	// convergeStart is when the converge in progress started.
+	// convergeStart is when the converge in progress started, and
+	// convergeBy what started it (the first of its tasks that names one).
 	convergeStart time.Time
+	convergeBy    messages.Activation
 	group         *runGraph // the ParallelModuleRun in flight
 	// superseded notes, by module, what last dropped or replaced its run;
 	// modulesError why the modules dirs were refused (a requirements cycle).

@@ -83,6 +83,8 @@ func describe(e Effect) string {
 		return "SpawnModules " + strings.Join(names, ",")
 	case TellReaders:
 		return fmt.Sprintf("TellReaders %d", len(e.Modules))
+	case Converged:
+		return "Converged " + string(e.Activation)
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "operator.")
 }
@@ -222,6 +224,28 @@ func TestCoreBoot(t *testing.T) {
 	bad.step(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
 }
 
+// A converge is labelled with what started it: the first task of it that
+// names an activation (a reload, or the discovery it expands into); a
+// discovery alone is a reload of all modules.
+func TestConvergeActivation(t *testing.T) {
+	h := newCoreHarness(t, CoreOptions{}, Known{})
+	reload := func(a messages.Activation) messages.Task {
+		return messages.NewReloadAll(a, "test")
+	}
+	discover := func(a messages.Activation) messages.Task {
+		return messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Activation: a}
+	}
+	done := messages.Task{Kind: messages.TaskConvergeDone}
+	h.run(reload(messages.ActivationStartup), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.run(discover(messages.ActivationStartup), "ListReleases")
+	h.run(done, "MarkReady", "Converged OperatorStartup", "Finish ")
+	h.run(reload(messages.ActivationGlobalValues), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.run(discover(messages.ActivationReloadAll), "ListReleases")
+	h.run(done, "Converged GlobalValuesChanged", "Finish ")
+	h.run(discover(""), "ListReleases")
+	h.run(done, "Converged ReloadAllModules", "Finish ")
+}
+
 // A module that failed to start sits out start-up's verdict on its
 // section and discovery; a global hook that cannot start is fatal.
 func TestCoreBootFailedOwners(t *testing.T) {
@@ -248,8 +272,8 @@ func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
 	h := newCoreHarness(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
 	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged", "Finish ")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged", "Finish ")
+	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged ReloadAllModules", "Finish ")
+	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged ReloadAllModules", "Finish ")
 	h.run(discoverTask, "ScanModules")
 	h.step(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
 	h.step(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")

@@ -30,7 +30,7 @@ func (c *Core) dirsListed(msg DirsListed) []Effect {
 	c.lastDirs = msg.Dirs
 	if !slices.Equal(last, now) {
 		out = append(out, logAt(slog.LevelInfo, "modules dirs changed; converging"),
-			Enqueue{Tasks: []messages.Task{messages.NewReloadAll("modules dirs changed")}})
+			Enqueue{Tasks: []messages.Task{messages.NewReloadAll(messages.ActivationReloadAll, "modules dirs changed")}})
 	}
 	return append(out, ArmDirsCheck{})
 }

@@ -87,8 +87,11 @@ type (
 	PublishConverge struct{ State board.ConvergeState }
 	// MarkReady: the first converge is done.
 	MarkReady struct{}
-	// Converged is a finished converge's duration.
-	Converged struct{ Took time.Duration }
+	// Converged is a finished converge: its duration and what started it.
+	Converged struct {
+		Took       time.Duration
+		Activation messages.Activation
+	}
 	// Purged counts a purge of a release (worker.ActionPurge), with its
 	// cause.
 	Purged struct{ Release, Cause string }

@@ -14,8 +14,9 @@ import (
 // it. It is pure: the operator enqueues the tasks it returns and replies
 // TaskDone to main when it reports the graph finished.
 type runGraph struct {
-	id     uint64 // the ParallelModuleRun's task ID, stamped on its runs
-	reason string // the converge's reason, given to its runs
+	// of is the ParallelModuleRun: its ID is stamped on its runs, which
+	// take its reason and activation.
+	of     messages.Task
 	order  []string
 	deps   map[string][]string
 	queues []string
@@ -29,10 +30,10 @@ type runGraph struct {
 	isDone map[string]bool
 }
 
-// newRunGraph takes the graph's modules in run order, what each waits
-// for, and the parallel queues' count.
-func newRunGraph(id uint64, reason string, modules []string, deps map[string][]string, queues int) *runGraph {
-	g := &runGraph{id: id, reason: reason, order: slices.Clone(modules), deps: deps,
+// newRunGraph takes the ParallelModuleRun (its modules in run order),
+// what each module waits for, and the parallel queues' count.
+func newRunGraph(of messages.Task, deps map[string][]string, queues int) *runGraph {
+	g := &runGraph{of: of, order: slices.Clone(of.Modules), deps: deps,
 		queueOf: map[string]string{}, going: map[string]bool{}, isDone: map[string]bool{}}
 	for k := range max(queues, 1) {
 		g.queues = append(g.queues, messages.ParallelQueue(k))
@@ -63,8 +64,8 @@ func (g *runGraph) fill() []messages.Task {
 		}
 		q := g.queues[i]
 		busy[q], g.queueOf[m], g.going[m] = true, q, true
-		t := messages.NewModuleRun(m, g.reason)
-		t.Queue, t.Group = q, g.id
+		t := messages.NewModuleRun(m, g.of.Reason)
+		t.Queue, t.Group, t.Activation = q, g.of.ID, g.of.Activation
 		out = append(out, t)
 	}
 	return out
@@ -82,7 +83,7 @@ func (g *runGraph) ready(m string) bool {
 // report takes the queue's report of one of the graph's runs: the runs to
 // queue next, and whether the whole graph has finished.
 func (g *runGraph) report(r messages.GroupRunReport) (next []messages.Task, finished bool) {
-	if r.Group != g.id || g.queueOf[r.Module] != r.Queue || g.isDone[r.Module] {
+	if r.Group != g.of.ID || g.queueOf[r.Module] != r.Queue || g.isDone[r.Module] {
 		return nil, false
 	}
 	switch r.Outcome {

@@ -157,7 +157,7 @@ func TestRunGraph(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newRunGraph(7, "converge", tc.modules, tc.deps, tc.queues)
+			g := newRunGraph(parallelRun(7, tc.modules...), tc.deps, tc.queues)
 			if got := placed(t, g.start()); !reflect.DeepEqual(got, tc.start) {
 				t.Fatalf("start %v, want %v", got, tc.start)
 			}
@@ -171,13 +171,20 @@ func TestRunGraph(t *testing.T) {
 	}
 }
 
+// parallelRun is a ParallelModuleRun of the start-up converge.
+func parallelRun(id uint64, modules ...string) messages.Task {
+	return messages.Task{ID: id, Kind: messages.TaskParallelModuleRun, Owner: messages.OwnerOperator,
+		Modules: modules, Reason: "converge", Activation: messages.ActivationStartup}
+}
+
 // placed writes module runs as "module@queue", checking they carry the
-// group's ID and are plain module runs.
+// group's ID and activation and are plain module runs.
 func placed(t *testing.T, tasks []messages.Task) []string {
 	t.Helper()
 	var out []string
 	for _, task := range tasks {
-		if task.Kind != messages.TaskModuleRun || task.Group != 7 || task.MergeKey == "" {
+		if task.Kind != messages.TaskModuleRun || task.Group != 7 || task.MergeKey == "" ||
+			task.Activation != messages.ActivationStartup {
 			t.Fatalf("not a module run of group 7: %+v", task)
 		}
 		out = append(out, task.Module+"@"+task.Queue)
@@ -188,7 +195,7 @@ func placed(t *testing.T, tasks []messages.Task) []string {
 // waits names, for each module not queued yet, the modules it still
 // waits for: what `module why` says of a waiting module.
 func TestRunGraphWaits(t *testing.T) {
-	g := newRunGraph(7, "converge", []string{"a", "b", "c", "d"},
+	g := newRunGraph(parallelRun(7, "a", "b", "c", "d"),
 		map[string][]string{"c": {"a", "b"}, "d": {"c"}}, 2)
 	g.start() // a and b
 	if got := g.waits(); !reflect.DeepEqual(got, map[string][]string{"c": {"a", "b"}, "d": {"c"}}) {

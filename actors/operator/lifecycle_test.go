@@ -170,7 +170,7 @@ func TestConvergeFromBootToReady(t *testing.T) {
 	e := start(t, defs, []string{"b", "gone"})
 	e.boot(t, 4)
 
-	done := e.runTask(t, messages.NewReloadAll("test"))
+	done := e.runTask(t, messages.NewReloadAll(messages.ActivationReloadAll, "test"))
 	if got := kinds(done.Next); !reflect.DeepEqual(got, []string{"GlobalBindingRun  beforeAll", "DiscoverModules"}) {
 		t.Fatalf("reload all expands to %v", got)
 	}

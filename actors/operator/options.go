@@ -9,6 +9,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -42,8 +43,9 @@ type LifecycleOptions struct {
 	ConfigErrors Counter
 	// DiscoverErrors counts failed discoveries (modules_discover_errors_total).
 	DiscoverErrors Counter
-	// Converged is told the duration of every finished converge.
-	Converged func(time.Duration)
+	// Converged is told the duration of every finished converge, and what
+	// started it.
+	Converged func(time.Duration, messages.Activation)
 	// Discovered, when set, is told after every successful discovery the
 	// names of all modules (those left out included) and of the enabled
 	// ones, in run order (mm_module_info).

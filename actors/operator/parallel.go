@@ -14,7 +14,7 @@ func (c *Core) startGroup(t messages.Task) []Effect {
 		return []Effect{c.finish(messages.TaskDone{})}
 	}
 	deps := runDeps(t.Modules, definitions(c.modules))
-	c.group = newRunGraph(t.ID, t.Reason, t.Modules, deps, c.opts.ParallelModuleRuns)
+	c.group = newRunGraph(t, deps, c.opts.ParallelModuleRuns)
 	return []Effect{
 		logAt(slog.LevelInfo, "module run graph started", "modules", len(t.Modules), "queues", len(c.group.queues)),
 		Enqueue{Tasks: c.group.start()},

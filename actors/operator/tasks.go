@@ -16,13 +16,13 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	t := a.Task
 	switch t.Kind {
 	case messages.TaskReloadAll:
-		c.markConvergeStart(env)
+		c.markConvergeStart(t, env)
 		return []Effect{c.finish(messages.TaskDone{Next: []messages.Task{
 			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "beforeAll", Reason: t.Reason},
 			{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: t.Reason},
 		}})}
 	case messages.TaskDiscover:
-		c.markConvergeStart(env)
+		c.markConvergeStart(t, env)
 		return c.startDiscovery(env)
 	case messages.TaskParallelModuleRun:
 		return c.startGroup(t)
@@ -39,15 +39,21 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	return []Effect{c.finish(messages.TaskDone{Err: fmt.Sprintf("operator cannot run %s tasks", t.Kind)})}
 }
 
-func (c *Core) markConvergeStart(env Env) {
+func (c *Core) markConvergeStart(t messages.Task, env Env) {
 	if c.convergeStart.IsZero() {
 		c.convergeStart = env.Now
+	}
+	if c.convergeBy == "" {
+		c.convergeBy = t.Activation
 	}
 }
 
 func (c *Core) converged(env Env) []Effect {
-	took := env.Now.Sub(c.convergeStart)
-	c.convergeStart = time.Time{}
+	took, by := env.Now.Sub(c.convergeStart), c.convergeBy
+	c.convergeStart, c.convergeBy = time.Time{}, ""
+	if by == "" {
+		by = messages.ActivationReloadAll // a discovery alone: the modules enabled changed
+	}
 	var out []Effect
 	if !c.ready {
 		// Ready first: whoever reads the log line finds /readyz 200.
@@ -56,7 +62,7 @@ func (c *Core) converged(env Env) []Effect {
 	} else {
 		out = append(out, logAt(slog.LevelInfo, "converge done", "took", took))
 	}
-	return append(out, Converged{Took: took})
+	return append(out, Converged{Took: took, Activation: by})
 }
 
 // PurgedMessage is the message of the WARN record of a purge.

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,13 +86,30 @@ func (c *Core) finished(msg messages.TaskDone, env Env) []Effect {
 		return append(out, c.reportGroup(running, messages.GroupRunFailed, msg.Err)...)
 	}
 	c.queues.Finish(msg.Queue, msg.ID)
-	touched := append(c.queues.InsertNext(msg.Next, env.Now), msg.Queue)
-	later, rerun := keepInGroup(running, msg.Later)
+	touched := append(c.queues.InsertNext(inherit(running, msg.Next), env.Now), msg.Queue)
+	later, rerun := keepInGroup(running, inherit(running, msg.Later))
 	for _, t := range later {
 		touched = appendOnce(touched, c.queues.Append(t, env.Now))
 	}
 	out = append(out, c.settle(touched)...)
 	return append(out, c.reportGroup(running, successOutcome(rerun), "")...)
+}
+
+// inherit gives the tasks a task queues when it finishes (its steps and
+// its reactions) its activation where they name none, as the original's
+// follow-ups take their task's labels (on a copy: the slice is the
+// sender's).
+func inherit(parent messages.Task, next []messages.Task) []messages.Task {
+	if parent.Activation == "" {
+		return next
+	}
+	out := slices.Clone(next)
+	for i := range out {
+		if out[i].Activation == "" {
+			out[i].Activation = parent.Activation
+		}
+	}
+	return out
 }
 
 // settle follows tasks newly queued in the touched queues: it logs the

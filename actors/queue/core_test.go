@@ -121,7 +121,7 @@ func TestStep(t *testing.T) {
 				"ReportGroup 9 a requeued"}},
 		{name: "a reload drops the failing converge in main",
 			setup: []Event{enqueued(messages.NewModuleRun("a", "converge")), done("main", 1, "exit 1")},
-			ev:    enqueued(messages.NewReloadAll("config changed")),
+			ev:    enqueued(messages.NewReloadAll(messages.ActivationReloadAll, "config changed")),
 			want: []string{"Publish", "Log WARN reload supersedes a failing converge; its tasks are dropped",
 				"Log INFO task dropped: superseded by a reload", "Dropped main:ModuleRun:a: superseded by config changed",
 				"Superseded by main:ReloadAllModules, 1 dropped", "Run main:ReloadAllModules #2", "Publish"}},
@@ -166,5 +166,32 @@ func TestFailedTaskIsPublishedWithItsRetry(t *testing.T) {
 	head := c.Snapshot(t0).Queues[0].Tasks[0]
 	if head.Attempts != 1 || head.LastError != "exit 1" || !head.NextRetry.Equal(t0.Add(6*time.Second)) || head.Running {
 		t.Fatalf("failed head %+v", head)
+	}
+}
+
+// The tasks a task queues when it finishes (its steps and its reactions)
+// take its activation unless they name their own; the sender's slice is
+// left as it was.
+func TestFollowUpsTakeTheirTaskActivation(t *testing.T) {
+	c := newTestCore()
+	start := globalHook("onStartup")
+	start.Activation = messages.ActivationStartup
+	c.Step(enqueued(start, globalHook("event")), Env{Now: t0})
+	own := globalHook("own")
+	own.Activation = messages.ActivationGlobalValues
+	fin := done("main", 1, "", globalHook("step"), own)
+	fin.Done.Later = []messages.Task{globalHook("reaction")}
+	c.Step(fin, Env{Now: t0})
+	got := map[string]messages.Activation{}
+	for _, task := range c.Snapshot(t0).Queues[0].Tasks {
+		got[task.Hook] = task.Activation
+	}
+	want := map[string]messages.Activation{"step": messages.ActivationStartup, "own": messages.ActivationGlobalValues,
+		"event": "", "reaction": messages.ActivationStartup}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("activations %v, want %v", got, want)
+	}
+	if fin.Done.Next[0].Activation != "" || fin.Done.Later[0].Activation != "" {
+		t.Fatalf("the sender's tasks were changed: %+v %+v", fin.Done.Next[0], fin.Done.Later[0])
 	}
 }

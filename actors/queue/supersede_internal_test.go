@@ -131,7 +131,7 @@ func TestSupersedeDropsAFailingConverge(t *testing.T) {
 			t.Fatalf("superseded with no reload")
 		}
 		failHead(t, q, messages.MainQueue)
-		q.Append(messages.NewReloadAll("enabled flags changed"), t0)
+		q.Append(messages.NewReloadAll(messages.ActivationReloadAll, "enabled flags changed"), t0)
 		s, ok := q.Supersede()
 		if !ok || len(s.Dropped) != 3 || s.Group != 0 {
 			t.Fatalf("superseded %v: %+v", ok, s)
@@ -153,7 +153,7 @@ func TestSupersedeDropsAFailingConverge(t *testing.T) {
 			run.Queue, run.Group = messages.ParallelQueue(i), graph.ID
 			q.Append(run, t0)
 		}
-		q.Append(messages.NewReloadAll("global section changed"), t0)
+		q.Append(messages.NewReloadAll(messages.ActivationReloadAll, "global section changed"), t0)
 		if _, ok := q.Supersede(); ok {
 			t.Fatalf("superseded a converge that is not failing")
 		}

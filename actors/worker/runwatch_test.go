@@ -29,6 +29,7 @@ func TestWorkerWarnsAboutALongRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	runner := hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir(), Environ: append(os.Environ(), "FIFO="+fifo)})
+	t.Cleanup(runner.Close) // before its temp dir goes: it may be making run dirs ahead
 	w := k.Spawn("worker", worker.New(context.Background(), runner, nil, watch))
 	probe := k.NewProbe()
 	root, _ := filepath.Abs("testdata")

@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,17 +237,22 @@ func (op *operator) waitChecks(t *testing.T, n int) {
 	waitFor(t, fmt.Sprintf("%d release checks", n), func() bool { return op.releaseChecks(t) >= from+n })
 }
 
-var releaseChecksSeries = regexp.MustCompile(`addon_operator_helm_release_checks_total\{module="drifty"\} (\d+)`)
-
 func (op *operator) releaseChecks(t *testing.T) int {
 	t.Helper()
 	_, body := op.get(t, "/metrics")
-	m := releaseChecksSeries.FindStringSubmatch(body)
-	if m == nil {
-		return 0
+	return int(seriesValue(body, `addon_operator_helm_release_checks_total{module="drifty"}`))
+}
+
+// seriesValue is the value of one series (name and labels as /metrics
+// writes them) in a /metrics body; 0 when it is not there.
+func seriesValue(body, series string) float64 {
+	for line := range strings.SplitSeq(body, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	return 0
 }
 
 func cmData(t *testing.T, client kubernetes.Interface, ns, name string) map[string]string {

@@ -87,12 +87,18 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 	}
 	_, metrics := op.get(t, "/metrics")
 	for _, want := range []string{`addon_operator_actor_mailbox_length{actor="operator/module/greeter"}`,
-		`addon_operator_module_hook_run_seconds_count{binding="beforeHelm",hook="compute.sh",module="echo-server",queue="main"} 1`,
-		`addon_operator_global_hook_run_seconds_count{binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
-		`addon_operator_module_run_seconds_count{module="greeter"} 2`, `addon_operator_module_helm_seconds_count{module="optional"} 1`,
-		`addon_operator_tasks_queue_length{queue="main"} 0`, `addon_operator_convergence_seconds_count 1`,
+		// The start-up's runs have activation OperatorStartup, as the
+		// original labels them; greeter's second run (its afterHelm hook
+		// changed its values) is part of the start-up too.
+		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="compute.sh",module="echo-server",queue="main"} 1`,
+		`addon_operator_global_hook_run_seconds_count{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
+		`addon_operator_global_hook_success_total{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
+		`addon_operator_global_hook_errors_total{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 0`,
+		`addon_operator_module_run_seconds_count{activation="OperatorStartup",module="greeter"} 2`,
+		`addon_operator_module_helm_seconds_count{activation="OperatorStartup",module="optional"} 1`,
+		`addon_operator_tasks_queue_length{queue="main"} 0`, `addon_operator_convergence_total{activation="OperatorStartup"} 1`,
 		// Its crds/ were applied before its first run: Synchronization ran then.
-		`addon_operator_module_hook_run_seconds_count{binding="greetings",hook="count.sh",module="greetings",queue="main"} 1`} {
+		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="greetings",hook="count.sh",module="greetings",queue="main"} 1`} {
 		if !strings.Contains(metrics, want) {
 			t.Fatalf("/metrics lacks %s", want)
 		}

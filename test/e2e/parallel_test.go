@@ -119,7 +119,7 @@ func TestExamplesInOneWeightGroup(t *testing.T) {
 	checkGreeterObjectPatches(t, client, ns)
 	_, metrics := op.get(t, "/metrics")
 	for _, want := range []string{`addon_operator_tasks_queue_length{queue="parallel_queue_0"} 0`,
-		`addon_operator_tasks_queue_length{queue="parallel_queue_7"} 0`, `addon_operator_convergence_seconds_count 1`} {
+		`addon_operator_tasks_queue_length{queue="parallel_queue_7"} 0`, `addon_operator_convergence_total{activation="OperatorStartup"} 1`} {
 		if !strings.Contains(metrics, want) {
 			t.Fatalf("/metrics lacks %s", want)
 		}

@@ -14,19 +14,19 @@ type hookMetrics struct {
 	outputDropped *prometheus.CounterVec
 }
 
-// scopeHookMetrics are one scope's: run duration, CPU and memory, errors
-// and allowed errors.
+// scopeHookMetrics are one scope's: run duration, CPU and memory, errors,
+// allowed errors and successes.
 type scopeHookMetrics struct {
-	seconds, userCPU, sysCPU *prometheus.HistogramVec
-	maxRSS                   *prometheus.GaugeVec
-	contextBytes             *prometheus.HistogramVec
-	errors, allowedErrors    *prometheus.CounterVec
+	seconds, userCPU, sysCPU       *prometheus.HistogramVec
+	maxRSS                         *prometheus.GaugeVec
+	contextBytes                   *prometheus.HistogramVec
+	errors, allowedErrors, success *prometheus.CounterVec
 }
 
 func newHookMetrics(m *metrics, prefix string) hookMetrics {
 	h := hookMetrics{
-		global: newScopeHookMetrics(m, prefix+"global_hook_", []string{"hook", "binding", "queue"}),
-		module: newScopeHookMetrics(m, prefix+"module_hook_", []string{"module", "hook", "binding", "queue"}),
+		global: newScopeHookMetrics(m, prefix+"global_hook_", []string{"hook", "binding", "queue", "activation"}),
+		module: newScopeHookMetrics(m, prefix+"module_hook_", []string{"module", "hook", "binding", "queue", "activation"}),
 		outputDropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "hook_output_dropped_lines_total",
 			Help: "Output lines of hook runs not logged, over the per-run limits (module empty for a global hook)."},
 			[]string{"module", "hook"}),
@@ -53,13 +53,15 @@ func newScopeHookMetrics(reg *metrics, prefix string, labels []string) scopeHook
 			Help: "Failed hook runs that will be retried."}, labels),
 		allowedErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "allowed_errors_total",
 			Help: "Failed hook runs of bindings with allowFailure (dropped)."}, labels),
+		success: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "success_total",
+			Help: "Hook runs that succeeded."}, labels),
 	}
-	reg.register(reg.reg, m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.contextBytes, m.errors, m.allowedErrors)
+	reg.register(reg.reg, m.seconds, m.userCPU, m.sysCPU, m.maxRSS, m.contextBytes, m.errors, m.allowedErrors, m.success)
 	return m
 }
 
 func (h hookMetrics) observe(r hookrun.HookRun) {
-	m, labels := h.global, []string{r.Hook, r.Info.Binding, r.Info.Queue}
+	m, labels := h.global, []string{r.Hook, r.Info.Binding, r.Info.Queue, runActivation(r.Info.Activation)}
 	if r.Module != "" {
 		m, labels = h.module, append([]string{r.Module}, labels...)
 	}
@@ -71,10 +73,17 @@ func (h hookMetrics) observe(r hookrun.HookRun) {
 	if r.Result.DroppedLines > 0 {
 		h.outputDropped.WithLabelValues(r.Module, r.Hook).Add(float64(r.Result.DroppedLines))
 	}
-	switch {
-	case r.Err != nil && r.Info.AllowFailure:
-		m.allowedErrors.WithLabelValues(labels...).Inc()
-	case r.Err != nil:
-		m.errors.WithLabelValues(labels...).Inc()
+	// All three counters move (by 0 or 1) on every run, as the original's
+	// do: each series is there from a hook's first run.
+	failed, allowed := r.Err != nil && !r.Info.AllowFailure, r.Err != nil && r.Info.AllowFailure
+	m.errors.WithLabelValues(labels...).Add(one(failed))
+	m.allowedErrors.WithLabelValues(labels...).Add(one(allowed))
+	m.success.WithLabelValues(labels...).Add(one(r.Err == nil))
+}
+
+func one(b bool) float64 {
+	if b {
+		return 1
 	}
+	return 0
 }

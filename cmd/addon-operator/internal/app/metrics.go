@@ -44,8 +44,8 @@ type metrics struct {
 	unmet, unseen  *moduleSet
 	collectors     []prometheus.Collector
 	dropped        *prometheus.CounterVec
-	convergence    prometheus.Histogram
-	convergences   prometheus.Counter
+	convergence    *prometheus.CounterVec
+	convergences   *prometheus.CounterVec
 
 	// configMapMissing is 1 while the ConfigMap is deleted and the last
 	// good configuration is kept.
@@ -60,10 +60,12 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 			Help: "Tasks in each queue, the running one included."}, []string{"queue"}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "tasks_dropped_total",
 			Help: "Tasks dropped: after a failure (allowFailure, or an owner that is gone), or superseded by a reload."}, []string{"queue", "kind"}),
-		convergence: prometheus.NewHistogram(prometheus.HistogramOpts{Name: prefix + "convergence_seconds",
-			Help: "Duration of a converge (reload all modules).", Buckets: prometheus.ExponentialBuckets(0.1, 2, 12)}),
-		convergences: prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "convergence_total",
-			Help: "Finished converges."}),
+		// Counters, as the original's: seconds spent converging, by what
+		// started each converge.
+		convergence: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "convergence_seconds",
+			Help: "Seconds spent in finished converges (reload all modules), by activation."}, []string{"activation"}),
+		convergences: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "convergence_total",
+			Help: "Finished converges, by activation."}, []string{"activation"}),
 	}
 	m.headAttempts = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "tasks_queue_head_attempts",
 		Help: "Failed attempts of the task at the head of each queue."}, []string{"queue"})
@@ -96,11 +98,12 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 	m.liveTicks = prometheus.NewCounter(prometheus.CounterOpts{Name: prefix + "live_ticks",
 		Help: "Incremented every 10 seconds while the operator runs."})
 	m.moduleRun = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "module_run_seconds",
-		Help: "Duration of module runs.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"module"})
+		Help: "Duration of module runs.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"module", "activation"})
 	m.moduleRunErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_run_errors_total",
 		Help: "Failed module runs."}, []string{"module"})
 	m.helm = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "module_helm_seconds",
-		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}, []string{"module"})
+		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)},
+		[]string{"module", "activation"})
 	m.helmErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_helm_errors_total",
 		Help: "Failed helm upgrades."}, []string{"module"})
 	m.kubeErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "kube_monitor_errors_total",
@@ -135,17 +138,26 @@ func (m *metrics) kubeError(owner, hook, binding string) {
 	m.kubeErrs.WithLabelValues(module, hook, binding).Inc()
 }
 
+// runActivation is the activation label of a hook or module run: as the
+// original, OperatorStartup for the start-up's runs, empty for the others.
+func runActivation(a messages.Activation) string {
+	if a == messages.ActivationStartup {
+		return string(a)
+	}
+	return ""
+}
+
 // ModuleRun implements module.Metrics.
-func (m *metrics) ModuleRun(module string, took time.Duration, err error) {
-	m.moduleRun.WithLabelValues(module).Observe(took.Seconds())
+func (m *metrics) ModuleRun(module string, a messages.Activation, took time.Duration, err error) {
+	m.moduleRun.WithLabelValues(module, runActivation(a)).Observe(took.Seconds())
 	if err != nil {
 		m.moduleRunErrs.WithLabelValues(module).Inc()
 	}
 }
 
 // Helm implements module.Metrics.
-func (m *metrics) Helm(module string, took time.Duration, err error) {
-	m.helm.WithLabelValues(module).Observe(took.Seconds())
+func (m *metrics) Helm(module string, a messages.Activation, took time.Duration, err error) {
+	m.helm.WithLabelValues(module, runActivation(a)).Observe(took.Seconds())
 	if err != nil {
 		m.helmErrs.WithLabelValues(module).Inc()
 	}
@@ -220,7 +232,7 @@ func (m *metrics) taskDropped(t messages.Task, _ string) {
 	m.dropped.WithLabelValues(t.Queue, string(t.Kind)).Inc()
 }
 
-func (m *metrics) converged(d time.Duration) {
-	m.convergence.Observe(d.Seconds())
-	m.convergences.Inc()
+func (m *metrics) converged(d time.Duration, a messages.Activation) {
+	m.convergence.WithLabelValues(string(a)).Add(d.Seconds())
+	m.convergences.WithLabelValues(string(a)).Inc()
 }

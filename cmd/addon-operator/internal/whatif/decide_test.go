@@ -147,6 +147,7 @@ type world struct {
 func newWorld(t *testing.T, mods []moduleDir, owned []string) *world {
 	w := &world{dir: t.TempDir(), owned: owned, board: board.New(), failing: map[string]bool{},
 		runner: hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir(), Environ: os.Environ()})}
+	t.Cleanup(w.runner.Close) // before its temp dir goes: it may be making run dirs ahead
 	w.layout(t, mods)
 	for _, m := range mods {
 		if m.failsToStart {
