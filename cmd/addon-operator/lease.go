@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -59,14 +61,15 @@ type election struct {
 }
 
 func (p *process) newElection(ctx context.Context) (*election, error) {
-	id := p.s.Pod
-	if id == "" {
+	pod := p.s.Pod
+	if pod == "" {
 		host, err := os.Hostname()
 		if err != nil {
 			return nil, fmt.Errorf("leader identity: set ADDON_OPERATOR_POD: %w", err)
 		}
-		id = host
+		pod = host
 	}
+	id := leaseIdentity(pod, p.s.ListenAddress, p.s.Namespace)
 	client, err := kubernetes.NewForConfig(p.cfg)
 	if err != nil {
 		return nil, err
@@ -88,7 +91,49 @@ func (p *process) newElection(ctx context.Context) (*election, error) {
 			OnStoppedLeading: func() { p.log.Info("not leading", "identity", id) },
 		},
 	})
+	if err == nil {
+		p.elector.Store(e.elector)
+	}
 	return e, err
+}
+
+// leaseIdentity is this replica's identity in the Lease: the original's,
+// POD.IP-DASHED.NAMESPACE.pod, when the port listens on one address (the
+// pod's IP, as the original's Deployments set it), so that a follower of
+// either kind finds the leader's address in it; else the pod's name.
+func leaseIdentity(pod, listenAddress, namespace string) string {
+	if ip := net.ParseIP(listenAddress); ip == nil || ip.IsUnspecified() {
+		return pod
+	}
+	return fmt.Sprintf("%s.%s.%s.pod", pod, strings.ReplaceAll(listenAddress, ".", "-"), namespace)
+}
+
+// leaderHost is where a follower asks the leader for its readiness: the IP
+// in an identity of the original's form, else the identity itself as a
+// host name (as the original does).
+func leaderHost(identity string) string {
+	labels := strings.Split(identity, ".")
+	if n := len(labels); n >= 4 && labels[n-1] == "pod" {
+		dotted := strings.ReplaceAll(labels[n-3], "-", ".")
+		if net.ParseIP(dotted) != nil {
+			return dotted
+		}
+	}
+	return identity
+}
+
+// leader tells the HTTP port whom a follower asks for readiness: the
+// leader's host, and whether this replica follows (a candidate that does
+// not lead; not before its candidacy starts).
+func (p *process) leader() (host string, following bool) {
+	e := p.elector.Load()
+	if e == nil || e.IsLeader() {
+		return "", false
+	}
+	if id := e.GetLeader(); id != "" {
+		host = leaderHost(id)
+	}
+	return host, true
 }
 
 // lead runs the operator until SIGTERM (ctx) or the loss of the lease

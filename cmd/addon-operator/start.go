@@ -19,6 +19,7 @@ import (
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
@@ -66,6 +67,8 @@ type process struct {
 	log     *slog.Logger
 	cfg     *rest.Config
 	current atomic.Pointer[app.App]
+	// elector is the replica's candidacy in HA mode, once it has started.
+	elector atomic.Pointer[leaderelection.LeaderElector]
 }
 
 func (p *process) run(ctx context.Context) error {
@@ -96,6 +99,9 @@ func (p *process) run(ctx context.Context) error {
 func (p *process) handler() http.Handler {
 	return httpapi.NewHandler(httpapi.Options{
 		Ready: func() bool { a := p.current.Load(); return a != nil && a.Board.Ready() },
+		// A follower answers with the leader's readiness, as the
+		// original's does (UPSTREAM §4), on its own port number.
+		Leader: p.leader, LeaderPort: p.s.ListenPort,
 		Queue: func() messages.QueueSnapshot {
 			if a := p.current.Load(); a != nil {
 				return a.Board.Queues()

@@ -3,27 +3,35 @@ package e2e_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Two replicas with ADDON_OPERATOR_HA: one leads and converges, the other
-// serves its port but is not ready; when the leader stops (SIGTERM, exit 0,
-// lease released) the other takes over and converges.
+// Two replicas with ADDON_OPERATOR_HA, each listening on its own address
+// and the same port, as pods do: one leads and converges; the other
+// serves its port and answers /readyz with the leader's readiness, asked
+// at the address in the leader's Lease identity (the original's form,
+// UPSTREAM §4). When the leader stops (SIGTERM, exit 0, lease released)
+// the other takes over and converges.
 func TestLeaderElection(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
 	applyExampleConfigMap(t, root, ns)
 	a := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-a")
 	a.waitReady(t)
-	b := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-b")
+	b := startOperator(t, root, ns, "ADDON_OPERATOR_HA=true", "ADDON_OPERATOR_POD=replica-b",
+		"ADDON_OPERATOR_LISTEN_ADDRESS=127.0.0.2", "ADDON_OPERATOR_LISTEN_PORT="+strconv.Itoa(a.port))
 	b.waitListening(t)
 	if code, _ := b.get(t, "/healthz"); code != 200 {
 		t.Fatalf("follower /healthz %d", code)
 	}
-	if code, _ := b.get(t, "/readyz"); code != 500 {
-		t.Fatalf("follower /readyz %d, want 500", code)
+	if holder := leaseHolder(t, ns); holder != "replica-a.127-0-0-1."+ns+".pod" {
+		t.Fatalf("lease held by %q", holder)
+	}
+	if code, body := b.get(t, "/readyz"); code != 200 || strings.TrimSpace(body) != "HA mode is enabled and waiting for acquiring the lock." {
+		t.Fatalf("follower /readyz %d %q, want the leader's 200", code, body)
 	}
 	a.stop(t)
 	if code := a.cmd.ProcessState.ExitCode(); code != 0 {
@@ -32,7 +40,7 @@ func TestLeaderElection(t *testing.T) {
 	start := time.Now()
 	b.waitReady(t)
 	t.Logf("takeover: ready %s after the leader stopped", time.Since(start))
-	if n := b.count("leading", map[string]any{"identity": "replica-b"}); n != 1 {
+	if n := b.count("leading", map[string]any{"identity": "replica-b.127-0-0-2." + ns + ".pod"}); n != 1 {
 		t.Fatalf("replica-b led %d times\n%s", n, b.logText())
 	}
 }
@@ -68,6 +76,19 @@ func TestLeaderKilledOtherTakesOver(t *testing.T) {
 			t.Fatalf("release %s went from revision %d to %d", name, revisions[name], rev)
 		}
 	}
+}
+
+// leaseHolder is the holder identity of the replicas' Lease.
+func leaseHolder(t *testing.T, ns string) string {
+	t.Helper()
+	lease, err := kube.Client(t).CoordinationV1().Leases(ns).Get(context.Background(), "addon-operator-leader-election", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lease.Spec.HolderIdentity == nil {
+		return ""
+	}
+	return *lease.Spec.HolderIdentity
 }
 
 // releaseRevisions reads the deployed revision of every release.
@@ -145,7 +166,7 @@ func TestLeaderCutOffFromTheAPIServer(t *testing.T) {
 	b.waitReady(t)
 	t.Logf("cut-off leader exited %s after the cut; the other replica ready %s after it", exited, time.Since(cut))
 	stopped := a.lastRecordTime(t)
-	led := recordTime(t, b.waitRecord(t, "leading", map[string]any{"identity": "replica-b"}))
+	led := recordTime(t, b.waitRecord(t, "leading", map[string]any{"identity": "replica-b.127-0-0-1." + ns + ".pod"}))
 	if !led.After(stopped) {
 		t.Fatalf("replica-b led at %s, before the cut-off leader's last record at %s", led, stopped)
 	}

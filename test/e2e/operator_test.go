@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +22,10 @@ import (
 
 // operator is one run of the binary.
 type operator struct {
-	cmd    *exec.Cmd
+	cmd *exec.Cmd
+	// host and port are where its HTTP port listens: 127.0.0.1 and a free
+	// port, unless the env given sets ADDON_OPERATOR_LISTEN_ADDRESS/_PORT.
+	host   string
 	port   int
 	socket string
 	mu     sync.Mutex
@@ -48,6 +53,15 @@ func launchOperator(t *testing.T, prefix []string, root, ns string, env ...strin
 	base, err := scenario.Launch{Root: root, Namespace: ns, Kubeconfig: kube.Kubeconfig(), Port: op.port, TmpDir: t.TempDir()}.Env()
 	if err != nil {
 		t.Fatal(err)
+	}
+	op.host = "127.0.0.1"
+	if h := envValue(env, "ADDON_OPERATOR_LISTEN_ADDRESS"); h != "" {
+		op.host = h
+	}
+	if p := envValue(env, "ADDON_OPERATOR_LISTEN_PORT"); p != "" {
+		if op.port, err = strconv.Atoi(p); err != nil {
+			t.Fatal(err)
+		}
 	}
 	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
 	op.cmd = exec.Command(argv[0], argv[1:]...)
@@ -161,7 +175,7 @@ func (op *operator) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d%s", op.port, path), nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(op.host, strconv.Itoa(op.port))+path, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("GET %s: %v", path, err)

@@ -28,13 +28,27 @@ type Options struct {
 	HookRegistry prometheus.Gatherer
 	// Now is the clock for "retry in" figures.
 	Now func() time.Time
+	// Leader, in HA mode, tells whether this replica follows and the
+	// leader's host: a follower's /readyz answers with the leader's, asked
+	// on LeaderPort. Nil: this replica's own readiness.
+	Leader     func() (host string, following bool)
+	LeaderPort int
 }
 
 // NewHandler returns the HTTP handler.
 func NewHandler(opts Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		// A question from a follower is answered for this replica only:
+		// a follower that asks a follower (a stale identity, a shared
+		// address) gets its "not ready", never a loop.
+		if opts.Leader != nil && r.Header.Get(followerHeader) == "" {
+			if host, following := opts.Leader(); following {
+				leaderReadiness(r.Context(), w, host, opts.LeaderPort)
+				return
+			}
+		}
 		// The original's codes and texts (UPSTREAM.md §4), which probes
 		// and scripts written for it may match.
 		if !opts.Ready() {
