@@ -23,8 +23,8 @@ type CoreOptions struct {
 	KubeVersion string
 	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
 	IgnoreRelease string
-	// ParallelModuleRuns > 1 runs a converge's module runs as a graph in
-	// that many parallel queues.
+	// ParallelModuleRuns > 1 runs the module runs of a weight of two or
+	// more modules in that many parallel queues.
 	ParallelModuleRuns int
 	// Rescan: every discovery after the first converge reads the modules
 	// dirs again (the operator can start module actors).

@@ -60,11 +60,14 @@
 // RunOrder); a module whose requirements are not met is disabled before its
 // enabled script is asked (the final say).
 //
-// With LifecycleOptions.ParallelModuleRuns > 1, or when an enabled module
-// declares requirements, discovery puts the runs of every enabled module
-// into one ParallelModuleRun (weights.go: runDeps says what each waits for,
-// its required modules or the lower weight); the core runs it with
-// runGraph (group.go, pure): a module is queued once what it waits for has
+// With LifecycleOptions.ParallelModuleRuns > 1, discovery queues the
+// weight groups in order: a ParallelModuleRun per weight of two or more
+// modules, a plain run in main for a weight of one, as the original does
+// (UPSTREAM §4). When an enabled module declares requirements, it puts the
+// runs of every enabled module into one ParallelModuleRun instead
+// (weights.go: runDeps says what each waits for, its required modules or
+// the lower weight). The core runs a ParallelModuleRun with runGraph
+// (group.go, pure): a module is queued once what it waits for has
 // succeeded, one going run per parallel queue, and the task ends,
 // unblocking main, once every module has succeeded (parallel.go). A reload
 // that supersedes a failing converge is told to the operator, which takes

@@ -10,11 +10,14 @@ import (
 )
 
 // runTasks keeps plain runs in main one by one (parallel 1, no module
-// that declares requirements); otherwise one ParallelModuleRun runs all
-// the enabled modules as a graph.
+// that declares requirements); with parallel > 1 a weight of two or more
+// modules is one ParallelModuleRun and a weight of one keeps its plain run
+// in main (UPSTREAM §4), weights in order; when an enabled module declares
+// requirements one ParallelModuleRun runs all the enabled modules as a
+// graph.
 func TestRunTasks(t *testing.T) {
 	defs := []layout.Definition{def(t, "010-a", ""), def(t, "010-b", ""), def(t, "020-c", ""),
-		requires(def(t, "030-d", ""), "a"), def(t, "f", "")}
+		requires(def(t, "030-d", ""), "a"), def(t, "e", ""), def(t, "f", "")}
 	all := []string{"a", "b", "c", "d", "f"}
 	cases := []struct {
 		name     string
@@ -25,8 +28,12 @@ func TestRunTasks(t *testing.T) {
 		{name: "parallel 1, no requirements: one by one in main", enabled: []string{"a", "b", "c", "f"}, parallel: 1,
 			want: []string{"run a", "run b", "run c", "run f"}},
 		{name: "parallel 0 is 1", enabled: []string{"a", "c"}, want: []string{"run a", "run c"}},
-		{name: "parallel 8: one graph", enabled: []string{"a", "b", "c", "f"}, parallel: 8,
-			want: []string{"group a,b,c,f"}},
+		{name: "parallel 8: a group per weight of two or more, a lone module in main", enabled: []string{"a", "b", "c", "f"},
+			parallel: 8, want: []string{"group a,b", "run c", "run f"}},
+		{name: "parallel 8: unnumbered modules share one weight", enabled: []string{"c", "e", "f"}, parallel: 8,
+			want: []string{"run c", "group e,f"}},
+		{name: "parallel 8 with requirements: one graph", enabled: all, parallel: 8,
+			want: []string{"group a,b,c,d,f"}},
 		{name: "parallel 1 with requirements: one graph", enabled: all, parallel: 1,
 			want: []string{"group a,b,c,d,f"}},
 		{name: "requirements of a disabled module change nothing", enabled: []string{"a", "b"}, parallel: 1,

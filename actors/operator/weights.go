@@ -19,33 +19,48 @@ func weightOf(def layout.Definition) weight {
 	return weight{unnumbered: !def.Names.Ordered, order: def.Names.Order}
 }
 
-// byGraph tells whether a converge's runs go through the run graph: with
-// parallel runs, or when an enabled module declares requirements (then a
-// failing module holds only what waits for it, even one by one).
-func byGraph(enabled []string, defs map[string]layout.Definition, parallel int) bool {
-	if parallel > 1 {
-		return true
-	}
+// byRequirements tells whether an enabled module declares requirements:
+// then a converge's runs go through one run graph, even one by one, so
+// that a failing module holds only what waits for it.
+func byRequirements(enabled []string, defs map[string]layout.Definition) bool {
 	return slices.ContainsFunc(enabled, func(m string) bool { return defs[m].Requirements.OrdersByRequirements() })
 }
 
 // runTasks are the module runs of a converge for the enabled modules (in
-// run order): plain runs in main one by one, or one ParallelModuleRun
-// that runs them as a graph (runDeps).
+// run order): plain runs in main one by one; with parallel > 1 the weight
+// groups in order, each a ParallelModuleRun, or a plain run in main for a
+// weight of one module (UPSTREAM §4: the original runs such a module in
+// main, and its hooks' metrics and `queue list` say so); or, when an
+// enabled module declares requirements, one ParallelModuleRun that runs
+// them all as a graph (runDeps).
 func runTasks(enabled []string, defs []layout.Definition, parallel int) []messages.Task {
 	byName := definitions(defs)
 	if len(enabled) == 0 {
 		return nil
 	}
-	if !byGraph(enabled, byName, parallel) {
-		out := make([]messages.Task, 0, len(enabled))
-		for _, m := range enabled {
-			out = append(out, messages.NewModuleRun(m, "converge"))
-		}
-		return out
+	if byRequirements(enabled, byName) {
+		return []messages.Task{groupTask(enabled)}
 	}
-	return []messages.Task{{Kind: messages.TaskParallelModuleRun, Owner: messages.OwnerOperator,
-		Modules: slices.Clone(enabled), Reason: "converge"}}
+	var out []messages.Task
+	for i := 0; i < len(enabled); {
+		j := i + 1
+		for parallel > 1 && j < len(enabled) && weightOf(byName[enabled[j]]) == weightOf(byName[enabled[i]]) {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, messages.NewModuleRun(enabled[i], "converge"))
+		} else {
+			out = append(out, groupTask(enabled[i:j]))
+		}
+		i = j
+	}
+	return out
+}
+
+// groupTask is the ParallelModuleRun of modules (in run order).
+func groupTask(modules []string) messages.Task {
+	return messages.Task{Kind: messages.TaskParallelModuleRun, Owner: messages.OwnerOperator,
+		Modules: slices.Clone(modules), Reason: "converge"}
 }
 
 func definitions(defs []layout.Definition) map[string]layout.Definition {
