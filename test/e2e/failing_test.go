@@ -18,11 +18,15 @@ import (
 // global section runs it at once, and the queue is not held by it.
 
 // failingModules is 010-bad and 020-next, each a chart of one ConfigMap
-// named after the release. bad's beforeHelm fails while bad.fail is true
-// or global.x is "bad"; every hook records into "order".
+// named after the release, and 010-peer (no chart, no hooks): with
+// ADDON_OPERATOR_PARALLEL_MODULE_RUNS it makes bad's weight a group of two,
+// whose runs go through the converge graph (a weight of one runs in main).
+// bad's beforeHelm fails while bad.fail is true or global.x is "bad"; every
+// hook records into "order".
 func failingModules() map[string]string {
-	files := map[string]string{"modules/values.yaml": "global:\n  x: ok\nbadEnabled: true\nnextEnabled: true\n",
-		"modules/010-bad/values.yaml": "bad:\n  fail: false\n", "modules/020-next/values.yaml": "next:\n  v: 1\n"}
+	files := map[string]string{"modules/values.yaml": "global:\n  x: ok\nbadEnabled: true\nnextEnabled: true\npeerEnabled: true\n",
+		"modules/010-bad/values.yaml": "bad:\n  fail: false\n", "modules/020-next/values.yaml": "next:\n  v: 1\n",
+		"modules/010-peer/values.yaml": "peer: {}\n"}
 	for _, m := range []string{"010-bad", "020-next"} {
 		files["modules/"+m+"/Chart.yaml"] = "apiVersion: v2\nname: " + m[4:] + "\nversion: 0.1.0\n"
 		files["modules/"+m+"/templates/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata: {}\n"

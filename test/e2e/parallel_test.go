@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// parallelModules is two weight groups: 010 (able, beta, gamma) and 020
-// (delta, epsilon). Every module records "start NAME" in beforeHelm and
+// parallelModules is three weight groups: 010 (able, beta, gamma), 020
+// (delta, epsilon) and 030 (omega alone). Every module records "start NAME" in beforeHelm and
 // "end NAME" in afterHelm. able, the first of its group, fails its
 // beforeHelm until beta and gamma have ended (at least once): it can only
 // succeed if they run while it is being retried (one by one, it would
@@ -17,8 +17,8 @@ import (
 // re-runs gamma.
 func parallelModules() map[string]string {
 	files := map[string]string{"modules/values.yaml": "global: {}\nableEnabled: true\nbetaEnabled: true\n" +
-		"gammaEnabled: true\ndeltaEnabled: true\nepsilonEnabled: true\n"}
-	for _, m := range []string{"010-able", "010-beta", "010-gamma", "020-delta", "020-epsilon"} {
+		"gammaEnabled: true\ndeltaEnabled: true\nepsilonEnabled: true\nomegaEnabled: true\n"}
+	for _, m := range []string{"010-able", "010-beta", "010-gamma", "020-delta", "020-epsilon", "030-omega"} {
 		name := m[4:]
 		files["modules/"+m+"/values.yaml"] = name + ":\n  x: 1\n"
 		files["modules/"+m+"/hooks/after"] = hook(`{"configVersion":"v1","afterHelm":1}`,
@@ -42,7 +42,8 @@ fi`)
 // side by side in parallel queues: a failing module is retried in its
 // queue while the others of its group finish, a module whose afterHelm
 // changed its values runs again within its group, the next group starts
-// only when every module of the first has succeeded, and the converge
+// only when every module of the first has succeeded, a weight of one
+// module runs in main as in the original (UPSTREAM §4), and the converge
 // completes (/readyz 200).
 func TestParallelWeightGroups(t *testing.T) {
 	root := tree(t, parallelModules())
@@ -70,14 +71,32 @@ func TestParallelWeightGroups(t *testing.T) {
 		slices.Index(order, "end gamma") > lastAbleStart || slices.Index(order, "end beta") > lastAbleStart {
 		t.Fatalf("able should fail, then succeed after beta and gamma ended")
 	}
-	for _, m := range []string{"delta", "epsilon"} {
+	for _, m := range []string{"delta", "epsilon", "omega"} {
 		if count(order, "end "+m) != 1 {
 			t.Fatalf("%s did not run once", m)
 		}
 	}
+	if omega := slices.Index(order, "start omega"); omega < slices.Index(order, "end delta") || omega < slices.Index(order, "end epsilon") {
+		t.Fatalf("omega started before the second group had ended")
+	}
+	checkRunQueues(t, op)
 	_, text := op.get(t, "/queue")
 	if !strings.Contains(text, "Queue 'parallel_queue_7': length 0") || !strings.Contains(op.cli(t, "queue", "list"), "parallel_queue_0") {
 		t.Fatalf("parallel queues not shown:\n%s", text)
+	}
+}
+
+// checkRunQueues checks where the hooks of TestParallelWeightGroups ran,
+// by their metrics: a module of a weight group in a parallel queue, the
+// module alone in its weight in main.
+func checkRunQueues(t *testing.T, op *operator) {
+	t.Helper()
+	_, metrics := op.get(t, "/metrics")
+	const run = `addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="before",`
+	for _, want := range []string{run + `module="delta",queue="parallel_queue_`, run + `module="omega",queue="main"} 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("/metrics lacks %s", want)
+		}
 	}
 }
 
