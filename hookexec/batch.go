@@ -36,11 +36,11 @@ func (o Owner) moduleName() string {
 // A probe that hangs past Options.ProbeTimeout, or a broken batch config,
 // is an error naming the file (and the nested hook).
 func (r *Runner) DiscoverHooks(ctx context.Context, root string, owner Owner) ([]Hook, error) {
-	dir := root
+	dir, prefix := root, ""
 	if owner.Scope == bindings.ScopeModule {
-		dir = filepath.Join(root, "hooks")
+		dir, prefix = filepath.Join(root, moduleHooksDir), moduleHooksDir
 	}
-	found, notExecutable, err := discover(dir)
+	found, notExecutable, err := discover(dir, prefix)
 	if err != nil {
 		return nil, err
 	}

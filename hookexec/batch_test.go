@@ -48,7 +48,7 @@ func TestDiscoverHooksModuleBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"hooks/bin:schedule:0", "hooks/bin:configmaps:1", "hooks/bin-readiness", "script", "shell.sh"}
+	want := []string{"hooks/bin:schedule:0", "hooks/bin:configmaps:1", "hooks/bin-readiness", "hooks/script", "hooks/shell.sh"}
 	if got := hookNames(hooks); !slices.Equal(got, want) {
 		t.Fatalf("hooks = %q, want %q", got, want)
 	}
@@ -179,7 +179,7 @@ func TestDiscoverHooksCompiledShellHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hooks) != 1 || hooks[0].Name != "compiled" || hooks[0].Args != nil || hooks[0].Config != nil {
+	if len(hooks) != 1 || hooks[0].Name != "hooks/compiled" || hooks[0].Args != nil || hooks[0].Config != nil {
 		t.Fatalf("hooks = %+v, want the shell hook compiled", hooks)
 	}
 	cfg, err := r.Config(context.Background(), hooks[0], bindings.ScopeModule)

@@ -88,11 +88,12 @@ func listsItems(out []byte) bool {
 // nestedHooks are the hooks of a batch executable, named as addon-operator
 // names them: `<h>:<metadata.name>:<key>` in a module and
 // `<h>-<metadata.name>-<key>` in the global scope, the readiness hook
-// `<h>-readiness`, where <h> is the file's path from hooks/ on.
+// `<h>-readiness`, where <h> is the file's name (a module's: its path from
+// hooks/ on).
 func nestedHooks(h Hook, owner Owner, cfg *hookconfig.BatchConfig) []Hook {
 	base, sep := h.Name, "-"
 	if owner.Scope == bindings.ScopeModule {
-		base, sep = "hooks/"+h.Name, ":"
+		sep = ":"
 	}
 	env := []string{"MODULE_NAME=" + owner.moduleName(), "APPLICATION_NAME=", "APPLICATION_NAMESPACE="}
 	out := make([]Hook, 0, len(cfg.Hooks)+1)

@@ -14,10 +14,11 @@ import (
 
 // Hook is an executable found by discovery.
 type Hook struct {
-	// Name is the path relative to Root, with forward slashes
-	// ("001-startup/hook.sh"); the hook's name in logs and metrics.
+	// Name is the hook's name in logs and metrics, as the original names
+	// it: a global hook's path relative to Root ("001-startup/hook.sh"), a
+	// module hook's path from the module's hooks/ on ("hooks/compute.sh").
 	Name string
-	// Path is the file to execute (Root joined with Name).
+	// Path is the file to execute.
 	Path string
 	// Root is the directory discovery walked; the hook's WORKING_DIR.
 	Root string
@@ -48,8 +49,13 @@ func DiscoverGlobalHooks(dir string) ([]Hook, error) { return Discover(dir) }
 // DiscoverModuleHooks finds the hooks under a module's hooks/ directory; a
 // module without one has no hooks.
 func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
-	return Discover(filepath.Join(moduleDir, "hooks"))
+	hooks, _, err := discover(filepath.Join(moduleDir, "hooks"), moduleHooksDir)
+	return hooks, err
 }
+
+// moduleHooksDir is a module's hooks directory, the start of its hooks'
+// names.
+const moduleHooksDir = "hooks"
 
 // Discover walks root recursively and returns every executable regular file
 // (symlinks followed) as a hook, in alphabetical order of their names.
@@ -59,14 +65,14 @@ func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
 // missing root is no hooks, not an error. Paths are made absolute, since a
 // hook runs in its own directory.
 func Discover(root string) ([]Hook, error) {
-	hooks, _, err := discover(root)
+	hooks, _, err := discover(root, "")
 	return hooks, err
 }
 
 // discover is Discover that also returns the extensionless regular files
 // without an exec bit (batch hook candidates that cannot run; the caller
-// warns about them).
-func discover(root string) (hooks []Hook, notExecutable []string, err error) {
+// warns about them). The hooks' names start with prefix.
+func discover(root, prefix string) (hooks []Hook, notExecutable []string, err error) {
 	root, err = filepath.Abs(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("discover hooks in %s: %w", root, err)
@@ -82,7 +88,7 @@ func discover(root string) (hooks []Hook, notExecutable []string, err error) {
 		return nil, nil, fmt.Errorf("discover hooks in %s: not a directory", root)
 	}
 	w := walker{root: root, visited: map[string]bool{}}
-	if err := w.walk(root, ""); err != nil {
+	if err := w.walk(root, prefix); err != nil {
 		return nil, nil, err
 	}
 	slices.SortFunc(w.hooks, func(a, b Hook) int { return strings.Compare(a.Name, b.Name) })

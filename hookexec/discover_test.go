@@ -57,7 +57,7 @@ func TestDiscoverModuleHooks(t *testing.T) {
 	writeTestFile(t, filepath.Join(module, "hooks", "h.sh"), 0o755)
 	writeTestFile(t, filepath.Join(module, "enabled"), 0o755) // not a hook
 	hooks, err := DiscoverModuleHooks(module)
-	if err != nil || len(hooks) != 1 || hooks[0].Name != "h.sh" || hooks[0].Root != filepath.Join(module, "hooks") {
+	if err != nil || len(hooks) != 1 || hooks[0].Name != "hooks/h.sh" || hooks[0].Root != filepath.Join(module, "hooks") {
 		t.Fatalf("hooks = %+v, err %v", hooks, err)
 	}
 	none, err := DiscoverModuleHooks(t.TempDir())

@@ -173,7 +173,7 @@ func TestExecutionMinIntervalPacesRuns(t *testing.T) {
 			`"settings":{"executionMinInterval":"10s","executionBurst":1}}`, ""),
 	})
 	e := spawn(t, dir)
-	task := messages.Task{Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "paced", Binding: "s",
+	task := messages.Task{Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "hooks/paced", Binding: "s",
 		Context: []byte(`[{"binding":"s","type":"Schedule"}]`)}
 	e.run(t, task)
 	e.queue.Send(e.pid, messages.RunTask{Task: task})

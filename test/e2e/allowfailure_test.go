@@ -47,9 +47,9 @@ if [[ $(jq -r '.[0].type' $ctx) == Synchronization ]]; then record "$(jq -r '.[0
 		// queues come as events.
 		`addon_operator_global_hook_allowed_errors_total{activation="OperatorStartup",binding="main-cms",hook="sync-fail",queue="main"} 1`,
 		`addon_operator_global_hook_allowed_errors_total{activation="",binding="named-cms",hook="sync-fail",queue="named"} 1`,
-		`addon_operator_module_hook_allowed_errors_total{activation="OperatorStartup",binding="main-cms",hook="sync-fail",module="tolerant",queue="main"} 1`,
-		`addon_operator_module_hook_allowed_errors_total{activation="OperatorStartup",binding="named-wait",hook="sync-fail",module="tolerant",queue="main"} 1`,
-		`addon_operator_module_hook_allowed_errors_total{activation="",binding="named-free",hook="sync-fail",module="tolerant",queue="named"} 1`,
+		`addon_operator_module_hook_allowed_errors_total{activation="OperatorStartup",binding="main-cms",hook="hooks/sync-fail",module="tolerant",queue="main"} 1`,
+		`addon_operator_module_hook_allowed_errors_total{activation="OperatorStartup",binding="named-wait",hook="hooks/sync-fail",module="tolerant",queue="main"} 1`,
+		`addon_operator_module_hook_allowed_errors_total{activation="",binding="named-free",hook="hooks/sync-fail",module="tolerant",queue="named"} 1`,
 	} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/metrics lacks %s", want)
@@ -87,7 +87,7 @@ func checkAllowedLogs(t *testing.T, op *operator) {
 		t.Errorf("%d tasks dropped at WARN, want 3\n%s", n, op.logText())
 	}
 	for _, binding := range []string{"main-cms", "named-wait"} {
-		fields := map[string]any{"level": "WARN", "hook": "sync-fail", "binding": binding}
+		fields := map[string]any{"level": "WARN", "hook": "hooks/sync-fail", "binding": binding}
 		if n := op.count("hook failed; its binding allows failure, the run goes on", fields); n != 1 {
 			t.Errorf("module run's %s failure logged %d times at WARN, want 1", binding, n)
 		}

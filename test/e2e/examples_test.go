@@ -90,7 +90,7 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 		// The start-up's runs have activation OperatorStartup, as the
 		// original labels them; greeter's second run (its afterHelm hook
 		// changed its values) is part of the start-up too.
-		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="compute.sh",module="echo-server",queue="main"} 1`,
+		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="hooks/compute.sh",module="echo-server",queue="main"} 1`,
 		`addon_operator_global_hook_run_seconds_count{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
 		`addon_operator_global_hook_success_total{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 1`,
 		`addon_operator_global_hook_errors_total{activation="OperatorStartup",binding="onStartup",hook="001-startup.sh",queue="main"} 0`,
@@ -98,13 +98,13 @@ func TestExamplesConvergeStopAndRestartUnchanged(t *testing.T) {
 		`addon_operator_module_helm_seconds_count{activation="OperatorStartup",module="optional"} 1`,
 		`addon_operator_tasks_queue_length{queue="main"} 0`, `addon_operator_convergence_total{activation="OperatorStartup"} 1`,
 		// Its crds/ were applied before its first run: Synchronization ran then.
-		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="greetings",hook="count.sh",module="greetings",queue="main"} 1`} {
+		`addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="greetings",hook="hooks/count.sh",module="greetings",queue="main"} 1`} {
 		if !strings.Contains(metrics, want) {
 			t.Fatalf("/metrics lacks %s", want)
 		}
 	}
 	if _, hookMetrics := op.get(t, "/metrics/hooks"); !strings.Contains(hookMetrics,
-		"\n"+`echo_server_computations_total{by="compute",hook="compute.sh",module="echo-server"} 1`) {
+		"\n"+`echo_server_computations_total{by="compute",hook="hooks/compute.sh",module="echo-server"} 1`) {
 		t.Fatalf("/metrics/hooks:\n%s", hookMetrics)
 	}
 	checkDebugCLI(t, op)

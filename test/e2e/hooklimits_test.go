@@ -57,16 +57,16 @@ func TestFloodingHookIsBounded(t *testing.T) {
 	})
 	op := startSpec(t, root, ns)
 	op.waitReady(t)
-	dropped := op.waitRecord(t, "hook output over the limit dropped", map[string]any{"hook": "flood", "module": "noisy", "output": "stdout"})
+	dropped := op.waitRecord(t, "hook output over the limit dropped", map[string]any{"hook": "hooks/flood", "module": "noisy", "output": "stdout"})
 	const lines, kept = 25_000_000, 1000 // "y\n" lines
 	if dropped["dropped_lines"] != float64(lines-kept) || dropped["dropped_bytes"] != float64(2*(lines-kept)) {
 		t.Errorf("dropped record %v, want %d lines and %d bytes", dropped, lines-kept, 2*(lines-kept))
 	}
-	if n := op.count("y", map[string]any{"hook": "flood", "output": "stdout"}); n != kept {
+	if n := op.count("y", map[string]any{"hook": "hooks/flood", "output": "stdout"}); n != kept {
 		t.Errorf("%d records of the hook's output, want %d", n, kept)
 	}
 	_, metrics := op.get(t, "/metrics")
-	want := fmt.Sprintf(`addon_operator_hook_output_dropped_lines_total{hook="flood",module="noisy"} %g`, float64(lines-kept))
+	want := fmt.Sprintf(`addon_operator_hook_output_dropped_lines_total{hook="hooks/flood",module="noisy"} %g`, float64(lines-kept))
 	if !strings.Contains(metrics, want) {
 		t.Errorf("/metrics lacks %s", want)
 	}

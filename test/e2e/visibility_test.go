@@ -39,7 +39,7 @@ func TestFailingAndBlockedHooksAreVisible(t *testing.T) {
 		t.Fatal(err)
 	}
 	op.waitRecord(t, "slow-started", map[string]any{"output": "stdout"})
-	const errs = `addon_operator_module_hook_errors_total{activation="OperatorStartup",binding="beforeHelm",hook="h",module="failing",queue="main"}`
+	const errs = `addon_operator_module_hook_errors_total{activation="OperatorStartup",binding="beforeHelm",hook="hooks/h",module="failing",queue="main"}`
 	if _, m := op.get(t, "/metrics"); seriesValue(m, errs) < 1 {
 		t.Fatalf("/metrics counts no hook error: %s", errs)
 	}

@@ -273,7 +273,7 @@ func checkWebhookMetrics(t *testing.T, op *operator) {
 	t.Helper()
 	_, body := op.get(t, "/metrics")
 	for _, want := range []string{
-		`addon_operator_module_hook_run_seconds_count{activation="",binding="policy.guard.example.com",hook="validate",module="guard",queue="webhook"}`,
+		`addon_operator_module_hook_run_seconds_count{activation="",binding="policy.guard.example.com",hook="hooks/validate",module="guard",queue="webhook"}`,
 		`addon_operator_webhook_requests_total{binding="policy.guard.example.com",kind="validating",owner="guard"}`,
 		`addon_operator_webhook_denials_total{binding="policy.guard.example.com",kind="validating",owner="guard"}`,
 	} {

@@ -209,7 +209,7 @@ func TestModuleSynchronizationInsideTheFirstRun(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(context.Background(), other, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s.waitFor(t, "the event run", func(b *board.Board) bool { return contexts(b, "module/alpha:k8s") >= 2 })
+	s.waitFor(t, "the event run", func(b *board.Board) bool { return contexts(b, "module/alpha:hooks/k8s") >= 2 })
 	if got := s.record(t, "order"); !strings.HasSuffix(got, "Event:0\n") {
 		t.Fatalf("after the event\n%s", got)
 	}
