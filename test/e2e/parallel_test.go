@@ -92,7 +92,7 @@ func TestParallelWeightGroups(t *testing.T) {
 func checkRunQueues(t *testing.T, op *operator) {
 	t.Helper()
 	_, metrics := op.get(t, "/metrics")
-	const run = `addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="before",`
+	const run = `addon_operator_module_hook_run_seconds_count{activation="OperatorStartup",binding="beforeHelm",hook="hooks/before",`
 	for _, want := range []string{run + `module="delta",queue="parallel_queue_`, run + `module="omega",queue="main"} 1`} {
 		if !strings.Contains(metrics, want) {
 			t.Fatalf("/metrics lacks %s", want)

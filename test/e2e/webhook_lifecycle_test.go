@@ -94,17 +94,17 @@ func TestWebhookFollowsTheModule(t *testing.T) {
 	})
 	checkChain(t, dyn, ns, group)
 	why := op.cli(t, "module", "why", "guard")
-	for _, want := range []string{"Validating policy.guard.example.com (hook validate) at /guard/policy-guard-example-com: ready",
-		"Mutating labels.guard.example.com (hook mutate) at /guard/labels-guard-example-com: ready",
-		"Conversion v2-v3 (hook convert-b) at /" + crd + ": ready",
-		"Validating snap.guard.example.com (hook snap) at /guard/snap-guard-example-com: ready"} {
+	for _, want := range []string{"Validating policy.guard.example.com (hook hooks/validate) at /guard/policy-guard-example-com: ready",
+		"Mutating labels.guard.example.com (hook hooks/mutate) at /guard/labels-guard-example-com: ready",
+		"Conversion v2-v3 (hook hooks/convert-b) at /" + crd + ": ready",
+		"Validating snap.guard.example.com (hook hooks/snap) at /guard/snap-guard-example-com: ready"} {
 		if !strings.Contains(why, want) {
 			t.Errorf("module why guard does not show %q:\n%s", want, why)
 		}
 	}
 
 	plan, _ := runPlan(t, op, "--set", "guardEnabled=false")
-	if want := "webhook Validating policy.guard.example.com (hook validate) at /guard/policy-guard-example-com: removed"; !strings.Contains(plan, want) {
+	if want := "webhook Validating policy.guard.example.com (hook hooks/validate) at /guard/policy-guard-example-com: removed"; !strings.Contains(plan, want) {
 		t.Errorf("plan of the disable does not show %q:\n%s", want, plan)
 	}
 
@@ -200,7 +200,7 @@ func TestWebhookConversionKeptWhileObjectsNeedIt(t *testing.T) {
 			t.Fatalf("read c1 at %s with the conversion kept: %v", v, err)
 		}
 	}
-	if why := op.cli(t, "module", "why", "guard"); !strings.Contains(why, "Conversion v1-v2 (hook convert-a) at /"+crdName+": ready; kept") {
+	if why := op.cli(t, "module", "why", "guard"); !strings.Contains(why, "Conversion v1-v2 (hook hooks/convert-a) at /"+crdName+": ready; kept") {
 		t.Errorf("module why guard does not show the kept conversion:\n%s", why)
 	}
 	// The test deletes the CRD: the apiserver then stops calling us.

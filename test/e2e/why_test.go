@@ -140,7 +140,7 @@ func TestModuleWhyRetrying(t *testing.T) {
 	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 1.0})
 	w := op.why(t, "broken")
 	const failure = "exited with code 1; last stderr lines: broken"
-	if !strings.HasPrefix(w.Summary, "retrying in ") || !strings.Contains(w.Summary, ": hook before: ") ||
+	if !strings.HasPrefix(w.Summary, "retrying in ") || !strings.Contains(w.Summary, ": hook hooks/before: ") ||
 		!strings.HasSuffix(w.Summary, failure) {
 		t.Fatalf("summary %q", w.Summary)
 	}
