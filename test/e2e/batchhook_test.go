@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -146,6 +147,25 @@ func TestBatchHookGlobal(t *testing.T) {
 	for _, want := range []string{`hook="hooks/bin-schedule-0"`, `hook="hooks/bin-configmaps-1"`, `hook="hooks/bin-readiness"`} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/metrics/hooks lacks %s\n%s", want, metrics)
+		}
+	}
+}
+
+// UPSTREAM.md §1.8: a global batch executable whose `hook config` is
+// broken stops start-up, with an error naming the file and the nested
+// hook; a module's would only leave its module out.
+func TestBatchHookGlobalBrokenConfigStopsStartup(t *testing.T) {
+	ns := kube.Namespace(t)
+	root := tree(t, map[string]string{"modules/values.yaml": "global: {}\n"})
+	buildBatchHook(t, filepath.Join(root, "global-hooks/hooks/bin"), "main.mode=broken", "main.valuesKey=global")
+	op := startSpec(t, root, ns)
+	if code := op.waitExit(t, 60*time.Second); code == 0 {
+		t.Fatalf("exit code 0 with a broken global batch hook\n%s", op.logText())
+	}
+	logs := op.logText()
+	for _, want := range []string{"global-hooks/hooks/bin", `hooks[1] \"configmaps\"`, "kubernetes[0].kind: bad value: kind is required"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the error does not name %q\n%s", want, logs)
 		}
 	}
 }
