@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // selectorBindings are kubernetes bindings on the ConfigMaps of ns, one per
@@ -108,4 +110,42 @@ func putLabelled(t *testing.T, cms typedcorev1.ConfigMapInterface, name string, 
 	if _, err := cms.Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create configmap %s: %v", name, err)
 	}
+}
+
+// UPSTREAM.md §8.4: objects and snapshots are sorted by namespace, then
+// name: all of namespace N come before those of N-b (a sort of
+// "namespace/name" keys puts "N-b/…" first, as '-' sorts before '/').
+func TestObjectsSortedByNamespaceThenName(t *testing.T) {
+	ns := kube.Namespace(t)
+	client := kube.Client(t)
+	other := ns + "-b"
+	if _, err := client.CoreV1().Namespaces().Create(context.Background(),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: other}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := client.CoreV1().Namespaces().Delete(context.Background(), other, metav1.DeleteOptions{}); err != nil {
+			t.Errorf("delete namespace %s: %v", other, err)
+		}
+	})
+	sorted := map[string]string{"sorted": "x"}
+	putLabelled(t, client.CoreV1().ConfigMaps(other), "a", sorted)
+	putLabelled(t, client.CoreV1().ConfigMaps(ns), "z", sorted)
+	putLabelled(t, client.CoreV1().ConfigMaps(ns), "y", sorted)
+	config := `{"configVersion":"v1","afterAll":1,"kubernetes":[{"name":"cms","kind":"ConfigMap","keepFullObjectsInMemory":false,` +
+		`"jqFilter":".metadata.namespace + \"/\" + .metadata.name","labelSelector":{"matchLabels":{"sorted":"x"}},` +
+		`"namespace":{"nameSelector":{"matchNames":["` + other + `","` + ns + `"]}}}]}`
+	root := tree(t, map[string]string{
+		"global-hooks/sorted": hook(config, `record "$(jq -c '.[0] | (.objects // .snapshots.cms) | map(.filterResult)' $BINDING_CONTEXT_PATH)" sorted`),
+		"modules/values.yaml": "{}\n",
+	})
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	want := `["` + ns + `/y","` + ns + `/z","` + other + `/a"]`
+	got := lines(root, "sorted")
+	if len(got) != 2 {
+		t.Fatalf("runs %q, want Synchronization and afterAll", got)
+	}
+	scenario.JSONEqual(t, "Synchronization objects", got[0], want)
+	scenario.JSONEqual(t, "afterAll snapshot", got[1], want)
 }
