@@ -143,7 +143,14 @@ func publish(seen []string) {
 			"data":     map[string]any{"names": strings.Join(seen, ",")}}})
 }
 
+// ready is the readiness hook; it fails while the file that
+// $BATCH_READY_FAIL names exists.
 func ready() {
+	if gate := os.Getenv("BATCH_READY_FAIL"); gate != "" {
+		if _, err := os.Stat(gate); err == nil {
+			fail("not ready: " + gate + " exists")
+		}
+	}
 	writeJSON(os.Getenv("VALUES_JSON_PATCH_PATH"), []any{add("/"+valuesKey+"/ready", true)})
 	writeJSON(os.Getenv("METRICS_PATH"), map[string]any{"name": "batch_test_ready", "action": "set", "value": 1})
 }

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -168,4 +169,26 @@ func TestBatchHookGlobalBrokenConfigStopsStartup(t *testing.T) {
 			t.Errorf("the error does not name %q\n%s", want, logs)
 		}
 	}
+}
+
+// UPSTREAM.md §1.6: the readiness hook runs as a schedule hook; a failed
+// run is a failed task, retried until it succeeds.
+func TestBatchHookReadinessFailureIsRetried(t *testing.T) {
+	ns := kube.Namespace(t)
+	root := batchModuleTree(t, "main.namespace="+ns)
+	gate := filepath.Join(t.TempDir(), "not-ready")
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	op := startSpec(t, root, ns, "BATCH_READY_FAIL="+gate)
+	waitFailure(t, op, "hooks/bin-readiness")
+	waitFailure(t, op, `{"message":"execute: not ready: `+gate+` exists"}`)
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the readiness hook's values patch", func() bool {
+		var shown struct{ Values map[string]any }
+		err := json.Unmarshal([]byte(op.cli(t, "module", "values", "batch-module", "-o", "json")), &shown)
+		return err == nil && shown.Values["ready"] == true
+	})
 }
