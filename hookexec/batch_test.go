@@ -209,3 +209,36 @@ func TestListsItems(t *testing.T) {
 		}
 	}
 }
+
+// UPSTREAM.md §1.1–1.2: `hook list` runs in an empty environment and
+// `hook config` in the operator's (test/batchhook mode envcheck fails
+// otherwise, and a failed probe would leave a shell hook named "bin").
+func TestDiscoverHooksBatchEnvironments(t *testing.T) {
+	module := t.TempDir()
+	buildBatchHook(t, filepath.Join(module, "hooks", "bin"), "envcheck")
+	r := NewRunner(Options{Environ: baseEnv("SOME_SETTING=1")})
+	hooks, err := r.DiscoverHooks(context.Background(), module, Owner{Scope: bindings.ScopeModule, Module: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hooks/bin:schedule:0", "hooks/bin:configmaps:1", "hooks/bin-readiness"}
+	if got := hookNames(hooks); !slices.Equal(got, want) {
+		t.Fatalf("hooks = %q, want %q", got, want)
+	}
+}
+
+// UPSTREAM.md §1.1: a global hooks dir without a hooks/ subdir is searched
+// itself; nested names are `<path>-<name>-<key>` from the dir.
+func TestDiscoverHooksGlobalBatchWithoutHooksDir(t *testing.T) {
+	dir := t.TempDir()
+	buildBatchHook(t, filepath.Join(dir, "sub", "bin"), "")
+	r := NewRunner(Options{Environ: baseEnv()})
+	hooks, err := r.DiscoverHooks(context.Background(), dir, Owner{Scope: bindings.ScopeGlobal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sub/bin-schedule-0", "sub/bin-configmaps-1", "sub/bin-readiness"}
+	if got := hookNames(hooks); !slices.Equal(got, want) {
+		t.Fatalf("hooks = %q, want %q", got, want)
+	}
+}

@@ -339,14 +339,14 @@ func (m *monitor) drop(k string) {
 	m.order = nil
 }
 
-// objects lists the snapshot in a stable order (by key), for binding
+// objects lists the snapshot by namespace, then name, for binding
 // contexts, in a new slice. The order is kept between calls until a key
 // comes or goes: a storm of changes to the same objects, each of whose
 // runs asks for the snapshot, sorts it once and then only copies its items
 // (a map lookup per object and run was a tenth of a storm's CPU).
 func (m *monitor) objects() []bctx.ObjectAndFilterResult {
 	if m.order == nil {
-		keys := slices.Sorted(maps.Keys(m.snapshot))
+		keys := slices.SortedFunc(maps.Keys(m.snapshot), compareKeys)
 		m.order = make([]*item, len(keys))
 		for i, k := range keys {
 			m.order[i] = m.snapshot[k]

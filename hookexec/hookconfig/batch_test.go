@@ -105,6 +105,19 @@ func TestParseBatchConversions(t *testing.T) {
 				wantEq(t, "allowFailure", c.Schedules[0].AllowFailure, false)
 				wantEq(t, "include", len(c.Schedules[0].IncludeSnapshotsFrom), 0)
 			}},
+		// module-sdk has no watchEvent or mode (UPSTREAM §1.4): they are
+		// not read, neither refused as in a shell hook's v1 config.
+		{"watchEvent and mode are not read", bindings.ScopeModule,
+			`{"kubernetes":[{"kind":"Pod","watchEvent":["Deleted"],"mode":"v0"}]}`,
+			func(t *testing.T, c *bindings.Config) {
+				if !slices.Equal(c.Kubernetes[0].ExecuteHookOnEvent, bindings.AllWatchEvents()) {
+					t.Errorf("events = %v, want every event", c.Kubernetes[0].ExecuteHookOnEvent)
+				}
+			}},
+		{"burst alone", bindings.ScopeModule, `{"settings":{"executionBurst":3}}`,
+			func(t *testing.T, c *bindings.Config) {
+				wantEq(t, "settings", c.Settings, bindings.Settings{ExecutionBurst: 3})
+			}},
 		{"zero settings are unset", bindings.ScopeModule, `{"settings":{"executionMinInterval":0,"executionBurst":0}}`,
 			func(t *testing.T, c *bindings.Config) { wantEq(t, "settings", c.Settings, bindings.Settings{}) }},
 	}

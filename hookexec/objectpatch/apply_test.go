@@ -43,7 +43,7 @@ func TestApplyPatches(t *testing.T) {
 	e := newEnv(t, 0)
 	e.createConfigMap("p", map[string]string{"a": "1", "b": "2"})
 	err := e.apply(`{"operation":"MergePatch","kind":"ConfigMap","namespace":"$NS","name":"p","mergePatch":{"data":{"m":"x"}}}
-{"operation":"JSONPatch","apiVersion":"v1","kind":"ConfigMap","namespace":"$NS","name":"p","jsonPatch":[{"op":"remove","path":"/data/b"}]}
+{"operation":"JSONPatch","apiVersion":"v1","kind":"ConfigMap","namespace":"$NS","name":"p","jsonPatch":[{"op":"remove","path":"/data/b","value":null}]}
 {"operation":"JSONPatch","kind":"ConfigMap","namespace":"$NS","name":"p","jsonPatch":"[{\"op\":\"add\",\"path\":\"/data/s\",\"value\":\"str\"}]"}
 {"operation":"JQPatch","kind":"ConfigMap","namespace":"$NS","name":"p","jqFilter":".data.a = (.data.a | tonumber + 1 | tostring)"}`)
 	if err != nil {

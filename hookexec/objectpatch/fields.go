@@ -95,10 +95,18 @@ func withMergePatch(op Operation, v any) (Operation, error) {
 }
 
 // withJSONPatch reads an RFC 6902 patch: a non-empty array of operations,
-// or a JSON/YAML string of one.
+// or a JSON/YAML string of one. Written as an array, its first operation
+// must carry value (even remove's), as shell-operator's schema says; the
+// string form is not checked against that schema, so it need not.
 func withJSONPatch(op Operation, v any) (Operation, error) {
 	if err := needTarget(op); err != nil {
 		return Operation{}, err
+	}
+	if first, ok := firstItem(v); ok {
+		if _, hasValue := first["value"]; !hasValue {
+			return Operation{}, fmt.Errorf("field \"jsonPatch\": operation 0: value is required " +
+				"in the first operation of an array (write the patch as a string to leave it out)")
+		}
 	}
 	if s, ok := v.(string); ok {
 		var parsed any
@@ -129,4 +137,15 @@ func withJSONPatch(op Operation, v any) (Operation, error) {
 	}
 	op.JSONPatch = data
 	return op, nil
+}
+
+// firstItem is the first element of v when v is an array whose first
+// element is an object.
+func firstItem(v any) (map[string]any, bool) {
+	items, ok := v.([]any)
+	if !ok || len(items) == 0 {
+		return nil, false
+	}
+	first, ok := items[0].(map[string]any)
+	return first, ok
 }

@@ -50,6 +50,14 @@ func TestParse(t *testing.T) {
 		{name: "json patch empty", input: `{"operation":"JSONPatch","kind":"Pod","name":"p","jsonPatch":[]}`, err: `field "jsonPatch": want a non-empty array`},
 		{name: "json patch without path", input: `{"operation":"JSONPatch","kind":"Pod","name":"p","jsonPatch":[{"op":"add","value":1}]}`,
 			err: `field "jsonPatch": operation 0: path is required`},
+		// shell-operator's schema requires value on the first operation of
+		// a jsonPatch array (UPSTREAM.md §1.9); a string is not checked.
+		{name: "json patch array without value first", input: `{"operation":"JSONPatch","kind":"Pod","name":"p","jsonPatch":[{"op":"remove","path":"/a"}]}`,
+			err: `field "jsonPatch": operation 0: value is required`},
+		{name: "json patch array without value later", input: `{"operation":"JSONPatch","kind":"ConfigMap","name":"c","jsonPatch":[{"op":"add","path":"/a","value":1},{"op":"remove","path":"/b"}]}`,
+			want: []Operation{{Op: JSONPatch, ObjKind: "ConfigMap", Name: "c", JSONPatch: []byte(`[{"op":"add","path":"/a","value":1},{"op":"remove","path":"/b"}]`)}}},
+		{name: "json patch array with null value", input: `{"operation":"JSONPatch","kind":"ConfigMap","name":"c","jsonPatch":[{"op":"replace","path":"/a","value":null}]}`,
+			want: []Operation{{Op: JSONPatch, ObjKind: "ConfigMap", Name: "c", JSONPatch: []byte(`[{"op":"replace","path":"/a","value":null}]`)}}},
 		{name: "wrong type", input: `{"operation":"Delete","kind":"Pod","name":7}`, err: `field "name": want a string, got a number`},
 		{name: "wrong bool", input: `{"operation":"Delete","kind":"Pod","name":"p","ignoreMissingObject":"yes"}`, err: `field "ignoreMissingObject": want true or false`},
 		{name: "broken json", input: `{"operation":"Delete"`, err: "item 0:"},

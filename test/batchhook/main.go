@@ -7,7 +7,9 @@
 //
 // Build variants with -ldflags "-X main.mode=MODE": broken (hooks[1] has a
 // kubernetes binding without kind), hang (`hook list` never returns), shell
-// (a compiled shell hook: answers --config, fails `hook list`), and
+// (a compiled shell hook: answers --config, fails `hook list`), envcheck
+// (`hook list` answers only in an empty environment and `hook config` only
+// in a non-empty one, as addon-operator runs them), and
 // -X main.valuesKey=KEY for the module's values key (default batchModule),
 // -X main.namespace=NS to watch ConfigMaps in NS only.
 package main
@@ -39,8 +41,10 @@ func main() {
 	}
 	switch os.Args[2] {
 	case "list":
+		checkEnv(true)
 		list()
 	case "config":
+		checkEnv(false)
 		emit(config())
 	case "run":
 		if len(os.Args) < 4 {
@@ -51,6 +55,14 @@ func main() {
 		ready()
 	default:
 		fail("unknown command " + os.Args[2])
+	}
+}
+
+// checkEnv fails in mode envcheck unless the environment is empty (want
+// true) or not.
+func checkEnv(empty bool) {
+	if mode == "envcheck" && (len(os.Environ()) == 0) != empty {
+		fail(fmt.Sprintf("environment of %d variables, want it empty: %v", len(os.Environ()), empty))
 	}
 }
 
@@ -131,7 +143,14 @@ func publish(seen []string) {
 			"data":     map[string]any{"names": strings.Join(seen, ",")}}})
 }
 
+// ready is the readiness hook; it fails while the file that
+// $BATCH_READY_FAIL names exists.
 func ready() {
+	if gate := os.Getenv("BATCH_READY_FAIL"); gate != "" {
+		if _, err := os.Stat(gate); err == nil {
+			fail("not ready: " + gate + " exists")
+		}
+	}
 	writeJSON(os.Getenv("VALUES_JSON_PATCH_PATH"), []any{add("/"+valuesKey+"/ready", true)})
 	writeJSON(os.Getenv("METRICS_PATH"), map[string]any{"name": "batch_test_ready", "action": "set", "value": 1})
 }

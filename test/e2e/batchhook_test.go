@@ -2,11 +2,13 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
@@ -148,4 +150,45 @@ func TestBatchHookGlobal(t *testing.T) {
 			t.Errorf("/metrics/hooks lacks %s\n%s", want, metrics)
 		}
 	}
+}
+
+// UPSTREAM.md §1.8: a global batch executable whose `hook config` is
+// broken stops start-up, with an error naming the file and the nested
+// hook; a module's would only leave its module out.
+func TestBatchHookGlobalBrokenConfigStopsStartup(t *testing.T) {
+	ns := kube.Namespace(t)
+	root := tree(t, map[string]string{"modules/values.yaml": "global: {}\n"})
+	buildBatchHook(t, filepath.Join(root, "global-hooks/hooks/bin"), "main.mode=broken", "main.valuesKey=global")
+	op := startSpec(t, root, ns)
+	if code := op.waitExit(t, 60*time.Second); code == 0 {
+		t.Fatalf("exit code 0 with a broken global batch hook\n%s", op.logText())
+	}
+	logs := op.logText()
+	for _, want := range []string{"global-hooks/hooks/bin", `hooks[1] \"configmaps\"`, "kubernetes[0].kind: bad value: kind is required"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the error does not name %q\n%s", want, logs)
+		}
+	}
+}
+
+// UPSTREAM.md §1.6: the readiness hook runs as a schedule hook; a failed
+// run is a failed task, retried until it succeeds.
+func TestBatchHookReadinessFailureIsRetried(t *testing.T) {
+	ns := kube.Namespace(t)
+	root := batchModuleTree(t, "main.namespace="+ns)
+	gate := filepath.Join(t.TempDir(), "not-ready")
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	op := startSpec(t, root, ns, "BATCH_READY_FAIL="+gate)
+	waitFailure(t, op, "hooks/bin-readiness")
+	waitFailure(t, op, `{"message":"execute: not ready: `+gate+` exists"}`)
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the readiness hook's values patch", func() bool {
+		var shown struct{ Values map[string]any }
+		err := json.Unmarshal([]byte(op.cli(t, "module", "values", "batch-module", "-o", "json")), &shown)
+		return err == nil && shown.Values["ready"] == true
+	})
 }

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // patcherHook writes one operation of each kind as YAML documents
@@ -213,4 +216,73 @@ func getCM(t *testing.T, client kubernetes.Interface, ns, name string) *corev1.C
 		t.Fatal(err)
 	}
 	return cm
+}
+
+// UPSTREAM.md §1.8–1.9, what fails a run's object patches and what that
+// costs the run: an operation that fails (Create of an existing object)
+// fails the hook, which loses its values and config values patches but
+// keeps its metrics (applied before object patches), and is retried, its
+// patches all applied once the operation succeeds; an invalid item fails
+// the whole file, so the valid item before it is not applied either; a
+// hook that exits 1 has no patch applied, ignoreHookError or not.
+func TestObjectPatchFailures(t *testing.T) {
+	root, ns := t.TempDir(), kube.Namespace(t)
+	client := kube.Client(t)
+	createCM(t, client, ns, "blocker", "old")
+	createCM(t, client, ns, "flagged", "old")
+	tick := func(queue string) string {
+		return `{"configVersion":"v1","schedule":[{"crontab":"* * * * * *","queue":"` + queue + `"}]}`
+	}
+	writeFiles(t, root, map[string]string{
+		"modules/values.yaml": "global: {}\n",
+		"global-hooks/blocked": hook(tick("blocked"), `echo '[{"op":"add","path":"/global/patched","value":"yes"}]' > $VALUES_JSON_PATCH_PATH
+echo '[{"op":"add","path":"/global/configPatched","value":"yes"}]' > $CONFIG_VALUES_JSON_PATCH_PATH
+echo '{"name":"objpatch_test_runs_total","action":"add","value":1}' > $METRICS_PATH
+echo '{"operation":"Create","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"blocker","namespace":"'$ADDON_OPERATOR_NAMESPACE'"}}}' > $KUBERNETES_PATCH_PATH`),
+		"global-hooks/invalid": hook(tick("invalid"), `cat > $KUBERNETES_PATCH_PATH <<EOF
+{"operation":"Create","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"valid-first","namespace":"$ADDON_OPERATOR_NAMESPACE"}}}
+{"operation":"Delete","kind":"ConfigMap","namespace":"$ADDON_OPERATOR_NAMESPACE"}
+EOF`),
+		"global-hooks/exits": hook(tick("exits"), `echo '{"operation":"MergePatch","kind":"ConfigMap","namespace":"'$ADDON_OPERATOR_NAMESPACE'","name":"flagged","mergePatch":{"data":{"v":"new"}},"ignoreHookError":true}' > $KUBERNETES_PATCH_PATH
+exit 1`),
+	})
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+
+	waitFailure(t, op, "item 0 (Create ConfigMap "+ns+"/blocker): create: configmaps \"blocker\" already exists")
+	if v := globalValues(t, op); v["patched"] != nil || v["configPatched"] != nil {
+		t.Errorf("global values %v: a run whose object patch failed had its values patches applied", v)
+	}
+	if section := scenario.ConfigMapData(t, kube, ns, "addon-operator")["global"]; strings.Contains(section, "configPatched") {
+		t.Errorf("ConfigMap section global %q: a run whose object patch failed wrote its config values patch", section)
+	}
+	if _, metrics := op.get(t, "/metrics/hooks"); !strings.Contains(metrics, "objpatch_test_runs_total") {
+		t.Errorf("/metrics/hooks lacks the metric of the run whose object patch failed:\n%s", metrics)
+	}
+	waitFailure(t, op, `item 1: field "name" is required for Delete`)
+	if getCM(t, client, ns, "valid-first") != nil {
+		t.Error("the valid item before an invalid one was applied")
+	}
+	waitFailure(t, op, "global-hooks/exits")
+	if cm := getCM(t, client, ns, "flagged"); cm.Data["v"] != "old" {
+		t.Errorf("configmap flagged %v: the object patch of a hook that exited 1 was applied (ignoreHookError)", cm.Data)
+	}
+
+	if err := client.CoreV1().ConfigMaps(ns).Delete(context.Background(), "blocker", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the retried run's values and config values patches", func() bool {
+		section := scenario.ConfigMapData(t, kube, ns, "addon-operator")["global"]
+		return globalValues(t, op)["patched"] == "yes" && strings.Contains(section, "configPatched")
+	})
+}
+
+// globalValues are the global values the running operator shows.
+func globalValues(t *testing.T, op *operator) map[string]any {
+	t.Helper()
+	var shown struct{ Values map[string]any }
+	if err := json.Unmarshal([]byte(op.cli(t, "module", "values", "--global", "-o", "json")), &shown); err != nil {
+		t.Fatal(err)
+	}
+	return shown.Values
 }
