@@ -11,7 +11,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun/crds"
-	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -37,6 +36,10 @@ type Options struct {
 	// module's release (absent objects, drift); a zero interval disables it.
 	Clock         supervision.Clock
 	CheckInterval time.Duration
+	// Policy gives the delay before hooks that failed to configure are
+	// configured again (with Clock); nil: the module is left out until the
+	// next start.
+	Policy supervision.Policy
 	// Drift is the operator's drift mode (DriftReport, DriftRestore,
 	// DriftOff; "" is DriftReport); the module's module.yaml may override it.
 	Drift string
@@ -83,8 +86,10 @@ type Actor struct {
 	// checkArmed: a checkRelease is on its way.
 	checkArmed bool
 	checkTimer supervision.Timer
-	peers      hookrun.Siblings
-	self       *actor.PID
+	// reconfigure is the armed retry of the hooks' configuration.
+	reconfigure supervision.Retry
+	peers       hookrun.Siblings
+	self        *actor.PID
 	// crds are the module's crds/ documents, read with its hooks.
 	crds []crds.CRD
 }
@@ -127,6 +132,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.step(ctx, EnabledScriptDone{Enabled: msg.Enabled, Err: msg.Err})
 	case messages.ModuleDisabled:
 		a.step(ctx, Disabled{})
+	case reconfigureDue:
+		a.step(ctx, ReconfigureDue{})
 	case messages.ModuleRemoved:
 		a.step(ctx, Removed{})
 	case messages.CheckConfig:
@@ -155,12 +162,17 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.KubeSyncRuns:
 		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:
-		a.stopCheck()
+		a.stopTimers()
 	case *actor.Stopped:
-		// Only now: the worker child has stopped, after finishing its job.
-		if a.cancel != nil {
-			a.cancel()
-		}
+		a.stopped()
+	}
+}
+
+// stopped cancels the work context only now: the worker child has
+// stopped, after finishing its job.
+func (a *Actor) stopped() {
+	if a.cancel != nil {
+		a.cancel()
 	}
 }
 
@@ -182,8 +194,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// ConfigMap section, which ApplyConfig validates.
 	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil})
-	ctx.Request(a.worker, worker.ConfigureJob{Root: def.Dir, Scope: bindings.ScopeModule, Module: def.Names.Name,
-		Slots: a.opts.ConfigureSlots, CRDFiles: def.CRDFiles})
+	a.configureHooks(ctx)
 }
 
 // handleConfigured hands the core the configured hooks, with what the

@@ -150,6 +150,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return []Effect{CheckReply{Reply: hookrun.CheckSection(c.Scope, c.owner(), e.Check)}}
 	case CheckDue:
 		return c.checkDue()
+	case ReconfigureDue:
+		return c.reconfigureDue()
 	case ObjectsChecked:
 		return c.objectsChecked(e, env)
 	case HookEventArrived:

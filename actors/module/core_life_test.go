@@ -48,7 +48,7 @@ func TestRequestsWaitForTheHooks(t *testing.T) {
 			want:  []string{"Publish", "Ready", "EnabledReply", "Publish", "Watch on=true sync=false", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok"},
 			reply: messages.EnabledChecked{Module: "demo", Enabled: true}},
 		{name: "failed", configured: Configured{Err: errors.New("hook x: bad config")},
-			want:  []string{"StartFailed", "Publish", "Ready", "EnabledReply", "TaskDropped"},
+			want:  []string{"StartFailed", "Publish", "Ready hook x: bad config", "ArmReconfigure 1", "EnabledReply", "TaskDropped"},
 			reply: messages.EnabledChecked{Module: "demo", Unavailable: true, Err: "hook x: bad config"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,6 +64,36 @@ func TestRequestsWaitForTheHooks(t *testing.T) {
 			h.step(ask, "EnabledReply")
 		})
 	}
+}
+
+// TestHooksConfiguredAgainAfterFailing: hooks that fail to configure are
+// configured again after each failure's delay; the operator hears of the
+// first failure only, and of the success, which brings the module back:
+// discovery finds it available, its tasks run. The retry of a module whose
+// dir is gone, or that configured meanwhile, does nothing.
+func TestHooksConfiguredAgainAfterFailing(t *testing.T) {
+	discovery := actor.NewPID("test", "operator")
+	ask := EnabledAsked{From: discovery}
+	h := unconfigured(t, false)
+	h.step(Configured{Err: errors.New("hook x: apiserver away")}, "StartFailed", "Publish", "Ready hook x: apiserver away", "ArmReconfigure 1")
+	h.step(ReconfigureDue{}, "Reconfigure")
+	h.step(Configured{Err: errors.New("hook x: apiserver away")}, "StartFailed", "Publish", "ArmReconfigure 2")
+	h.step(ask, "EnabledReply")
+	h.step(ReconfigureDue{}, "Reconfigure")
+	h.step(Configured{Hooks: hookrun.HookSet{}}, "Recovered", "Publish", "Ready")
+	if h.core.State.Phase != "idle" || h.core.State.LastError != "" {
+		t.Fatalf("state after recovery %+v", h.core.State)
+	}
+	effects := h.step(ask, "EnabledReply")
+	if got := effects[0].(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Enabled: true}) {
+		t.Fatalf("discovery answered %+v after recovery", got)
+	}
+	h.step(ReconfigureDue{}) // configured meanwhile
+
+	gone := unconfigured(t, false)
+	gone.step(Configured{Err: errors.New("bad")}, "StartFailed", "Publish", "Ready bad", "ArmReconfigure 1")
+	gone.step(Removed{}, "Forget")
+	gone.step(ReconfigureDue{})
 }
 
 // TestEnabledScript: a module with an enabled script runs it with the

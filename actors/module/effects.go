@@ -90,6 +90,8 @@ type (
 	Removed struct{}
 	// CheckDue: the periodic release check's timer fired.
 	CheckDue struct{}
+	// ReconfigureDue: the retry of the hooks' configuration is due.
+	ReconfigureDue struct{}
 	// ObjectsChecked is the worker's release check.
 	ObjectsChecked struct {
 		Check worker.ReleaseCheck
@@ -111,6 +113,7 @@ func (CRDsApplied) moduleEvent()          {}
 func (WebhooksRegistered) moduleEvent()   {}
 func (WebhooksUnregistered) moduleEvent() {}
 func (CheckDue) moduleEvent()             {}
+func (ReconfigureDue) moduleEvent()       {}
 func (Started) moduleEvent()              {}
 func (Configured) moduleEvent()           {}
 func (EnabledAsked) moduleEvent()         {}
@@ -222,8 +225,17 @@ type (
 	// StartFailed: the hooks could not be configured, the module is left
 	// out; the actor logs and counts it.
 	StartFailed struct{ Err error }
-	// Ready tells the operator the module has started (Err: it failed to).
+	// Ready tells the operator the module has started (Err: it failed to;
+	// no Err after a failure: it has now).
 	Ready struct{ Err string }
+	// ArmReconfigure arms the retry of the hooks' configuration after the
+	// retry policy's delay for this failure (Attempt counts from 1).
+	ArmReconfigure struct{ Attempt int }
+	// Reconfigure asks the worker to configure the hooks again.
+	Reconfigure struct{}
+	// Recovered: the hooks are configured after Failures failures; the
+	// actor logs it and clears the failure's metric.
+	Recovered struct{ Failures int }
 	// TaskDropped answers a task of a module that failed to start: it is
 	// dropped, not failed (its retry could never succeed).
 	TaskDropped struct {
@@ -277,6 +289,9 @@ func (RestoreDrift) moduleEffect()       {}
 func (DriftCleared) moduleEffect()       {}
 func (DriftCounted) moduleEffect()       {}
 func (StartFailed) moduleEffect()        {}
+func (ArmReconfigure) moduleEffect()     {}
+func (Reconfigure) moduleEffect()        {}
+func (Recovered) moduleEffect()          {}
 func (Ready) moduleEffect()              {}
 func (TaskDropped) moduleEffect()        {}
 func (RunEnabledScript) moduleEffect()   {}

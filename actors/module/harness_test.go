@@ -118,6 +118,10 @@ func describeOne(e Effect) string {
 		return fmt.Sprintf("Observed helm=%t err=%t", e.Helm, e.Err != nil)
 	case DestructiveDone:
 		return fmt.Sprintf("DestructiveDone %d", len(e.Actions))
+	case ArmReconfigure:
+		return fmt.Sprintf("ArmReconfigure %d", e.Attempt)
+	case Ready:
+		return strings.TrimSpace("Ready " + e.Err)
 	}
 	return reflect.TypeOf(e).Name()
 }

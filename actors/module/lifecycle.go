@@ -11,19 +11,22 @@ import (
 )
 
 // The module's own life, as the core decides it: started, its hooks
-// configured (or failed to be), asked whether it is enabled, removed.
+// configured (or failed to be, then configured again after the retry
+// policy's delay until they are), asked whether it is enabled, removed.
 // Discovery and tasks that arrive before the hooks are configured wait
 // (deferred), so that a module whose hooks fail is never listed as
 // enabled; modules configure a few at a time in module order, and
 // discovery asks in module order, so it follows closely.
 
 // startup holds what the core keeps of its start: whether the hooks are
-// configured, the error that left the module out, the requests that wait
-// for it, the discovery that waits for the enabled script, and whether the
-// module's dir is gone (nothing more is published).
+// configured, the error that left the module out and how many times in a
+// row they failed to be, the requests that wait for it, the discovery that
+// waits for the enabled script, and whether the module's dir is gone
+// (nothing more is published).
 type startup struct {
 	configured bool
 	err        error
+	failures   int
 	deferred   []Event
 	checkBy    *actor.PID
 	removed    bool
@@ -41,19 +44,47 @@ func (c *Core) started(e Started) []Effect {
 }
 
 // configure takes the configured hooks, or the error that leaves the
-// module out, reports ready, and handles what waited.
+// module out, reports ready, and handles what waited. A failure is tried
+// again after the retry policy's delay (a hook's --config may fail for a
+// while: an apiserver it asks, a file not there yet); the operator hears of
+// the first failure, and of the success that brings the module back.
 func (c *Core) configure(e Configured, env Env) []Effect {
+	again := c.life.configured
 	c.life.configured = true
 	var out []Effect
 	if e.Err != nil {
 		c.life.err = e.Err
+		c.life.failures++
 		c.State.Phase, c.State.LastError = "failed", e.Err.Error()
-		out = []Effect{StartFailed{Err: e.Err}, Publish{}, Ready{Err: e.Err.Error()}}
+		out = []Effect{StartFailed{Err: e.Err}, Publish{}}
+		if !again {
+			out = append(out, Ready{Err: e.Err.Error()})
+		}
+		out = append(out, ArmReconfigure{Attempt: c.life.failures})
 	} else {
+		if c.life.err != nil {
+			out = append(out, Recovered{Failures: c.life.failures})
+		}
+		c.life.err, c.life.failures = nil, 0
 		c.Hooks, c.HasCRDs, c.HasWebhooks, c.State.Webhooks = e.Hooks, e.HasCRDs, e.HasWebhooks, e.Webhooks
-		c.State.Phase = "idle"
-		out = []Effect{Publish{}, Ready{}}
+		c.State.Phase, c.State.LastError = "idle", ""
+		out = append(out, Publish{}, Ready{})
 	}
+	return append(out, c.runDeferred(env)...)
+}
+
+// reconfigureDue configures the hooks again, unless the module has gone or
+// has been configured meanwhile.
+func (c *Core) reconfigureDue() []Effect {
+	if c.life.removed || c.life.err == nil {
+		return nil
+	}
+	return []Effect{Reconfigure{}}
+}
+
+// runDeferred handles what waited for the hooks' configuration.
+func (c *Core) runDeferred(env Env) []Effect {
+	var out []Effect
 	deferred := c.life.deferred
 	c.life.deferred = nil
 	for _, ev := range deferred {

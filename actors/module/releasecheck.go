@@ -23,11 +23,13 @@ func (a *Actor) scheduleCheck(ctx actor.Context) {
 	a.checkTimer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkRelease{}, a.opts.CheckInterval)
 }
 
-// stopCheck disarms the check when the actor stops.
-func (a *Actor) stopCheck() {
+// stopTimers disarms the check and the retry of the hooks' configuration
+// when the actor stops.
+func (a *Actor) stopTimers() {
 	if a.checkTimer != nil {
 		a.checkTimer.Stop()
 	}
+	a.reconfigure.Cancel()
 }
 
 // handleCheckRelease lets the core decide whether to look now.

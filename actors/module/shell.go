@@ -83,6 +83,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.applyLog(e)
 	case StartFailed, Ready, TaskDropped, RunEnabledScript, EnabledReply, Forget, TaskStatus:
 		a.applyLife(ctx, e)
+	case ArmReconfigure, Reconfigure, Recovered:
+		a.applyReconfigure(ctx, e)
 	default:
 		panic(fmt.Sprintf("module: effect %T has no case in apply", e))
 	}
@@ -123,7 +125,7 @@ func (a *Actor) applyLog(e Effect) {
 func (a *Actor) applyLife(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
 	case StartFailed:
-		a.log.Error("module cannot start; it is left out", "err", e.Err)
+		a.log.Error(StartFailedMessage, "err", e.Err)
 		a.count(func(m Metrics) { m.ModuleFailed(a.name(), e.Err) })
 	case Ready:
 		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: e.Err})

@@ -3,6 +3,7 @@ package operator
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -43,6 +44,9 @@ func (c *Core) started(e Started) []Effect {
 
 func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 	delete(c.boot.owners, msg.Owner)
+	if msg.Err == "" && c.failed[msg.Owner] {
+		return c.ownerRecovered(msg.Owner)
+	}
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
 			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
@@ -54,6 +58,19 @@ func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 		return nil
 	}
 	return c.maybeApplyConfig()
+}
+
+// ownerRecovered takes back a module whose hooks configured after failing
+// (the module retries them): discovery no longer leaves it out, and after
+// start-up a converge runs it.
+func (c *Core) ownerRecovered(owner string) []Effect {
+	delete(c.failed, owner)
+	out := []Effect{logAt(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner)}
+	if !c.boot.done {
+		return out // the first converge is still to come, and includes it
+	}
+	return append(out, Enqueue{Tasks: []messages.Task{
+		messages.NewReloadAll(messages.ActivationReloadAll, "module "+strings.TrimPrefix(owner, messages.ModuleOwner(""))+" configured after failing")}})
 }
 
 func (c *Core) configInvalid(msg messages.ConfigInvalid) []Effect {

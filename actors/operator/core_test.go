@@ -258,6 +258,20 @@ func TestCoreBootFailedOwners(t *testing.T) {
 	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
 		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
 	h.run(discoverTask, "ListReleases")
+	// Its hooks configure on a retry: it is back, and a converge runs it.
+	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}}, "Enqueue ReloadAllModules")
+	if h.core.skipped("a") {
+		t.Fatal("a recovered module is still left out of discovery")
+	}
+
+	// Back before start-up has queued anything: the first converge has it.
+	early := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	early.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	if early.core.skipped("a") {
+		t.Fatal("a module back before start-up is left out")
+	}
 
 	g := newCoreHarness(t, CoreOptions{}, Known{})
 	g.step(Started{}, "TellReaders 0", "PublishUnseen")

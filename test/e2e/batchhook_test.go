@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
@@ -115,7 +116,7 @@ func TestBatchHookBadExecutables(t *testing.T) {
 			ns := kube.Namespace(t)
 			op := startSpec(t, batchModuleTree(t, "main.mode="+tc.mode), ns, tc.env...)
 			op.waitReady(t)
-			rec := op.waitRecord(t, "module cannot start; it is left out", nil)
+			rec := op.waitRecord(t, module.StartFailedMessage, nil)
 			msg, _ := rec["err"].(string)
 			for _, w := range tc.want {
 				if !strings.Contains(msg, w) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/addon-actors/addon-operator/actors/module"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
@@ -135,5 +136,40 @@ func TestBadModuleDirsAreLeftOut(t *testing.T) {
 		if !strings.Contains(logs, name) {
 			t.Fatalf("no error names %s\n%s", name, logs)
 		}
+	}
+}
+
+// A module whose hooks fail to configure (a --config that asks something
+// not there yet) is configured again after the retry delay: once they
+// configure it is back, with no restart and no edit of its dir: its
+// failure metric goes and a converge runs it.
+func TestModuleHooksConfiguredOnARetry(t *testing.T) {
+	root, ns := t.TempDir(), kube.Namespace(t)
+	gate := filepath.Join(root, "gate")
+	writeFiles(t, root, map[string]string{
+		"modules/values.yaml": "lateEnabled: true\n",
+		"modules/001-late/hooks/h": "#!/usr/bin/env bash\nset -euo pipefail\n" + scenario.RecordLib +
+			"if [[ ${1:-} == --config ]]; then\n  [[ -e " + gate + " ]] || { echo 'apiserver away' >&2; exit 1; }\n" +
+			"  echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0\nfi\nrecord late order\n",
+	})
+	op := startSpec(t, root, ns)
+	op.waitReady(t)
+	waitFor(t, "a retry that fails too", func() bool { return op.count(module.StartFailedMessage, nil) >= 2 })
+	if m := op.modules(t)["late"]; m.Phase != "failed" || !strings.Contains(m.LastErr, "apiserver away") {
+		t.Fatalf("module list shows late as %+v, want failed with its error", m)
+	}
+	metricHas(t, op, `addon_operator_module_failed{module="late"} 1`)
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	op.waitRecord(t, module.RecoveredMessage, map[string]any{"module": "late"})
+	waitFor(t, "late's beforeHelm run", func() bool {
+		got, err := os.ReadFile(filepath.Join(root, "record", "order"))
+		return err == nil && string(got) == "late\n"
+	})
+	op.waitIdle(t)
+	op.expectEnabled(t, "late")
+	if _, metrics := op.get(t, "/metrics"); strings.Contains(metrics, `module_failed{module="late"}`) {
+		t.Fatalf("/metrics still shows late failed")
 	}
 }
