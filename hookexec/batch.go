@@ -36,11 +36,7 @@ func (o Owner) moduleName() string {
 // A probe that hangs past Options.ProbeTimeout, or a broken batch config,
 // is an error naming the file (and the nested hook).
 func (r *Runner) DiscoverHooks(ctx context.Context, root string, owner Owner) ([]Hook, error) {
-	dir, prefix := root, ""
-	if owner.Scope == bindings.ScopeModule {
-		dir, prefix = filepath.Join(root, moduleHooksDir), moduleHooksDir
-	}
-	found, notExecutable, err := discover(dir, prefix)
+	found, notExecutable, err := discover(hooksRoot(root, owner.Scope))
 	if err != nil {
 		return nil, err
 	}
@@ -81,20 +77,15 @@ func (r *Runner) warnNotExecutable(paths []string, scope bindings.Scope) {
 }
 
 // batchCandidate says whether discovery probes h with `hook list`: an
-// extensionless file outside venv (module) directories, in a global dir's
-// hooks/ when it has one, that is no script (a `#!` file is a shell hook
-// and is never run with arguments it does not expect).
+// extensionless file outside venv (module) directories that is no script
+// (a `#!` file is a shell hook and is never run with arguments it does not
+// expect).
 func batchCandidate(h Hook, scope bindings.Scope) bool {
 	if filepath.Ext(h.Path) != "" {
 		return false
 	}
 	if scope == bindings.ScopeModule && underDir(h.Name, "venv") {
 		return false
-	}
-	if scope == bindings.ScopeGlobal && !strings.HasPrefix(h.Name, "hooks/") {
-		if info, err := os.Stat(filepath.Join(h.Root, "hooks")); err == nil && info.IsDir() {
-			return false
-		}
 	}
 	return !isScript(h.Path)
 }

@@ -82,13 +82,15 @@ func TestDiscoverHooksModuleBatch(t *testing.T) {
 func TestDiscoverHooksGlobalBatch(t *testing.T) {
 	dir := t.TempDir()
 	buildBatchHook(t, filepath.Join(dir, "hooks", "bin"), "")
+	writeTestFile(t, filepath.Join(dir, "hooks", "shell.sh"), 0o755)
+	// With a hooks/ subdir, the original looks for global hooks only there.
 	writeTestFile(t, filepath.Join(dir, "other.sh"), 0o755)
 	r := NewRunner(Options{Environ: baseEnv()})
 	hooks, err := r.DiscoverHooks(context.Background(), dir, Owner{Scope: bindings.ScopeGlobal})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"hooks/bin-schedule-0", "hooks/bin-configmaps-1", "hooks/bin-readiness", "other.sh"}
+	want := []string{"hooks/bin-schedule-0", "hooks/bin-configmaps-1", "hooks/bin-readiness", "shell.sh"}
 	if got := hookNames(hooks); !slices.Equal(got, want) {
 		t.Fatalf("hooks = %q, want %q", got, want)
 	}

@@ -88,12 +88,14 @@ func listsItems(out []byte) bool {
 // nestedHooks are the hooks of a batch executable, named as addon-operator
 // names them: `<h>:<metadata.name>:<key>` in a module and
 // `<h>-<metadata.name>-<key>` in the global scope, the readiness hook
-// `<h>-readiness`, where <h> is the file's name (a module's: its path from
-// hooks/ on).
+// `<h>-readiness`, where <h> is the file's path from its hooks/ segment on
+// (a module's name; "hooks/bin" in a global dir's hooks/), else its name.
 func nestedHooks(h Hook, owner Owner, cfg *hookconfig.BatchConfig) []Hook {
 	base, sep := h.Name, "-"
 	if owner.Scope == bindings.ScopeModule {
 		sep = ":"
+	} else if i := strings.Index(h.Path, "/"+moduleHooksDir+"/"); i >= 0 {
+		base = h.Path[i+1:]
 	}
 	env := []string{"MODULE_NAME=" + owner.moduleName(), "APPLICATION_NAME=", "APPLICATION_NAMESPACE="}
 	out := make([]Hook, 0, len(cfg.Hooks)+1)

@@ -43,14 +43,34 @@ func (h Hook) Command() string {
 // Dir is the directory the hook runs in: the one it lies in.
 func (h Hook) Dir() string { return filepath.Dir(h.Path) }
 
-// DiscoverGlobalHooks finds the global hooks under dir ($GLOBAL_HOOKS_DIR).
-func DiscoverGlobalHooks(dir string) ([]Hook, error) { return Discover(dir) }
+// DiscoverGlobalHooks finds the global hooks under dir ($GLOBAL_HOOKS_DIR),
+// only in its hooks/ subdirectory when it has one, as the original
+// searches (UPSTREAM.md §1.1).
+func DiscoverGlobalHooks(dir string) ([]Hook, error) {
+	hooks, _, err := discover(hooksRoot(dir, bindings.ScopeGlobal))
+	return hooks, err
+}
 
 // DiscoverModuleHooks finds the hooks under a module's hooks/ directory; a
 // module without one has no hooks.
 func DiscoverModuleHooks(moduleDir string) ([]Hook, error) {
-	hooks, _, err := discover(filepath.Join(moduleDir, "hooks"), moduleHooksDir)
+	hooks, _, err := discover(hooksRoot(moduleDir, bindings.ScopeModule))
 	return hooks, err
+}
+
+// hooksRoot is the directory discovery walks for a scope, and the start
+// of its hooks' names: a module's hooks/ (names "hooks/…"); the global
+// hooks dir's hooks/ when it has one, else the dir itself (names relative
+// to it).
+func hooksRoot(root string, scope bindings.Scope) (dir, prefix string) {
+	if scope == bindings.ScopeModule {
+		return filepath.Join(root, moduleHooksDir), moduleHooksDir
+	}
+	sub := filepath.Join(root, moduleHooksDir)
+	if info, err := os.Stat(sub); err == nil && info.IsDir() {
+		return sub, ""
+	}
+	return root, ""
 }
 
 // moduleHooksDir is a module's hooks directory, the start of its hooks'
