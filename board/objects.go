@@ -1,11 +1,13 @@
 package board
 
 import (
+	"cmp"
+
 	"github.com/addon-actors/addon-operator/hook/bctx"
 )
 
 // Objects is one binding's snapshot as the kube actor publishes it: its
-// objects by key (namespace/name), in key order. It is persistent: With
+// objects by key (namespace/name), in key order (CompareKeys). It is persistent: With
 // and Without return a new version that shares all but O(log n) nodes with
 // the old one, which stays as it was, so that the actor can change it on
 // every event and publish it by storing a pointer, while readers walk an
@@ -32,13 +34,32 @@ func (n *objectNode) prio() uint64 { return priority(n.key) }
 // Len is the number of objects.
 func (o Objects) Len() int { return o.n }
 
+// CompareKeys orders object keys ("namespace/name") by namespace, then
+// name, as shell-operator sorts a snapshot (UPSTREAM.md §8.4): it compares
+// as strings do, with the separator below every other byte (neither part
+// holds one), so that namespace "a" comes before "a-b".
+func CompareKeys(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		switch {
+		case a[i] == b[i]:
+			continue
+		case a[i] == '/':
+			return -1
+		case b[i] == '/':
+			return 1
+		}
+		return cmp.Compare(a[i], b[i])
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
 // Get returns the object of key.
 func (o Objects) Get(key string) (bctx.ObjectAndFilterResult, bool) {
 	for n := o.root; n != nil; {
-		switch {
-		case key < n.key:
+		switch c := CompareKeys(key, n.key); {
+		case c < 0:
 			n = n.left
-		case key > n.key:
+		case c > 0:
 			n = n.right
 		default:
 			return n.val, true
@@ -104,14 +125,14 @@ func insert(n *objectNode, key string, val bctx.ObjectAndFilterResult) (*objectN
 	}
 	c := *n
 	var added bool
-	switch {
-	case key < n.key:
+	switch order := CompareKeys(key, n.key); {
+	case order < 0:
 		if c.left, added = insert(n.left, key, val); added && c.left.prio() > c.prio() {
 			l := c.left
 			c.left, l.right = l.right, &c
 			return l, added
 		}
-	case key > n.key:
+	case order > 0:
 		if c.right, added = insert(n.right, key, val); added && c.right.prio() > c.prio() {
 			r := c.right
 			c.right, r.left = r.left, &c
@@ -134,7 +155,7 @@ func remove(n *objectNode, key string) (*objectNode, bool) {
 	}
 	c := *n
 	var removed bool
-	if key < n.key {
+	if CompareKeys(key, n.key) < 0 {
 		c.left, removed = remove(n.left, key)
 	} else {
 		c.right, removed = remove(n.right, key)

@@ -47,6 +47,10 @@ func TestObjectsChanges(t *testing.T) {
 		{"removing a missing key", []step{{false, "a"}, {true, "zz"}}, []string{"a"}},
 		{"removed from empty", []step{{true, "a"}}, []string{}},
 		{"all removed", []step{{false, "a"}, {false, "b"}, {true, "a"}, {true, "b"}}, []string{}},
+		// By namespace, then name: "N" before "N-b", though '-' sorts
+		// before '/'; cluster-scoped objects (no namespace) first.
+		{"by namespace, then name", []step{{false, "N-b/x"}, {false, "N/z"}, {false, "/c"}, {false, "N/a"}, {true, "N/z"}},
+			[]string{"/c", "N/a", "N-b/x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,6 +66,22 @@ func TestObjectsChanges(t *testing.T) {
 				t.Fatalf("list %v (len %d), want %v", got, o.Len(), tt.want)
 			}
 		})
+	}
+}
+
+// CompareKeys orders by namespace, then name, and agrees with string
+// order within a namespace.
+func TestCompareKeys(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"N/a", "N-b/a", -1}, {"N-b/a", "N/z", 1}, {"/x", "a/x", -1}, {"ns/a", "ns/b", -1},
+		{"ns/b", "ns/a", 1}, {"ns/a", "ns/a", 0}, {"ns/a", "ns/ab", -1}, {"ns/a-1", "ns/a.1", -1},
+	} {
+		if got := board.CompareKeys(tc.a, tc.b); got != tc.want {
+			t.Errorf("CompareKeys(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
 

@@ -1,10 +1,8 @@
 package kube
 
 import (
-	"cmp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -14,15 +12,6 @@ import (
 )
 
 func key(namespace, name string) string { return namespace + "/" + name }
-
-// compareKeys orders snapshot keys by namespace, then name, as
-// shell-operator sorts a snapshot (UPSTREAM.md §8.4); comparing the keys
-// whole would put namespace "a-b" before "a", since '-' sorts before '/'.
-func compareKeys(a, b string) int {
-	nsA, nameA, _ := strings.Cut(a, "/")
-	nsB, nameB, _ := strings.Cut(b, "/")
-	return cmp.Or(strings.Compare(nsA, nsB), strings.Compare(nameA, nameB))
-}
 
 // handleObject updates the snapshot and, once synced, sends the owner a
 // run for the events the binding wants.

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
@@ -346,7 +347,7 @@ func (m *monitor) drop(k string) {
 // (a map lookup per object and run was a tenth of a storm's CPU).
 func (m *monitor) objects() []bctx.ObjectAndFilterResult {
 	if m.order == nil {
-		keys := slices.SortedFunc(maps.Keys(m.snapshot), compareKeys)
+		keys := slices.SortedFunc(maps.Keys(m.snapshot), board.CompareKeys)
 		m.order = make([]*item, len(keys))
 		for i, k := range keys {
 			m.order[i] = m.snapshot[k]
