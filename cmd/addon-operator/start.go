@@ -32,6 +32,10 @@ import (
 
 var errUsage = errors.New("usage")
 
+// UnsupportedSettingMessage is the WARN record of a setting of the original
+// that is set but not read here.
+const UnsupportedSettingMessage = "setting of the original addon-operator not supported; ignored"
+
 // start runs the operator until ctx is done (SIGTERM) or start-up fails.
 func start(ctx context.Context, args []string, lookup func(string) (string, bool), stderr io.Writer) error {
 	s, err := settings.Load(args, lookup, stderr)
@@ -55,6 +59,9 @@ func start(ctx context.Context, args []string, lookup func(string) (string, bool
 		return err
 	}
 	log.Info("Kubernetes API", "host", cfg.Host, "from", configSource(s), "qps", cfg.QPS, "burst", cfg.Burst)
+	for _, u := range s.Unsupported {
+		log.Warn(UnsupportedSettingMessage, "setting", u.Name, "value", u.Value, "instead", u.Why)
+	}
 	p := &process{s: s, log: log, cfg: cfg}
 	return p.run(ctx)
 }

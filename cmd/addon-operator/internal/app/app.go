@@ -150,7 +150,8 @@ func Start(cfg Config) (*App, error) {
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
-		ContextWarnBytes: int64(noLimit(cfg.Hooks.ContextWarnBytes)), ProbeTimeout: cfg.Hooks.ProbeTimeout})
+		ContextWarnBytes: int64(noLimit(cfg.Hooks.ContextWarnBytes)), ProbeTimeout: cfg.Hooks.ProbeTimeout,
+		KeepFiles: cfg.Hooks.KeepFiles})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
 	a.kubeVersion = kubeVersion(cfg.Log, client)
 	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)

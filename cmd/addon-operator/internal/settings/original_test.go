@@ -67,3 +67,30 @@ func TestRemovedTillerSettingsStopStartUp(t *testing.T) {
 		t.Errorf("HELM2 empty: %v, want no error", err)
 	}
 }
+
+// UPSTREAM.md §9: DEBUG_KEEP_TMP_FILES keeps the hooks' run files; the
+// original's settings this operator does not read are listed, set ones
+// only, by name, each with what is done instead (start-up warns).
+func TestDebugKeepFilesAndUnsupportedSettings(t *testing.T) {
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "DEBUG_KEEP_TMP_FILES", "true",
+		"USE_NELM", "true", "ADDON_OPERATOR_SHELL_CHROOT_DIR", "/chroot", "LOG_PROXY_HOOK_JSON", ""), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Hooks.KeepFiles {
+		t.Error("DEBUG_KEEP_TMP_FILES=true not read")
+	}
+	var names []string
+	for _, u := range s.Unsupported {
+		names = append(names, u.Name+"="+u.Value)
+		if u.Why == "" {
+			t.Errorf("%s: no word on what is done instead", u.Name)
+		}
+	}
+	if got := strings.Join(names, ","); got != "ADDON_OPERATOR_SHELL_CHROOT_DIR=/chroot,USE_NELM=true" {
+		t.Fatalf("unsupported settings %q", got)
+	}
+	if s, _ := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns"), io.Discard); s.Hooks.KeepFiles || len(s.Unsupported) > 0 {
+		t.Fatalf("defaults: keep files %t, unsupported %v", s.Hooks.KeepFiles, s.Unsupported)
+	}
+}

@@ -18,6 +18,9 @@ import (
 
 // Settings are the operator's settings.
 type Settings struct {
+	// Unsupported are the original's settings that are set but not read
+	// here; start-up warns about each.
+	Unsupported      []Unsupported
 	ModulesDirs      []string
 	GlobalHooksDir   string
 	Namespace        string
@@ -97,6 +100,9 @@ type HookLimits struct {
 	// ProbeTimeout bounds `hook list` and `hook config` of batch hook
 	// discovery.
 	ProbeTimeout time.Duration
+	// KeepFiles leaves each run's files in the tmp dir
+	// (DEBUG_KEEP_TMP_FILES).
+	KeepFiles bool
 }
 
 // LeaseTimes are the leader election's: a leader that cannot renew its
@@ -163,6 +169,7 @@ func table() []setting {
 		{"queued-contexts-max-bytes", "268435456", "binding context bytes a waiting hook run holds for its hook's events; past it, later events merge by object (each object's latest event replaces its earlier ones) and a WARN says so (0: no bound)", []string{"ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES"}},
 		{"hook-context-warn-bytes", "67108864", "binding context file size past which a hook run is logged at WARN, once per hook and binding (0: never)", []string{"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES"}},
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
+		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}, webhookTable()...)
 }
@@ -200,6 +207,7 @@ func Load(args []string, lookup func(string) (string, bool), usage io.Writer) (S
 	if st.Policy, err = supervision.PolicyFromEnv(lookup); err != nil {
 		return Settings{}, err
 	}
+	st.Unsupported = unsupported(lookup)
 	return st, nil
 }
 
@@ -269,7 +277,8 @@ func (c *converter) lease(v map[string]string) LeaseTimes {
 func (c *converter) hookLimits(v map[string]string) HookLimits {
 	return HookLimits{Timeout: c.duration(v, "hook-timeout"), SlowThreshold: c.duration(v, "hook-slow-threshold"),
 		MaxOutputLines: c.integer(v, "hook-output-max-lines"), MaxOutputBytes: c.integer(v, "hook-output-max-bytes"),
-		ContextWarnBytes: c.integer(v, "hook-context-warn-bytes"), QueuedContextBytes: c.integer(v, "queued-contexts-max-bytes"), ProbeTimeout: c.duration(v, "batch-hook-probe-timeout")}
+		ContextWarnBytes: c.integer(v, "hook-context-warn-bytes"), QueuedContextBytes: c.integer(v, "queued-contexts-max-bytes"), ProbeTimeout: c.duration(v, "batch-hook-probe-timeout"),
+		KeepFiles: c.boolean(v, "debug-keep-tmp-files")}
 }
 
 // split is the items of a list separated by sep, trimmed; empty items are
