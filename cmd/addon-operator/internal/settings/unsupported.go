@@ -31,7 +31,7 @@ func unsupportedVariables() map[string]string {
 		"HELM_MONITOR_KUBE_CLIENT_BURST":              "release checks use the operator's client (KUBE_CLIENT_BURST)",
 		"DEBUG_HTTP_SERVER_ADDR":                      "the debug API is served on DEBUG_UNIX_SOCKET only",
 		"DEBUG_KUBERNETES_API":                        "Kubernetes API calls are not logged",
-		"LOG_PROXY_HOOK_JSON":                         "a hook's output lines are logged as text, each a record with the hook's name",
+		"LOG_PROXY_HOOK_JSON":                         "a hook's output line that is a JSON object is always logged with its keys as fields",
 		"USE_NELM":                                    "helm is used as a library (helm3lib), never nelm",
 		"HELM_DRIVER":                                 "releases are stored in Secrets, helm's default driver",
 		"NELM_DEPENDENCY_GRAPH_ENABLED":               "helm is used as a library (helm3lib), never nelm",
