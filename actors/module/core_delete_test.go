@@ -69,13 +69,13 @@ func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
 	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
-	h.step(failed("exit status 1"), "Ran", "TaskFailed", "Publish", "Reply err=hook g-bdh.sh: exit status 1")
+	h.step(failed("exit status 1"), "Ran", "DeleteFailed", "TaskFailed", "Publish", "Reply err=hook g-bdh.sh: exit status 1")
 	if s := h.core.State; !s.Enabled || !h.core.Watching || s.LastError == "" {
 		t.Errorf("state after the failure: %+v, watching %t", s, h.core.Watching)
 	}
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(ReleaseChecked{Result: worker.ReleaseResult{Err: errString("look up release demo: forbidden")}},
-		"TaskFailed", "Publish", "Reply err=beforeDeleteHelm: look up release demo: forbidden")
+		"DeleteFailed", "TaskFailed", "Publish", "Reply err=beforeDeleteHelm: look up release demo: forbidden")
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
 	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")

@@ -136,7 +136,7 @@ func TestModuleDelete(t *testing.T) {
 	}
 	h2 := newHarness(t, true, lifecycleHooks())
 	h2.assign(messages.Task{Kind: messages.TaskModuleDelete}, "Publish", "Uninstall")
-	h2.step(DeleteFinished{Result: worker.DeleteResult{Err: errString("gone wrong")}}, "DestructiveDone 0", "TaskFailed",
+	h2.step(DeleteFinished{Result: worker.DeleteResult{Err: errString("gone wrong")}}, "DestructiveDone 0", "DeleteFailed", "TaskFailed",
 		"Publish", "Reply err=helm uninstall: gone wrong")
 }
 

@@ -160,6 +160,9 @@ type (
 		Took       time.Duration
 		Err        error
 	}
+	// DeleteFailed counts a failed delete of the module (a
+	// beforeDeleteHelm or afterDeleteHelm hook, or the uninstall).
+	DeleteFailed struct{}
 	// DestructiveDone counts destructive actions on the release.
 	DestructiveDone struct{ Actions []worker.Destructive }
 	// HelmUpgraded and Uninstalled are logged by the actor.
@@ -292,6 +295,7 @@ func (StartFailed) moduleEffect()        {}
 func (ArmReconfigure) moduleEffect()     {}
 func (Reconfigure) moduleEffect()        {}
 func (Recovered) moduleEffect()          {}
+func (DeleteFailed) moduleEffect()       {}
 func (Ready) moduleEffect()              {}
 func (TaskDropped) moduleEffect()        {}
 func (RunEnabledScript) moduleEffect()   {}

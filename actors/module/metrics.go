@@ -16,6 +16,8 @@ type Metrics interface {
 	// the module run's activation.
 	ModuleRun(module string, a messages.Activation, took time.Duration, err error)
 	Helm(module string, a messages.Activation, took time.Duration, err error)
+	// ModuleDeleteFailed counts a failed delete of the module.
+	ModuleDeleteFailed(module string)
 	// ModuleFailed is told that a module cannot start (its hooks could not
 	// be configured): it is left out until the next start. A nil err says
 	// the failed module is gone (its dir was removed).

@@ -70,6 +70,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.opts.Webhooks.Synced(a.name())
 	case Observed:
 		a.observed(e)
+	case DeleteFailed:
+		a.count(func(m Metrics) { m.ModuleDeleteFailed(a.name()) })
 	case DestructiveDone:
 		a.countDestructive(e.Actions)
 	case ArmCheck:

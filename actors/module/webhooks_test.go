@@ -48,5 +48,5 @@ func TestWebhookFailuresFailTheTask(t *testing.T) {
 	h.step(Disabled{}, "DriftCounted", "Publish")
 	h.assign(deleteTask(), "Publish", "Uninstall")
 	h.step(DeleteFinished{Result: worker.DeleteResult{}}, "DestructiveDone 0", "UnregisterWebhooks")
-	h.step(WebhooksUnregistered{Err: errString("remove webhooks of demo: timeout")}, "TaskFailed", "Publish", "Reply err=remove webhooks of demo: timeout")
+	h.step(WebhooksUnregistered{Err: errString("remove webhooks of demo: timeout")}, "DeleteFailed", "TaskFailed", "Publish", "Reply err=remove webhooks of demo: timeout")
 }

@@ -82,4 +82,5 @@ func TestBeforeDeleteHelmFailureIsRetried(t *testing.T) {
 	if got := record(t, root, "context"); got != "["+one+"]\n["+one+"]\n" {
 		t.Fatalf("contexts of the two runs:\n%s", got)
 	}
+	metricHas(t, op, `addon_operator_module_delete_errors_total{module="alpha"} 1`)
 }

@@ -26,6 +26,7 @@ type metrics struct {
 	hookRegistry   *prometheus.Registry
 	moduleRun      *prometheus.HistogramVec
 	moduleRunErrs  *prometheus.CounterVec
+	deleteErrs     *prometheus.CounterVec
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
@@ -101,6 +102,8 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		Help: "Duration of module runs.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"module", "activation"})
 	m.moduleRunErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_run_errors_total",
 		Help: "Failed module runs."}, []string{"module"})
+	m.deleteErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_delete_errors_total",
+		Help: "Failed module deletes (beforeDeleteHelm, the uninstall, afterDeleteHelm); each is retried."}, []string{"module"})
 	m.helm = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "module_helm_seconds",
 		Help: "Duration of a module's helm upgrade check and run.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)},
 		[]string{"module", "activation"})
@@ -119,7 +122,7 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		[]string{"module", "action", "reason"})
 	m.watchesDown = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "kube_watches_down",
 		Help: "Watches (kubernetes bindings, the ConfigMap) down: their last list or watch call failed, none succeeded since."})
-	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
+	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.deleteErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
 		m.destructive, m.watchesDown)
 }
 
@@ -153,6 +156,11 @@ func (m *metrics) ModuleRun(module string, a messages.Activation, took time.Dura
 	if err != nil {
 		m.moduleRunErrs.WithLabelValues(module).Inc()
 	}
+}
+
+// ModuleDeleteFailed implements module.Metrics.
+func (m *metrics) ModuleDeleteFailed(module string) {
+	m.deleteErrs.WithLabelValues(module).Inc()
 }
 
 // Helm implements module.Metrics.
