@@ -19,8 +19,9 @@ type Metrics interface {
 	// ModuleDeleteFailed counts a failed delete of the module.
 	ModuleDeleteFailed(module string)
 	// ModuleFailed is told that a module cannot start (its hooks could not
-	// be configured): it is left out until the next start. A nil err says
-	// the failed module is gone (its dir was removed).
+	// be configured): it is left out while they fail, and they are
+	// configured again after the retry delay. A nil err says the failure
+	// is over: the hooks configured, or the module's dir was removed.
 	ModuleFailed(module string, err error)
 	// Destructive counts a destructive action on the module's release
 	// (action: worker.ActionUninstall, ActionAdopt, ActionClear).

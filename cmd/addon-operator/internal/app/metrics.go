@@ -113,7 +113,7 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 		Help: "Errors of kubernetes bindings: failed or refused list/watch calls, jqFilter errors on an object."},
 		[]string{"module", "hook", "binding"})
 	m.moduleFailed = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_failed",
-		Help: "1 for a module that cannot start (its hooks failed --config); it is left out until the next start."},
+		Help: "1 for a module that cannot start (its hooks failed --config, or a crds/ file is no CRD); it is left out, and its hooks are configured again after the retry delay, until they configure."},
 		[]string{"module"})
 	m.destructive = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "helm_destructive_actions_total",
 		Help: "Destructive actions on modules' helm releases, each logged at WARN with its reason: " +
