@@ -41,13 +41,9 @@ func TestIndexWatchDropIsLoggedAndRunsReadTheCluster(t *testing.T) {
 		t.Fatalf("first run after the restart: %+v, %v; want skipped", res, err)
 	}
 
-	if err := c.StopAPIServer(); err != nil {
-		t.Fatalf("stop apiserver: %v", err)
-	}
-	expectWarns(t, logs, "helm release index watch dropped", "helm object index watch dropped")
-	if err := c.StartAPIServer(ctx); err != nil {
-		t.Fatalf("start apiserver: %v", err)
-	}
+	c.Outage(t, ctx, 0, func() {
+		expectWarns(t, logs, "helm release index watch dropped", "helm object index watch dropped")
+	})
 	if res, err := restarted.Upgrade(ctx, req("b")); err != nil || res.Action != chartrun.Skipped {
 		t.Fatalf("run of b after the outage: %+v, %v; want skipped (read from the cluster)", res, err)
 	}

@@ -36,19 +36,12 @@ func TestWatchResumesWithin5sAfterOutage(t *testing.T) {
 		t.Fatalf("initial report %+v, want global a: 1", s)
 	}
 
-	if err := c.StopAPIServer(); err != nil {
-		t.Fatalf("stop apiserver: %v", err)
-	}
-	stopped := time.Now()
-	actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", nil)
-	if v := down.value(); v != 1 {
-		t.Fatalf("watches down %v with the apiserver stopped, want 1", v)
-	}
-	time.Sleep(6*time.Second - time.Since(stopped)) // the outage itself
-	if err := c.StartAPIServer(ctx); err != nil {
-		t.Fatalf("start apiserver: %v", err)
-	}
-	ready := time.Now()
+	ready := c.Outage(t, ctx, 6*time.Second, func() {
+		actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", nil)
+		if v := down.value(); v != 1 {
+			t.Fatalf("watches down %v with the apiserver stopped, want 1", v)
+		}
+	})
 	cm.Data["global"] = "a: 2"
 	if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)

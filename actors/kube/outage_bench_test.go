@@ -30,14 +30,7 @@ func BenchmarkFirstEventAfterOutage(b *testing.B) {
 	for range b.N {
 		var took []time.Duration
 		for i := range 5 {
-			if err := c.StopAPIServer(); err != nil {
-				b.Fatalf("stop apiserver: %v", err)
-			}
-			time.Sleep(outage) // the outage itself
-			if err := c.StartAPIServer(ctx); err != nil {
-				b.Fatalf("start apiserver: %v", err)
-			}
-			ready, name := time.Now(), fmt.Sprintf("n%d-%d", len(took), i)
+			ready, name := c.Outage(b, ctx, outage, nil), fmt.Sprintf("n%d-%d", len(took), i)
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"v": "1"}}}
 			if _, err := f.cms.Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 				b.Fatal(err)

@@ -32,19 +32,12 @@ func TestMonitorResumesWithin5sAfterOutage(t *testing.T) {
 	c, cms, ns, queue := f.cluster, f.cms, f.ns, f.queue
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "resource": "configmaps", "namespace": ns}
-	if err := c.StopAPIServer(); err != nil {
-		t.Fatalf("stop apiserver: %v", err)
-	}
-	stopped := time.Now()
-	actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", want)
-	if v := down.value(); v != 1 {
-		t.Fatalf("kube_watches_down %v with the apiserver stopped, want 1", v)
-	}
-	time.Sleep(outage - time.Since(stopped)) // the outage itself
-	if err := c.StartAPIServer(ctx); err != nil {
-		t.Fatalf("start apiserver: %v", err)
-	}
-	ready := time.Now()
+	ready := c.Outage(t, ctx, outage, func() {
+		actortest.ExpectLog(t, logs, slog.LevelWarn, "watch dropped", want)
+		if v := down.value(); v != 1 {
+			t.Fatalf("kube_watches_down %v with the apiserver stopped, want 1", v)
+		}
+	})
 	createLabelled(t, cms, "d")
 	got := contextsOf(t, expectTask(queue, time.Until(ready.Add(resumeWithin))))
 	if len(got) != 1 || got[0].event() != (event{"Added", "d"}) {

@@ -32,21 +32,13 @@ func TestAPIServerOutageRecovery(t *testing.T) {
 	op.waitReady(t)
 	op.waitIdle(t)
 
-	if err := c.StopAPIServer(); err != nil {
-		t.Fatalf("stop apiserver: %v", err)
-	}
-	stopped := time.Now()
-	dropped := map[string]any{"level": "WARN", "owner": "global", "hook": "watch.sh", "binding": "cms"}
-	waitDropped(t, op, dropped)
-	waitDropped(t, op, map[string]any{"level": "WARN", "watch": "ConfigMap"})
-	if down := watchesDown(t, op); down < 2 {
-		t.Fatalf("kube_watches_down %v with the apiserver stopped, want 2 at least (binding, ConfigMap)", down)
-	}
-	time.Sleep(6*time.Second - time.Since(stopped)) // the outage itself
-	if err := c.StartAPIServer(ctx); err != nil {
-		t.Fatalf("start apiserver: %v", err)
-	}
-	ready := time.Now()
+	ready := c.Outage(t, ctx, 6*time.Second, func() {
+		waitDropped(t, op, map[string]any{"level": "WARN", "owner": "global", "hook": "watch.sh", "binding": "cms"})
+		waitDropped(t, op, map[string]any{"level": "WARN", "watch": "ConfigMap"})
+		if down := watchesDown(t, op); down < 2 {
+			t.Fatalf("kube_watches_down %v with the apiserver stopped, want 2 at least (binding, ConfigMap)", down)
+		}
+	})
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "after", Labels: map[string]string{"outage": "yes"}}}
 	if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
