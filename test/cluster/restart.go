@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -70,24 +69,4 @@ func (c *Cluster) RestartAPIServer(ctx context.Context) error {
 		return err
 	}
 	return c.StartAPIServer(ctx)
-}
-
-// Outage stops the kube-apiserver for at least d: it calls whileDown once
-// the apiserver is stopped (for the checks a test makes during the outage),
-// waits out the rest of d, starts the apiserver again and returns when it
-// was ready. A failure to stop or start fails tb.
-func (c *Cluster) Outage(tb testing.TB, ctx context.Context, d time.Duration, whileDown func()) time.Time {
-	tb.Helper()
-	if err := c.StopAPIServer(); err != nil {
-		tb.Fatalf("stop apiserver: %v", err)
-	}
-	stopped := time.Now()
-	if whileDown != nil {
-		whileDown()
-	}
-	time.Sleep(d - time.Since(stopped)) // the outage itself
-	if err := c.StartAPIServer(ctx); err != nil {
-		tb.Fatalf("start apiserver: %v", err)
-	}
-	return time.Now()
 }
