@@ -57,9 +57,7 @@ func TestHistoryRecordsTypeSummaryDurationAndOutcome(t *testing.T) {
 	probe := kit.NewProbe()
 	pid := kit.Spawn("recorder", func() actor.Actor { return &recorderActor{reg: kit.Inspector, report: probe.PID} })
 
-	release := make(chan struct{})
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	release := blockIn(kit, probe, pid)
 	kit.Clock.Advance(3 * time.Second)
 	close(release)
 	kit.Send(pid, task{name: "foo"})

@@ -46,6 +46,15 @@ func (b *blocker) Receive(ctx actor.Context) {
 	}
 }
 
+// blockIn has the actor pid, which reports blocked to probe, block in its
+// handler of block, and returns the channel whose close releases it.
+func blockIn(kit *actortest.Kit, probe *actortest.Probe, pid *actor.PID) chan struct{} {
+	release := make(chan struct{})
+	kit.Send(pid, block{release: release})
+	actortest.Expect[blocked](probe, 5*time.Second)
+	return release
+}
+
 func find(t *testing.T, reg *inspect.Registry, path string) inspect.ActorInfo {
 	t.Helper()
 	for _, a := range reg.Snapshot() {
@@ -62,9 +71,7 @@ func TestBlockedActorShowsItsMailboxAndCurrentMessage(t *testing.T) {
 	probe := kit.NewProbe()
 	pid := kit.Spawn("blocker", func() actor.Actor { return &blocker{reg: kit.Inspector, report: probe.PID} })
 
-	release := make(chan struct{})
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	release := blockIn(kit, probe, pid)
 	const n = 25
 	for range n {
 		kit.Send(pid, noop{})
@@ -109,10 +116,7 @@ func TestCollectorExportsMailboxLength(t *testing.T) {
 	kit := actortest.New(t)
 	probe := kit.NewProbe()
 	pid := kit.Spawn("blocker", func() actor.Actor { return &blocker{reg: kit.Inspector, report: probe.PID} })
-	release := make(chan struct{})
-	defer close(release)
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	defer close(blockIn(kit, probe, pid))
 	kit.Send(pid, noop{})
 	kit.Send(pid, noop{})
 
