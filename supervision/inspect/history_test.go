@@ -32,8 +32,7 @@ type recorderActor struct {
 func (a *recorderActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case block:
-		ctx.Send(a.report, blocked{})
-		<-msg.release
+		msg.hold(ctx, a.report)
 	case failing:
 		a.reg.ReportError(ctx.Self(), errors.New("hook x failed:\nexit status 1"))
 	case boom:

@@ -16,6 +16,13 @@ import (
 
 type block struct{ release chan struct{} }
 
+// hold, in the handler of b, reports blocked to report and waits for the
+// release.
+func (b block) hold(ctx actor.Context, report *actor.PID) {
+	ctx.Send(report, blocked{})
+	<-b.release
+}
+
 type noop struct{}
 
 type ping struct{}
@@ -35,8 +42,7 @@ type blocker struct {
 func (b *blocker) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case block:
-		ctx.Send(b.report, blocked{})
-		<-msg.release
+		msg.hold(ctx, b.report)
 	case noop:
 		b.seen++
 		b.reg.Report(ctx.Self(), "draining", "seen "+strings.Repeat("|", b.seen%3))
