@@ -2,7 +2,6 @@ package hookexec
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -121,17 +120,7 @@ func TestDiscoverHooksBatchErrors(t *testing.T) {
 			}
 			r := NewRunner(Options{Environ: baseEnv(), ProbeTimeout: time.Second})
 			_, err := r.DiscoverHooks(context.Background(), module, Owner{Scope: bindings.ScopeModule, Module: "m"})
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if !errors.Is(err, tc.is) {
-				t.Errorf("error %q is not %v", err, tc.is)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not name %q", err, w)
-				}
-			}
+			wantErr(t, err, tc.is, tc.want...)
 		})
 	}
 }
@@ -165,10 +154,7 @@ func TestRunNestedBatchHook(t *testing.T) {
 	bad := hooks[0]
 	bad.Args = []string{"hook", "run", "7"}
 	_, err = r.Run(context.Background(), Request{Hook: bad, Scope: scope, BindingContext: []byte(`[{}]`)})
-	if !errors.Is(err, ErrHookFailed) || !strings.Contains(err.Error(), `{"message":"execute: no hook 7"}`) ||
-		!strings.Contains(err.Error(), "hook run 7") {
-		t.Errorf("error = %v, want the stderr JSON and the command", err)
-	}
+	wantErr(t, err, ErrHookFailed, `{"message":"execute: no hook 7"}`, "hook run 7") // the stderr JSON and the command
 }
 
 // The overlap rule: a compiled executable whose `hook list` fails stays a

@@ -47,16 +47,9 @@ func TestConfig(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
+			wantErr(t, err, tc.want, hook.Path, tc.text)
 			if tc.want != ErrHookFailed && !errors.Is(err, ErrConfig) {
 				t.Errorf("err %v does not wrap ErrConfig", err)
-			}
-			for _, s := range []string{hook.Path, tc.text} {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("err %q lacks %q", err, s)
-				}
 			}
 		})
 	}
@@ -106,9 +99,7 @@ func TestRunEnabled(t *testing.T) {
 			r.Close()
 			assertNoEntries(t, tmp)
 			if tc.want == nil {
-				if !errors.Is(err, ErrBadEnabledResult) || !strings.Contains(err.Error(), script.Path) {
-					t.Fatalf("err = %v, want ErrBadEnabledResult naming the script", err)
-				}
+				wantErr(t, err, ErrBadEnabledResult, script.Path)
 				return
 			}
 			if err != nil {

@@ -3,6 +3,7 @@ package hookexec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -143,6 +144,20 @@ func assertNoEntries(t *testing.T, dir string) {
 	}
 	if len(entries) != 0 {
 		t.Errorf("%s not empty after the run: %v", dir, entries)
+	}
+}
+
+// wantErr fails the test unless err wraps target and its message names
+// each of names.
+func wantErr(t *testing.T, err, target error, names ...string) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("err = %v, want %v", err, target)
+	}
+	for _, s := range names {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("err %q lacks %q", err, s)
+		}
 	}
 }
 

@@ -43,9 +43,7 @@ func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 		Hook: testHook(t, "spawn-and-hang.sh"), Scope: PatchScope{RootKey: "global"},
 		Timeout: 2 * time.Second, // overrides the runner's hour; long enough for the script to start its processes on a loaded machine
 	})
-	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "spawn-and-hang.sh") {
-		t.Fatalf("err = %v, want ErrTimeout naming the hook", err)
-	}
+	wantErr(t, err, ErrTimeout, "spawn-and-hang.sh")
 	if elapsed := time.Since(start); elapsed > 10*time.Second {
 		t.Errorf("timed-out run took %s", elapsed)
 	}

@@ -2,10 +2,8 @@ package hookexec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 )
@@ -17,13 +15,7 @@ func TestRunTimeoutFromOptions(t *testing.T) {
 	out := t.TempDir()
 	r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv("OUT_DIR=" + out), Timeout: 2 * time.Second}) // long enough for the script to start its processes on a loaded machine
 	res, err := r.Run(context.Background(), Request{Hook: testHook(t, "spawn-and-hang.sh"), Scope: PatchScope{RootKey: "global"}})
-	if !errors.Is(err, ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-	want := "spawn-and-hang.sh timed out after 2s"
-	if !strings.Contains(err.Error(), want) {
-		t.Errorf("err = %q, want it to say %q", err, want)
-	}
+	wantErr(t, err, ErrTimeout, "spawn-and-hang.sh timed out after 2s")
 	wantEq(t, "exit code of the killed hook", res.ExitCode, 128+9)
 	assertGone(t, out, "hook.pid", "child.pid", "subshell.pid", "grandchild.pid")
 }

@@ -1,10 +1,6 @@
 package hookexec
 
-import (
-	"errors"
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestParsePatch(t *testing.T) {
 	module := PatchScope{RootKey: "someModule"}
@@ -56,9 +52,7 @@ func TestParsePatch(t *testing.T) {
 				wantEq(t, "ops", len(patch), tc.ops)
 				return
 			}
-			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
-				t.Fatalf("err = %v, want %v containing %q", err, tc.want, tc.text)
-			}
+			wantErr(t, err, tc.want, tc.text)
 		})
 	}
 }

@@ -2,8 +2,6 @@ package hookexec
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -31,14 +29,7 @@ func TestRunBadResults(t *testing.T) {
 			r := newRunner(t, Options{TmpDir: t.TempDir(), Environ: baseEnv(tc.env...)})
 			hook := testHook(t, "patch.sh")
 			_, err := r.Run(context.Background(), Request{Hook: hook, Scope: PatchScope{RootKey: "someModule"}})
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			for _, s := range []string{hook.Path, tc.text} {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("err %q lacks %q", err, s)
-				}
-			}
+			wantErr(t, err, tc.want, hook.Path, tc.text)
 		})
 	}
 }
@@ -83,9 +74,7 @@ func TestParseMetrics(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseMetrics([]byte(tc.in))
 			if tc.err != "" {
-				if !errors.Is(err, ErrBadMetrics) || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err = %v, want ErrBadMetrics with %q", err, tc.err)
-				}
+				wantErr(t, err, ErrBadMetrics, tc.err)
 				return
 			}
 			if err != nil {

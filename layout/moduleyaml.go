@@ -110,25 +110,22 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 		return ModuleYAML{}, nil // an empty file says nothing
 	}
 	p := yamlReader{file: file}
-	top, err := p.mapping("", doc.Content[0])
-	if err != nil {
-		return ModuleYAML{}, err
-	}
 	var out ModuleYAML
-	for _, e := range top {
+	err := p.eachEntry("", doc.Content[0], func(e yamlEntry, key string) (err error) {
 		switch e.key {
 		case "requirements":
 			err = p.requirements(e.value, module, &out)
 		case "drift":
-			out.Release.Drift, err = p.oneOf(e.key, e.value, DriftModes)
+			out.Release.Drift, err = p.oneOf(key, e.value, DriftModes)
 		case "readiness":
 			err = p.readiness(e.value, &out.Release)
 		default:
-			out.Ignored = append(out.Ignored, e.key)
+			out.Ignored = append(out.Ignored, key)
 		}
-		if err != nil {
-			return ModuleYAML{}, err
-		}
+		return err
+	})
+	if err != nil {
+		return ModuleYAML{}, err
 	}
 	sort.Strings(out.Ignored)
 	sort.Strings(out.Warnings)
@@ -137,41 +134,27 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 
 // requirements reads the `requirements` mapping into out.
 func (p yamlReader) requirements(n *yaml.Node, module string, out *ModuleYAML) error {
-	entries, err := p.mapping("requirements", n)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		key := "requirements." + e.key
+	return p.eachEntry("requirements", n, func(e yamlEntry, key string) error {
 		switch e.key {
 		case "modules":
-			if err := p.moduleRequirements(e.value, module, out); err != nil {
-				return err
-			}
+			return p.moduleRequirements(e.value, module, out)
 		case "kubernetes":
 			text, err := p.scalar(key, e.value)
 			if err != nil {
 				return err
 			}
-			if out.Requirements.Kubernetes, err = p.constraint(key, e.value, text); err != nil {
-				return err
-			}
-		default:
-			out.Ignored = append(out.Ignored, key)
+			out.Requirements.Kubernetes, err = p.constraint(key, e.value, text)
+			return err
 		}
-	}
-	return nil
+		out.Ignored = append(out.Ignored, key)
+		return nil
+	})
 }
 
 // moduleRequirements reads requirements.modules into out, sorted by module.
 func (p yamlReader) moduleRequirements(n *yaml.Node, module string, out *ModuleYAML) error {
-	entries, err := p.mapping("requirements.modules", n)
-	if err != nil {
-		return err
-	}
 	var reqs []ModuleRequirement
-	for _, e := range entries {
-		key := "requirements.modules." + e.key
+	err := p.eachEntry("requirements.modules", n, func(e yamlEntry, key string) error {
 		if isNull(e.value) {
 			return p.errorf(key, e.value, `want a constraint (">= 0.0.0" for any version), got null`)
 		}
@@ -191,9 +174,13 @@ func (p yamlReader) moduleRequirements(n *yaml.Node, module string, out *ModuleY
 			// Deckhouse drops it with a warning too: the module would
 			// otherwise wait for itself and never be enabled.
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %s: a module cannot require itself; the requirement is dropped", p.file, key))
-			continue
+			return nil
 		}
 		reqs = append(reqs, req)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	sort.Slice(reqs, func(i, j int) bool { return reqs[i].Module < reqs[j].Module })
 	out.Requirements.Modules = reqs

@@ -15,12 +15,7 @@ import (
 // An unknown key under it is an error (a typo would silently keep the
 // operator's setting).
 func (p yamlReader) readiness(n *yaml.Node, r *Release) error {
-	entries, err := p.mapping("readiness", n)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		key := "readiness." + e.key
+	return p.eachEntry("readiness", n, func(e yamlEntry, key string) (err error) {
 		switch e.key {
 		case "wait":
 			r.Wait, err = p.boolean(key, e.value)
@@ -29,11 +24,8 @@ func (p yamlReader) readiness(n *yaml.Node, r *Release) error {
 		default:
 			err = p.errorf(key, e.value, "unknown key; want wait or timeout")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 // boolean reads true or false; null is nil (the operator's setting).

@@ -50,6 +50,21 @@ func (p yamlReader) mapping(key string, n *yaml.Node) ([]yamlEntry, error) {
 	return entries, nil
 }
 
+// eachEntry calls visit with each entry of the mapping n at key, in file
+// order, and the entry's dotted key; it stops at the first error.
+func (p yamlReader) eachEntry(key string, n *yaml.Node, visit func(e yamlEntry, at string) error) error {
+	entries, err := p.mapping(key, n)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := visit(e, dotted(key, e.key)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // scalar returns the text of the scalar n at key as written (a number keeps
 // its digits: "1.20" is not 1.2); null is "".
 func (p yamlReader) scalar(key string, n *yaml.Node) (string, error) {

@@ -42,9 +42,9 @@ func walk(node any, path []string, depth int, created *int, visit visitor) (any,
 		c[head] = out
 		return c, keyed, nil
 	case []any:
-		i, err := arrayIndex(head, len(c), false)
+		i, err := indexAt(path[:depth+1], len(c), false)
 		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", formatPointer(path[:depth+1]), err)
+			return nil, false, err
 		}
 		out, _, err := walk(c[i], path, depth+1, created, visit)
 		if err != nil {
@@ -83,9 +83,9 @@ func add(doc map[string]any, path []string, value any) (keyed bool, created int,
 			c[key] = value
 			return c, nil
 		case []any:
-			i, err := arrayIndex(key, len(c), true)
+			i, err := indexAt(path, len(c), true)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", formatPointer(path), err)
+				return nil, err
 			}
 			return slices.Insert(c, i, value), nil
 		}
@@ -126,9 +126,9 @@ func replace(doc map[string]any, path []string, value any) (bool, error) {
 			c[key] = value
 			return c, nil
 		case []any:
-			i, err := arrayIndex(key, len(c), false)
+			i, err := indexAt(path, len(c), false)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", formatPointer(path), err)
+				return nil, err
 			}
 			c[i] = value
 			return c, nil
@@ -150,9 +150,9 @@ func get(doc map[string]any, path []string) (any, error) {
 			}
 			node = v
 		case []any:
-			idx, err := arrayIndex(tok, len(c), false)
+			idx, err := indexAt(path[:i+1], len(c), false)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", formatPointer(path[:i+1]), err)
+				return nil, err
 			}
 			node = c[idx]
 		default:

@@ -55,6 +55,15 @@ func within(path, prefix []string) bool {
 	return true
 }
 
+// indexAt is arrayIndex for the last token of path, its error naming path.
+func indexAt(path []string, n int, end bool) (int, error) {
+	i, err := arrayIndex(path[len(path)-1], n, end)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", formatPointer(path), err)
+	}
+	return i, nil
+}
+
 // arrayIndex parses an array index token for a list of length n. "-" is the
 // end of the list and is allowed only when end is true (add); an index equal
 // to n is allowed only then as well.

@@ -32,8 +32,7 @@ type recorderActor struct {
 func (a *recorderActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case block:
-		ctx.Send(a.report, blocked{})
-		<-msg.release
+		msg.hold(ctx, a.report)
 	case failing:
 		a.reg.ReportError(ctx.Self(), errors.New("hook x failed:\nexit status 1"))
 	case boom:
@@ -57,9 +56,7 @@ func TestHistoryRecordsTypeSummaryDurationAndOutcome(t *testing.T) {
 	probe := kit.NewProbe()
 	pid := kit.Spawn("recorder", func() actor.Actor { return &recorderActor{reg: kit.Inspector, report: probe.PID} })
 
-	release := make(chan struct{})
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	release := blockIn(kit, probe, pid)
 	kit.Clock.Advance(3 * time.Second)
 	close(release)
 	kit.Send(pid, task{name: "foo"})

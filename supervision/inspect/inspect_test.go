@@ -16,6 +16,13 @@ import (
 
 type block struct{ release chan struct{} }
 
+// hold, in the handler of b, reports blocked to report and waits for the
+// release.
+func (b block) hold(ctx actor.Context, report *actor.PID) {
+	ctx.Send(report, blocked{})
+	<-b.release
+}
+
 type noop struct{}
 
 type ping struct{}
@@ -35,8 +42,7 @@ type blocker struct {
 func (b *blocker) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case block:
-		ctx.Send(b.report, blocked{})
-		<-msg.release
+		msg.hold(ctx, b.report)
 	case noop:
 		b.seen++
 		b.reg.Report(ctx.Self(), "draining", "seen "+strings.Repeat("|", b.seen%3))
@@ -44,6 +50,15 @@ func (b *blocker) Receive(ctx actor.Context) {
 		b.reg.ReportError(ctx.Self(), errors.New("hook x failed"))
 		ctx.Respond(pong{})
 	}
+}
+
+// blockIn has the actor pid, which reports blocked to probe, block in its
+// handler of block, and returns the channel whose close releases it.
+func blockIn(kit *actortest.Kit, probe *actortest.Probe, pid *actor.PID) chan struct{} {
+	release := make(chan struct{})
+	kit.Send(pid, block{release: release})
+	actortest.Expect[blocked](probe, 5*time.Second)
+	return release
 }
 
 func find(t *testing.T, reg *inspect.Registry, path string) inspect.ActorInfo {
@@ -62,9 +77,7 @@ func TestBlockedActorShowsItsMailboxAndCurrentMessage(t *testing.T) {
 	probe := kit.NewProbe()
 	pid := kit.Spawn("blocker", func() actor.Actor { return &blocker{reg: kit.Inspector, report: probe.PID} })
 
-	release := make(chan struct{})
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	release := blockIn(kit, probe, pid)
 	const n = 25
 	for range n {
 		kit.Send(pid, noop{})
@@ -109,10 +122,7 @@ func TestCollectorExportsMailboxLength(t *testing.T) {
 	kit := actortest.New(t)
 	probe := kit.NewProbe()
 	pid := kit.Spawn("blocker", func() actor.Actor { return &blocker{reg: kit.Inspector, report: probe.PID} })
-	release := make(chan struct{})
-	defer close(release)
-	kit.Send(pid, block{release: release})
-	actortest.Expect[blocked](probe, 5*time.Second)
+	defer close(blockIn(kit, probe, pid))
 	kit.Send(pid, noop{})
 	kit.Send(pid, noop{})
 
