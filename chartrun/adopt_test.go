@@ -14,6 +14,7 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 
 	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // records keeps every log record of a releaser.
@@ -86,7 +87,7 @@ func demoValues(v string) map[string]any { return map[string]any{"demo": map[str
 // label and the checksum.
 func checkOurs(t *testing.T, cfg *action.Configuration, name, sum string) *release.Release {
 	t.Helper()
-	last := lastRevision(t, cfg, name)
+	last := scenario.LastRelease(t, cfg, name)
 	if last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] != sum {
 		t.Fatalf("revision %d of %s labels %v; want heritage and checksum %s", last.Version, name, last.Labels, sum)
 	}
@@ -174,7 +175,7 @@ func TestStuckUnlabelledReleasesAreCleared(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Killed mid-upgrade: revision 1 is still the deployed one.
-				setStatus(t, cfg, "demo", 1, release.StatusDeployed)
+				scenario.SetReleaseStatus(t, cfg, "demo", 1, release.StatusDeployed)
 			}
 			res := f.upgradeStuck(t, cfg, tc.status, tc.action, tc.revision)
 			want := []chartrun.Destructive{{Action: chartrun.ActionAdopt, Reason: chartrun.ReasonUnlabelled},

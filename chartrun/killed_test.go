@@ -12,6 +12,7 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 
 	"github.com/addon-actors/addon-operator/chartrun"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // killSwitch stands for an operator killed in the middle of a helm run: at
@@ -52,7 +53,7 @@ func killedRun(t *testing.T, f fixture, value string) release.Status {
 	if err == nil {
 		t.Fatal("the killed run succeeded")
 	}
-	return lastRevision(t, helmConfig(t, f.ns), "demo").Info.Status
+	return scenario.LastRelease(t, helmConfig(t, f.ns), "demo").Info.Status
 }
 
 func TestKilledRunsAreRecovered(t *testing.T) {

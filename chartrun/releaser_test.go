@@ -174,7 +174,7 @@ func helmConfig(t *testing.T, ns string) *action.Configuration {
 // ending at revision, with "c" in the cluster.
 func (f fixture) upgradeStuck(t *testing.T, cfg *action.Configuration, status release.Status, action chartrun.Action, revision int) chartrun.Result {
 	t.Helper()
-	setStatus(t, cfg, "demo", lastRevision(t, cfg, "demo").Version, status) // as a killed operator leaves it
+	scenario.SetReleaseStatus(t, cfg, "demo", scenario.LastRelease(t, cfg, "demo").Version, status) // as a killed operator leaves it
 	res := f.upgrade(t, "c")
 	if res.Action != action || res.Revision != revision {
 		t.Fatalf("stuck %s release: %+v; want %s revision %d", status, res, action, revision)
@@ -183,29 +183,6 @@ func (f fixture) upgradeStuck(t *testing.T, cfg *action.Configuration, status re
 		t.Fatalf("after recovery demo-0 = %q; want c", v)
 	}
 	return res
-}
-
-// lastRevision is the release's last revision as helm stores it.
-func lastRevision(t *testing.T, cfg *action.Configuration, name string) *release.Release {
-	t.Helper()
-	last, err := cfg.Releases.Last(name)
-	if err != nil {
-		t.Fatalf("last revision of %s: %v", name, err)
-	}
-	return last
-}
-
-// setStatus rewrites the status of one revision of the release.
-func setStatus(t *testing.T, cfg *action.Configuration, name string, version int, status release.Status) {
-	t.Helper()
-	rel, err := cfg.Releases.Get(name, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel.Info.Status = status
-	if err := cfg.Releases.Update(rel); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // checkNoPending fails if a revision of the release is left pending-*, and
@@ -254,7 +231,7 @@ func TestStuckReleasesAreRecovered(t *testing.T) {
 			cfg := helmConfig(t, f.ns)
 			if tc.revision > 1 {
 				f.upgrade(t, "b")
-				setStatus(t, cfg, "demo", 1, release.StatusDeployed)
+				scenario.SetReleaseStatus(t, cfg, "demo", 1, release.StatusDeployed)
 			}
 			res := f.upgradeStuck(t, cfg, tc.status, tc.action, tc.revision)
 			if got := checkNoPending(t, cfg, "demo"); !reflect.DeepEqual(got, tc.history) {

@@ -125,10 +125,7 @@ func TestReleasesInstalledByOthersAreAdopted(t *testing.T) {
 	op.waitIdle(t)
 
 	for module, revision := range map[string]int{"plain": 2, "broken": 1, "forged": 1} {
-		last, err := cfg.Releases.Last(module)
-		if err != nil {
-			t.Fatal(err)
-		}
+		last := scenario.LastRelease(t, cfg, module)
 		if last.Version != revision || last.Info.Status != release.StatusDeployed ||
 			last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] == "" {
 			t.Fatalf("release %s: revision %d %s labels %v; want revision %d deployed with our labels",

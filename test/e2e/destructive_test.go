@@ -32,19 +32,9 @@ func ourRelease(t *testing.T, ns, name, dir, v string) {
 // one before still deployed.
 func killMidUpgrade(t *testing.T, cfg *action.Configuration, name string) {
 	t.Helper()
-	last, err := cfg.Releases.Last(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for version, status := range map[int]release.Status{last.Version - 1: release.StatusDeployed, last.Version: release.StatusPendingUpgrade} {
-		rel, err := cfg.Releases.Get(name, version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel.Info.Status = status
-		if err := cfg.Releases.Update(rel); err != nil {
-			t.Fatal(err)
-		}
+	last := scenario.LastRelease(t, cfg, name).Version
+	for version, status := range map[int]release.Status{last - 1: release.StatusDeployed, last: release.StatusPendingUpgrade} {
+		scenario.SetReleaseStatus(t, cfg, name, version, status)
 	}
 }
 

@@ -184,12 +184,9 @@ func (f *failing) expectSuperseded(t *testing.T, reason string) {
 // afterDeleteHelm runs once and bad's beforeHelm never again, and the
 // queue is free: a change of next's section runs next.
 func TestFailingModuleDisabled(t *testing.T) {
-	inBothRunModes(t, func(t *testing.T, parallel string) {
-		f := startFailing(t, append(retryIn20s, parallel)...)
-		f.failBad(t, 15*time.Second, "bad", "fail: true")
-		edit := f.set(t, "badEnabled", "false")
-		within(t, "bad deleted", edit, f.waitOrder(t, "bad deleted", 1), 5*time.Second)
-		f.expectSuperseded(t, "enabled flags changed in the ConfigMap")
+	supersede{cause: []string{"bad", "fail: true"}, edit: []string{"badEnabled", "false"},
+		what: "bad deleted", line: "bad deleted", n: 1, reason: "enabled flags changed in the ConfigMap",
+	}.run(t, func(t *testing.T, f *failing) {
 		if scenario.ConfigMapData(t, kube, f.ns, "bad") != nil || len(secretVersions(t, f.ns, "bad")) != 0 {
 			t.Fatalf("bad's release or its ConfigMap is left: %v", secretVersions(t, f.ns, "bad"))
 		}
@@ -203,6 +200,28 @@ func TestFailingModuleDisabled(t *testing.T) {
 			t.Fatalf("hooks, want one afterDeleteHelm of bad and no beforeHelm of bad after it:\n%s", strings.Join(order, "\n"))
 		}
 		t.Logf("hooks:\n%s", strings.Join(order, "\n"))
+	})
+}
+
+// supersede is an edit that supersedes bad's failing run: bad is made to
+// fail by the ConfigMap keys cause (its retry 20 s away), then the keys
+// edit are set; the n-th "order" line line (what happened) follows within
+// 5 s of the edit, and the superseding reload names reason.
+type supersede struct {
+	cause, edit        []string
+	what, line, reason string
+	n                  int
+}
+
+// run checks s in both run modes, then runs then on the operator.
+func (s supersede) run(t *testing.T, then func(t *testing.T, f *failing)) {
+	inBothRunModes(t, func(t *testing.T, parallel string) {
+		f := startFailing(t, append(retryIn20s, parallel)...)
+		f.failBad(t, 15*time.Second, s.cause...)
+		edit := f.set(t, s.edit...)
+		within(t, s.what, edit, f.waitOrder(t, s.line, s.n), 5*time.Second)
+		f.expectSuperseded(t, s.reason)
+		then(t, f)
 	})
 }
 
@@ -253,12 +272,9 @@ func TestFailingModuleSectionFixRunsNow(t *testing.T) {
 // run in main, or the converge graph with ADDON_OPERATOR_PARALLEL_MODULE_RUNS)
 // and the module converges within 5 s, while its retry was 20 s away.
 func TestFailingModuleGlobalFixRunsNow(t *testing.T) {
-	inBothRunModes(t, func(t *testing.T, parallel string) {
-		f := startFailing(t, append(retryIn20s, parallel)...)
-		f.failBad(t, 15*time.Second, "global", "x: bad")
-		edit := f.set(t, "global", "x: good")
-		within(t, "bad converged", edit, f.waitOrder(t, "bad after", 2), 5*time.Second)
-		f.expectSuperseded(t, "global section of the ConfigMap changed")
+	supersede{cause: []string{"global", "x: bad"}, edit: []string{"global", "x: good"},
+		what: "bad converged", line: "bad after", n: 2, reason: "global section of the ConfigMap changed",
+	}.run(t, func(t *testing.T, f *failing) {
 		f.waitOrder(t, "next before 1", 2)
 	})
 }

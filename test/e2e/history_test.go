@@ -12,12 +12,7 @@ import (
 // with its time, duration and outcome; an unknown actor is an error
 // naming it.
 func TestActorsHistory(t *testing.T) {
-	ns := kube.Namespace(t)
-	root := tree(t, map[string]string{
-		"modules/values.yaml":       "helloEnabled: true\n",
-		"modules/001-hello/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, "true"),
-	})
-	op := startSpec(t, root, ns)
+	op := startOneHookModule(t, "hello", "true")
 	op.waitReady(t)
 	op.waitIdle(t)
 
@@ -29,9 +24,7 @@ func TestActorsHistory(t *testing.T) {
 			Duration               time.Duration
 		}
 	}
-	if err := json.Unmarshal([]byte(op.cli(t, "actors", "--history", "module/hello", "-o", "json")), &h); err != nil {
-		t.Fatal(err)
-	}
+	historyJSON(t, op, "module/hello", &h)
 	if h.Actor != "operator/module/hello" || len(h.Entries) == 0 || len(h.Entries) > 256 {
 		t.Fatalf("history of %q: %d entries", h.Actor, len(h.Entries))
 	}
@@ -64,19 +57,12 @@ func TestActorsHistory(t *testing.T) {
 // A module whose hook fails: the message that ended each failed run shows
 // in its history with the outcome error and the hook's error.
 func TestActorsHistoryShowsAFailedRun(t *testing.T) {
-	ns := kube.Namespace(t)
-	root := tree(t, map[string]string{
-		"modules/values.yaml":        "brokenEnabled: true\n",
-		"modules/001-broken/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, "echo broken >&2; exit 3"),
-	})
-	op := startSpec(t, root, ns)
+	op := startOneHookModule(t, "broken", "echo broken >&2; exit 3")
 	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
 	var h struct {
 		Entries []struct{ Type, Outcome, Error string }
 	}
-	if err := json.Unmarshal([]byte(op.cli(t, "actors", "--history", "module/broken", "-o", "json")), &h); err != nil {
-		t.Fatal(err)
-	}
+	historyJSON(t, op, "module/broken", &h)
 	failed := 0
 	for _, e := range h.Entries {
 		if e.Outcome == "error" && e.Type == "worker.HookResult" && strings.Contains(e.Error, "exited with code 3") {
@@ -88,4 +74,23 @@ func TestActorsHistoryShowsAFailedRun(t *testing.T) {
 		t.Fatalf("want the two failed runs with outcome error and the exit code: %+v\n%s", h.Entries, text)
 	}
 	t.Logf("actors --history module/broken:\n%s", text)
+}
+
+// startOneHookModule starts the operator on one enabled module, name, whose
+// one hook runs body on beforeHelm.
+func startOneHookModule(t *testing.T, name, body string) *operator {
+	t.Helper()
+	root := tree(t, map[string]string{
+		"modules/values.yaml":              name + "Enabled: true\n",
+		"modules/001-" + name + "/hooks/h": hook(`{"configVersion":"v1","beforeHelm":1}`, body),
+	})
+	return startSpec(t, root, kube.Namespace(t))
+}
+
+// historyJSON decodes `actors --history ACTOR -o json` into h.
+func historyJSON(t *testing.T, op *operator, actor string, h any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(op.cli(t, "actors", "--history", actor, "-o", "json")), h); err != nil {
+		t.Fatal(err)
+	}
 }
