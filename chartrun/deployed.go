@@ -6,6 +6,9 @@ import "context"
 type Deployed struct {
 	Revision int
 	Manifest string
+	// Maintained: the latest revision was written in maintenance mode, so
+	// a run in maintenance leaves the release as it is (maintenance.go).
+	Maintained bool
 }
 
 // DeployedRelease returns the last deployed revision of the release; ok is
@@ -23,9 +26,10 @@ func (r *Releaser) DeployedRelease(ctx context.Context, name string) (d Deployed
 	if err != nil {
 		return Deployed{}, false, err
 	}
+	maintained := keptInMaintenance(history) != nil
 	rel := lastDeployed(history)
 	if rel == nil {
-		return Deployed{}, false, nil
+		return Deployed{Maintained: maintained}, false, nil
 	}
-	return Deployed{Revision: rel.Version, Manifest: rel.Manifest}, true, nil
+	return Deployed{Revision: rel.Version, Manifest: rel.Manifest, Maintained: maintained}, true, nil
 }

@@ -18,6 +18,13 @@
 //     status and since when, and returned in Result.Destructive (as is an
 //     adoption) for the caller to count. A module dir with neither
 //     Chart.yaml nor templates/ has no helm phase: Upgrade reports NoChart.
+//   - With Request.Maintenance (maintenance mode, UPSTREAM.md §7), Upgrade
+//     writes the release once more with every object labelled
+//     maintenance.deckhouse.io/no-resource-reconciliation and the release
+//     labelled "true" (a post-renderer; the checksum is of the labelled
+//     manifests), then leaves it as it is while its latest revision says
+//     "true", without rendering it. Every other revision is labelled
+//     "false", so the first one out of maintenance upgrades (maintenance.go).
 //   - With Request.Wait, Upgrade then waits until the release's workloads
 //     are ready (package readiness: Deployments, StatefulSets, DaemonSets
 //     rolled out and available, Jobs complete, PVCs bound, CRDs

@@ -7,6 +7,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/postrender"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
 )
@@ -15,14 +16,24 @@ import (
 // context; helm's rollback and uninstall do not, so the context is checked
 // before them and their own Timeout bounds them.
 
-func (r *Releaser) labels(sum string) map[string]string {
-	return map[string]string{LabelHeritage: HeritageValue, LabelChecksum: sum}
+// labels are a written revision's: ours, its checksum, and whether it was
+// written in maintenance mode.
+func (r *Releaser) labels(req Request, sum string) map[string]string {
+	return map[string]string{LabelHeritage: HeritageValue, LabelChecksum: sum, LabelMaintenance: maintenanceLabel(req.Maintenance)}
+}
+
+// postRenderer labels the objects of a revision written in maintenance mode.
+func postRenderer(req Request) postrender.PostRenderer {
+	if req.Maintenance {
+		return maintenanceRenderer{}
+	}
+	return nil
 }
 
 func (r *Releaser) install(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string) (*release.Release, error) {
 	in := action.NewInstall(cfg)
 	in.ReleaseName, in.Namespace, in.Timeout = req.Release, r.namespace, r.opts.Timeout
-	in.Labels = r.labels(sum)
+	in.Labels, in.PostRenderer = r.labels(req, sum), postRenderer(req)
 	// The apiserver validates every object anyway; helm's client-side check
 	// downloads and parses the whole OpenAPI document for each run (half
 	// the CPU of a cold converge, measured with bench/converge).
@@ -40,7 +51,7 @@ func (r *Releaser) install(ctx context.Context, cfg *action.Configuration, req R
 func (r *Releaser) upgrade(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string) (*release.Release, error) {
 	up := action.NewUpgrade(cfg)
 	up.Namespace, up.Timeout, up.MaxHistory = r.namespace, r.opts.Timeout, r.opts.MaxHistory
-	up.Labels = r.labels(sum)
+	up.Labels, up.PostRenderer = r.labels(req, sum), postRenderer(req)
 	up.DisableOpenAPIValidation = true
 	up.SkipCRDs = true
 	rel, err := up.RunWithContext(ctx, req.Release, chrt, req.Values)

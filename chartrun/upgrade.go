@@ -22,6 +22,10 @@ type Request struct {
 	Values map[string]any
 	// Drift asks a run that skips helm for the release's drift.
 	Drift bool
+	// Maintenance runs in maintenance mode (see maintenance.go): the
+	// release is written once more with its objects labelled, then left
+	// as it is.
+	Maintenance bool
 	// Wait makes Upgrade return only once the release's workloads are
 	// ready (see waitReady), or fail naming those that are not after
 	// WaitTimeout (0: DefaultWaitTimeout). It waits after a run that
@@ -99,7 +103,16 @@ func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	// The history is read while the chart renders (see run), unless the
 	// index of the start has it.
 	history, indexed := r.historyOf(ctx, cfg, req.Release)
+	if req.Maintenance {
+		var kept *release.Release
+		if history, kept, err = r.maintained(history); kept != nil || err != nil {
+			return keptResult(kept), err
+		}
+	}
 	manifests, err := r.render(chrt, req.Release, req.Values, cfg.Capabilities)
+	if err == nil && req.Maintenance {
+		manifests, err = labelObjects(manifests)
+	}
 	if err != nil {
 		<-history
 		return Result{}, err

@@ -72,7 +72,7 @@ func (c *Core) helmDrift(r worker.HelmResult, now time.Time) []Effect {
 		if cleared := c.drift.reset(); len(cleared) > 0 {
 			return append([]Effect{DriftCleared{Objects: cleared}}, c.showDrift()...)
 		}
-	case r.Outcome.Action == "skipped":
+	case r.Outcome.Action == "skipped" && !c.InMaintenance(): // maintenance: not looked at
 		return c.observeDrift(r.Outcome.Drift, now)
 	}
 	return nil

@@ -22,9 +22,16 @@ func enabledAfterOneRun(t *testing.T) *harness {
 	return h
 }
 
+// keptInMaintenance is the worker's outcome of a helm step in maintenance
+// that left the release as it is.
+var keptInMaintenance = worker.HelmResult{Outcome: worker.HelmOutcome{Action: "skipped", Revision: 2,
+	Reason: "maintenance mode: revision 2 is labelled maintenance.deckhouse.io/no-resource-reconciliation=true"}}
+
 // TestMaintenanceSkipsHelmAndResumes: in maintenance a run's hooks run and
-// its helm phase is skipped (the run succeeds, the revision stays); back to
-// Managed, a run is queued and its helm phase upgrades again.
+// its helm step runs in maintenance mode: the first writes the release
+// labelled (an upgrade), the next leave it as it is (HelmSkipped; the run
+// succeeds, the revision stays); back to Managed, a run is queued and its
+// helm step upgrades as ever.
 func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 	h := enabledAfterOneRun(t)
 	effects := h.step(SectionChanged{Section: demoSection, Maintenance: true},
@@ -33,18 +40,26 @@ func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 		t.Fatalf("maintenance state %q, published %q", got, h.core.State.Maintenance)
 	}
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
-	h.step(ok(t, ""), "Ran", "HelmSkipped", "RunHook c-after.sh afterHelm")
+	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
+	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Action: "upgraded", Upgraded: true, Revision: 2}}},
+		"Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "RunHook c-after.sh afterHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	if s := h.core.State; s.Revision != 1 || s.LastError != "" {
-		t.Fatalf("state after a run in maintenance: %+v", s)
+	if s := h.core.State; s.Revision != 2 || s.LastError != "" {
+		t.Fatalf("state after the labelling run in maintenance: %+v", s)
 	}
 
-	// A values change in maintenance runs the hooks, not helm.
+	// A values change in maintenance runs the hooks; helm leaves the
+	// release as it is, and no drift is looked at.
 	h.step(SectionChanged{Section: map[string]any{"replicas": float64(2)}, Maintenance: true},
 		"Publish", "ConfigReply changed=true err=\"\"", "Enqueue")
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
-	h.step(ok(t, ""), "Ran", "HelmSkipped", "RunHook c-after.sh afterHelm")
+	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
+	h.step(HelmFinished{Result: keptInMaintenance},
+		"Observed helm=true err=false", "DestructiveDone 0", "HelmSkipped", "RunHook c-after.sh afterHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
+	if s := h.core.State; s.Revision != 2 || s.LastError != "" {
+		t.Fatalf("state after a run in maintenance: %+v", s)
+	}
 
 	effects = h.step(SectionChanged{Section: map[string]any{"replicas": float64(2)}},
 		"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=false err=\"\"", "Enqueue")
@@ -56,7 +71,7 @@ func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 	}
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "RunHelm")
-	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Upgraded: true, Revision: 2}}},
+	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Upgraded: true, Revision: 3}}},
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "RunHook c-after.sh afterHelm")
 }
 

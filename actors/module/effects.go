@@ -132,8 +132,12 @@ type (
 	// (hookrun.GetSnapshots, ArmTimer, RunHook, Ran, WriteConfigPatch);
 	// the core keeps Committed and Finished.
 	HookEffect struct{ Effect hookrun.Effect }
-	// RunHelm upgrades the release with Values.
-	RunHelm struct{ Values map[string]any }
+	// RunHelm upgrades the release with Values, in maintenance mode when
+	// Maintenance (UPSTREAM.md §7: labelled once, then left as it is).
+	RunHelm struct {
+		Values      map[string]any
+		Maintenance bool
+	}
 	// CheckRelease asks whether the release exists (ReleaseChecked).
 	CheckRelease struct{}
 	// Uninstall uninstalls the release.
@@ -191,7 +195,7 @@ type (
 	// MaintenanceSet: the maintenance state changed to State ("" is
 	// Managed), for the metric and the log.
 	MaintenanceSet struct{ State string }
-	// HelmSkipped: the run's helm phase was skipped, the module being in
+	// HelmSkipped: the run's helm step left the release as it is, the module being in
 	// maintenance mode; the actor logs it.
 	HelmSkipped struct{ State string }
 	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).

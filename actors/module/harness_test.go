@@ -116,6 +116,10 @@ func describeOne(e Effect) string {
 		return fmt.Sprintf("ConfigReply changed=%t err=%q", e.Reply.Changed, e.Reply.Err)
 	case Observed:
 		return fmt.Sprintf("Observed helm=%t err=%t", e.Helm, e.Err != nil)
+	case RunHelm:
+		if e.Maintenance {
+			return "RunHelm maintenance"
+		}
 	case DestructiveDone:
 		return fmt.Sprintf("DestructiveDone %d", len(e.Actions))
 	case ArmReconfigure:

@@ -7,9 +7,11 @@ import (
 
 // Maintenance mode (UPSTREAM.md §7): while the ConfigMap's "xMaintenance"
 // key says NoResourceReconciliation, the module's hooks run as ever (every
-// binding), but its helm phase is skipped (the run succeeds) and nothing
-// heals its release's absent objects. Leaving it queues a run, whose helm
-// phase reconciles the release again.
+// binding), its helm step runs in maintenance mode (RunHelm.Maintenance:
+// chartrun writes the release once with its objects labelled, then leaves
+// it as it is, and the run succeeds) and nothing heals its release's absent
+// objects. Leaving it queues a run, whose helm step reconciles the release
+// again.
 
 // InMaintenance tells whether the module is in maintenance mode.
 func (c *Core) InMaintenance() bool { return c.State.Maintenance != "" }
@@ -54,7 +56,7 @@ func maintenanceCause(state string) string {
 }
 
 // HelmSkippedMessage is the message of the record logged once per run whose
-// helm phase maintenance mode skipped.
+// helm step left the release as it is for maintenance mode.
 const HelmSkippedMessage = "helm skipped: module in maintenance mode"
 
 // maintenanceSet logs and counts a change of the maintenance state.
@@ -62,7 +64,8 @@ func (a *Actor) maintenanceSet(e MaintenanceSet) {
 	if e.State == "" {
 		a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
 	} else {
-		a.log.Warn("maintenance mode on: helm and the healing of absent objects are skipped, hooks run",
+		a.log.Warn("maintenance mode on: the release is written once with its objects labelled, then left as it is; "+
+			"absent objects are not restored; hooks run",
 			"state", e.State)
 	}
 	if a.opts.Metrics != nil {

@@ -166,15 +166,11 @@ func (c *Core) helm(env Env) []Effect {
 	if !c.HasChart {
 		return c.advance(env)
 	}
-	if c.InMaintenance() {
-		c.recordMaintenanceSkip(env.Now)
-		return append([]Effect{HelmSkipped{State: c.State.Maintenance}}, c.advance(env)...)
-	}
 	if err := c.Scope.ValidateForHelm(); err != nil {
 		return c.finish(fmt.Errorf("values for helm: %w", err), env)
 	}
 	c.run.helmStarted = env.Now
-	return []Effect{RunHelm{Values: valuesForHelm(c.run.pinned, c)}}
+	return []Effect{RunHelm{Values: valuesForHelm(c.run.pinned, c), Maintenance: c.InMaintenance()}}
 }
 
 func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
@@ -190,7 +186,11 @@ func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
 		c.State.Revision = r.Outcome.Revision
 	}
 	c.recordHelm(r.Outcome, env.Now)
-	out = append(out, HelmUpgraded{Outcome: r.Outcome})
+	if c.InMaintenance() && !r.Outcome.Upgraded {
+		out = append(out, HelmSkipped{State: c.State.Maintenance})
+	} else {
+		out = append(out, HelmUpgraded{Outcome: r.Outcome})
+	}
 	return append(out, c.advance(env)...)
 }
 

@@ -23,9 +23,9 @@ func (a *Actor) readyWait() (on bool, timeout time.Duration) {
 }
 
 // helmJob is the helm step's job, with the module's drift and wait settings.
-func (a *Actor) helmJob(values map[string]any) worker.HelmJob {
+func (a *Actor) helmJob(e RunHelm) worker.HelmJob {
 	wait, timeout := a.readyWait()
-	return worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: values,
+	return worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values, Maintenance: e.Maintenance,
 		Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}
 }
 

@@ -71,9 +71,3 @@ func (c *Core) recordHelm(o worker.HelmOutcome, now time.Time) {
 	}
 	c.State.Helm = &board.HelmRecord{Action: action, Reason: o.Reason, Revision: o.Revision, At: now}
 }
-
-// recordMaintenanceSkip records a helm step that maintenance mode passed.
-func (c *Core) recordMaintenanceSkip(now time.Time) {
-	c.State.Helm = &board.HelmRecord{Action: "skipped", Reason: "maintenance mode " + c.State.Maintenance,
-		Revision: c.State.Revision, At: now}
-}

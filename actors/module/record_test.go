@@ -72,16 +72,18 @@ func TestRunRecordOfAFailureSurvivesEventTasks(t *testing.T) {
 	}
 }
 
-// A run in maintenance mode records its helm step as skipped for it,
-// at the revision that stays.
+// A run in maintenance mode that left the release as it is records its
+// helm step as skipped, with the reason and the revision that stays.
 func TestRunRecordMaintenanceSkip(t *testing.T) {
 	h := enabledAfterOneRun(t)
 	h.step(SectionChanged{Section: demoSection, Maintenance: true},
 		"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=false err=\"\"", "Enqueue")
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
-	h.step(ok(t, ""), "Ran", "HelmSkipped", "RunHook c-after.sh afterHelm")
-	if hr := h.core.State.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != "maintenance mode NoResourceReconciliation" ||
-		hr.Revision != 1 {
+	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
+	h.step(HelmFinished{Result: keptInMaintenance},
+		"Observed helm=true err=false", "DestructiveDone 0", "HelmSkipped", "RunHook c-after.sh afterHelm")
+	if hr := h.core.State.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != keptInMaintenance.Outcome.Reason ||
+		hr.Revision != 2 {
 		t.Errorf("helm record: %+v", hr)
 	}
 }

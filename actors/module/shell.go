@@ -40,7 +40,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	case HookEffect:
 		a.applyHook(ctx, e.Effect)
 	case RunHelm:
-		ctx.Request(a.worker, a.helmJob(e.Values))
+		ctx.Request(a.worker, a.helmJob(e))
 	case CheckRelease:
 		ctx.Request(a.worker, worker.ReleaseJob{Module: a.name()})
 	case Uninstall:

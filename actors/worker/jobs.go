@@ -131,6 +131,9 @@ type (
 		Values   map[string]any
 		// Drift asks a run that skips helm to check the release's drift.
 		Drift bool
+		// Maintenance runs in maintenance mode: the release is written
+		// with its objects labelled once, then left as it is.
+		Maintenance bool
 		// Wait makes the run wait for the release's workloads, for at most
 		// WaitTimeout (0: the releaser's default).
 		Wait        bool

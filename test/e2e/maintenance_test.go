@@ -9,14 +9,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/addon-actors/addon-operator/actors/module"
+	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 const maintenanceSeries = `addon_operator_mm_module_maintenance{module="maint",state="NoResourceReconciliation"} 1`
 
 // UPSTREAM.md §7: "maintMaintenance: NoResourceReconciliation" keeps the
-// module's hooks running but stops its helm upgrades and the healing of its
-// absent objects; removing the key upgrades the release and restores them.
+// module's hooks running; its first run in maintenance writes the release
+// once more, its objects labelled maintenance.deckhouse.io/no-resource-reconciliation
+// and the release labelled "true", as the original does; after that neither
+// helm nor the healing of absent objects touches it. Removing the key
+// upgrades the release without the objects' label, labelled "false", and
+// restores what was deleted.
 func TestMaintenanceModeStopsHelmUntilRemoved(t *testing.T) {
 	root := tree(t, map[string]string{
 		"modules/values.yaml":                 "maintEnabled: true\n",
@@ -31,9 +36,12 @@ func TestMaintenanceModeStopsHelmUntilRemoved(t *testing.T) {
 	op.waitIdle(t)
 	first := releaseRevisions(t, ns)["maint"]
 	wantObject(t, ns, "one")
+	wantMaintenanceLabels(t, ns, "false", false)
 
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"maint": "text: one\n", "maintMaintenance": "NoResourceReconciliation"})
-	op.waitUntil(t, "a run in maintenance", func() bool { return op.count(module.HelmSkippedMessage, nil) == 1 })
+	op.waitUntil(t, "the release written labelled", func() bool { return releaseRevisions(t, ns)["maint"] == first+1 })
+	op.waitIdle(t)
+	wantMaintenanceLabels(t, ns, "true", true)
 	if m := op.maintenanceOf(t); m != "NoResourceReconciliation" {
 		t.Fatalf("module list: maintenance %q", m)
 	}
@@ -43,14 +51,19 @@ func TestMaintenanceModeStopsHelmUntilRemoved(t *testing.T) {
 	if _, body := op.get(t, "/metrics"); !strings.Contains(body, maintenanceSeries) {
 		t.Fatalf("/metrics lacks %s", maintenanceSeries)
 	}
+	out, code := runPlan(t, op, "--set", "maint.text=three")
+	if code != 2 || !strings.Contains(out, "in maintenance (maintMaintenance): the release is left as it is") ||
+		strings.Contains(out, "ConfigMap/maint-cm") {
+		t.Fatalf("plan in maintenance: exit %d, want 2, the release left as it is and no object diff:\n%s", code, out)
+	}
 
 	deleteObject(t, ns, "maint-cm")
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"maint": "text: two\n", "maintMaintenance": "noresourcereconciliation"})
 	op.waitUntil(t, "the hook's run with text two", func() bool {
-		return strings.HasSuffix(record(t, root, "before"), "two\n") && op.count(module.HelmSkippedMessage, nil) == 2
+		return strings.HasSuffix(record(t, root, "before"), "two\n") && op.count(module.HelmSkippedMessage, nil) == 1
 	})
-	if rev := releaseRevisions(t, ns)["maint"]; rev != first {
-		t.Fatalf("release upgraded in maintenance: revision %d, was %d", rev, first)
+	if rev := releaseRevisions(t, ns)["maint"]; rev != first+1 {
+		t.Fatalf("release upgraded in maintenance: revision %d, want %d", rev, first+1)
 	}
 	if data := scenario.ConfigMapData(t, kube, ns, "maint-cm"); data != nil {
 		t.Fatalf("deleted object restored in maintenance: %v", data)
@@ -59,8 +72,9 @@ func TestMaintenanceModeStopsHelmUntilRemoved(t *testing.T) {
 	scenario.PutConfigMap(t, kube, ns, map[string]string{"maint": "text: two\n"})
 	op.waitUntil(t, "the release reconciled", func() bool { return scenario.ConfigMapData(t, kube, ns, "maint-cm") != nil })
 	wantObject(t, ns, "two")
-	if rev := releaseRevisions(t, ns)["maint"]; rev <= first {
-		t.Fatalf("release not upgraded after maintenance: revision %d, was %d", rev, first)
+	wantMaintenanceLabels(t, ns, "false", false)
+	if rev := releaseRevisions(t, ns)["maint"]; rev <= first+1 {
+		t.Fatalf("release not upgraded after maintenance: revision %d, was %d", rev, first+1)
 	}
 	if m := op.maintenanceOf(t); m != "" {
 		t.Fatalf("module list after maintenance: %q", m)
@@ -68,8 +82,25 @@ func TestMaintenanceModeStopsHelmUntilRemoved(t *testing.T) {
 	if _, body := op.get(t, "/metrics"); strings.Contains(body, "mm_module_maintenance{") {
 		t.Fatalf("/metrics still has the maintenance series")
 	}
-	if n := op.count(module.HelmSkippedMessage, nil); n != 2 {
-		t.Fatalf("helm skipped %d times, want 2", n)
+	if n := op.count(module.HelmSkippedMessage, nil); n != 1 {
+		t.Fatalf("helm skipped %d times, want 1", n)
+	}
+}
+
+// wantMaintenanceLabels checks release maint's maintenance label and
+// whether maint-cm has the objects' one.
+func wantMaintenanceLabels(t *testing.T, ns, release string, object bool) {
+	t.Helper()
+	last := scenario.LastRelease(t, plainHelm(t, ns), "maint")
+	if got := last.Labels[chartrun.LabelMaintenance]; got != release {
+		t.Fatalf("revision %d labelled %s=%q, want %q", last.Version, chartrun.LabelMaintenance, got, release)
+	}
+	cm, err := kube.Client(t).CoreV1().ConfigMaps(ns).Get(context.Background(), "maint-cm", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cm.Labels[chartrun.LabelMaintenance]; ok != object {
+		t.Fatalf("maint-cm labels %v: maintenance label present %t, want %t", cm.Labels, ok, object)
 	}
 }
 

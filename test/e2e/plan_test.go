@@ -105,12 +105,10 @@ func TestPlan(t *testing.T) {
 		expectPlanChanges(t, op, []string{"module web: run (release revision 1): values change, 1 changed",
 			"changed Deployment/web", "-  replicas: 1", "+  replicas: 3"}, "--set", "web.replicas=3")
 	})
-	t.Run("module in maintenance: no release diff", func(t *testing.T) {
-		out, code := runPlan(t, op, "--set", "web.replicas=3", "--set", "webMaintenance=NoResourceReconciliation")
-		if code != 2 || !strings.Contains(out, "in maintenance (webMaintenance): helm is not run") ||
-			strings.Contains(out, "Deployment/web") {
-			t.Fatalf("exit %d, want 2, maintenance named and no Deployment diff:\n%s", code, out)
-		}
+	t.Run("module entering maintenance: its objects labelled", func(t *testing.T) {
+		expectPlanChanges(t, op, []string{"in maintenance (webMaintenance): the release is written once more, its objects labelled",
+			"changed Deployment/web", "+    maintenance.deckhouse.io/no-resource-reconciliation: \"\"", "+  replicas: 3"},
+			"--set", "web.replicas=3", "--set", "webMaintenance=NoResourceReconciliation")
 	})
 	t.Run("schema broken", func(t *testing.T) {
 		out, code := runPlan(t, op, "--set", "web.replicas=0")

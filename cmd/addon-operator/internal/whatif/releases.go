@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -20,10 +21,6 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	if !def.HasChart {
 		return m, nil
 	}
-	if c.sections.Maintenance[def.Names.ValuesKey] {
-		m.Reason = "in maintenance (" + def.Names.ValuesKey + "Maintenance): helm is not run"
-		return m, nil
-	}
 	deployed, ok, err := c.planner.opts.Helm.DeployedRelease(ctx, name)
 	if err != nil {
 		return m, fmt.Errorf("module %s: %w", name, err)
@@ -32,7 +29,16 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	if ok {
 		m.Revision, before = deployed.Revision, deployed.Manifest
 	}
+	maintenance := c.sections.Maintenance[def.Names.ValuesKey]
+	if maintenance {
+		if m.Reason = maintenanceReason(def.Names.ValuesKey, deployed.Maintained); deployed.Maintained {
+			return m, nil
+		}
+	}
 	rendered, err := c.planner.opts.Helm.Render(ctx, name, def.Dir, values.HelmValues(c.globalV, next))
+	if err == nil && maintenance {
+		rendered, err = chartrun.LabelForMaintenance(rendered)
+	}
 	if err != nil {
 		c.invalid(name, fmt.Errorf("render chart: %w", err))
 		return m, nil
@@ -44,6 +50,17 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 		m.Drift = st.Drift
 	}
 	return m, nil
+}
+
+// maintenanceReason says what a run in maintenance mode does with the
+// release: nothing once it was written in maintenance, else write it once
+// more with its objects labelled.
+func maintenanceReason(key string, maintained bool) string {
+	if maintained {
+		return "in maintenance (" + key + "Maintenance): the release is left as it is"
+	}
+	return "in maintenance (" + key + "Maintenance): the release is written once more, its objects labelled " +
+		chartrun.LabelMaintenance + ", then left as it is"
 }
 
 // remove is a module delete: every object of its deployed release goes.
