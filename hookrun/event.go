@@ -22,6 +22,18 @@ func TaskOf(ev messages.HookEvent) messages.Task {
 	return t
 }
 
+// EventTaskDuring is TaskOf for an event that arrives while its owner runs
+// the task during (running): a Synchronization queued in a named queue
+// comes from the watch that task started, and takes its activation, as the
+// original labels it (OperatorStartup at start-up).
+func EventTaskDuring(ev messages.HookEvent, during messages.Task, running bool) messages.Task {
+	t := TaskOf(ev)
+	if ev.Sync && running {
+		t.Activation = during.Activation
+	}
+	return t
+}
+
 // SyncTaskOf is the task of a Synchronization run that an owner takes in
 // KubeSyncRuns rather than as an event: the global actor queues it in main
 // as a step of its GlobalSynchronization task, a module runs it as a step

@@ -64,3 +64,31 @@ func TestSyncTaskOf(t *testing.T) {
 		})
 	}
 }
+
+// TestEventTaskDuring: a Synchronization that arrives while its owner runs
+// a task takes that task's activation; an event, or one that arrives with
+// no task running, has none.
+func TestEventTaskDuring(t *testing.T) {
+	run := messages.Task{Kind: messages.TaskModuleRun, Activation: messages.ActivationStartup}
+	sync := messages.HookEvent{Owner: "module/demo", Hook: "h.sh", Binding: "pods", Queue: "q", Sync: true}
+	event := messages.HookEvent{Owner: "module/demo", Hook: "h.sh", Binding: "pods", Queue: "q"}
+	for _, tc := range []struct {
+		name    string
+		ev      messages.HookEvent
+		running bool
+		want    messages.Activation
+	}{
+		{"Synchronization during a run", sync, true, messages.ActivationStartup},
+		{"Synchronization with no run", sync, false, ""},
+		{"event during a run", event, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := hookrun.EventTaskDuring(tc.ev, run, tc.running)
+			want := hookrun.TaskOf(tc.ev)
+			want.Activation = tc.want
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("task\n got  %+v\n want %+v", got, want)
+			}
+		})
+	}
+}

@@ -82,8 +82,9 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case Stopping:
 		c.Stopping = true
 		return nil
-	case HookEventArrived:
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+	case HookEventArrived: // a Synchronization from main's GlobalSynchronization's watch takes its activation
+		cur, running := c.Current(messages.MainQueue)
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
 	}
 	return nil
 }

@@ -179,7 +179,13 @@ func TestGlobalSync(t *testing.T) {
 		"EnsureWorker main", "StartSchedules", "WatchKube sync=false", "WebhooksSynced", "Reply 1")
 
 	c = newCore(t, withKubeHook(globalHooks()))
-	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync}), "EnsureWorker main", "WatchKube sync=true")
+	step(t, c, assign(2, messages.Task{Kind: messages.TaskGlobalSync, Activation: messages.ActivationStartup}),
+		"EnsureWorker main", "WatchKube sync=true")
+	queued := step(t, c, HookEventArrived{Event: messages.HookEvent{Owner: "global", Hook: "event.sh", Binding: "tick",
+		Queue: "q", Sync: true}}, "Enqueue")
+	if task := queued[0].(Enqueue).Tasks[0]; !task.Sync || task.Activation != messages.ActivationStartup {
+		t.Fatalf("named queue's Synchronization task %+v: want the start-up's activation", task)
+	}
 	run := messages.SyncRun{Hook: "kube.sh", Binding: "pods", Context: []byte(`[]`), AllowFailure: true}
 	step(t, c, KubeSynced{Runs: messages.KubeSyncRuns{Runs: []messages.SyncRun{run},
 		Waited: []messages.SyncRef{{Hook: "event.sh", Binding: "tick"}}}}, "SyncWaiting 1")

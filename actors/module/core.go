@@ -158,7 +158,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		if c.retiring {
 			return nil
 		}
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.TaskOf(e.Event)}}}
+		cur, running := c.Current()
+		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
 	}
 	return nil
 }

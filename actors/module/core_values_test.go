@@ -156,14 +156,23 @@ func TestOutOfTurnRepliesAreIgnored(t *testing.T) {
 }
 
 // TestHookEventsBecomeTasks: the owner turns its hooks' events into
-// tasks, running or not.
+// tasks, running or not; a Synchronization takes the running task's
+// activation.
 func TestHookEventsBecomeTasks(t *testing.T) {
 	h := newHarness(t, false, lifecycleHooks())
-	h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
+	run := newRun()
+	run.Activation = messages.ActivationStartup
+	h.assign(run, "Publish", "RunHook a-startup.sh onStartup")
 	effects := h.step(HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
 		Source: "kubernetes Pod", Context: []byte(`[]`)}}, "Enqueue")
-	if task := effects[0].(Enqueue).Tasks[0]; task.Kind != messages.TaskModuleHook || task.Module != "demo" || task.Hook != "d-kube.sh" {
+	if task := effects[0].(Enqueue).Tasks[0]; task.Kind != messages.TaskModuleHook || task.Module != "demo" || task.Hook != "d-kube.sh" ||
+		task.Activation != "" {
 		t.Errorf("task %+v", task)
+	}
+	effects = h.step(HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
+		Queue: "q", Sync: true, Context: []byte(`[]`)}}, "Enqueue")
+	if task := effects[0].(Enqueue).Tasks[0]; !task.Sync || task.Activation != h.core.run.task.Activation {
+		t.Errorf("Synchronization task %+v: want the run's activation %q", task, h.core.run.task.Activation)
 	}
 	wantPhase(t, h, Startup)
 }
