@@ -84,11 +84,13 @@ func installChart(t *testing.T, cfg *action.Configuration, ns, name, dir string,
 func demoValues(v string) map[string]any { return map[string]any{"demo": map[string]any{"value": v}} }
 
 // checkOurs fails unless the release's latest revision carries the heritage
-// label and the checksum.
+// label and the checksum, under the original's name too (a value of the
+// original's is replaced).
 func checkOurs(t *testing.T, cfg *action.Configuration, name, sum string) *release.Release {
 	t.Helper()
 	last := scenario.LastRelease(t, cfg, name)
-	if last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] != sum {
+	if last.Labels[chartrun.LabelHeritage] != chartrun.HeritageValue || last.Labels[chartrun.LabelChecksum] != sum ||
+		last.Labels[chartrun.LabelModuleChecksum] != sum {
 		t.Fatalf("revision %d of %s labels %v; want heritage and checksum %s", last.Version, name, last.Labels, sum)
 	}
 	return last
@@ -110,7 +112,8 @@ func TestUnlabelledReleaseIsAdopted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	installChart(t, cfg, f.ns, "demo", f.dir, demoValues("a"), map[string]string{chartrun.LabelChecksum: sum, "team": "infra"})
+	installChart(t, cfg, f.ns, "demo", f.dir, demoValues("a"),
+		map[string]string{chartrun.LabelChecksum: sum, chartrun.LabelModuleChecksum: "the-originals", "team": "infra"})
 	if names, err := f.r.List(ctx); err != nil || len(names) != 0 {
 		t.Fatalf("List before adoption = %v, %v; want none", names, err)
 	}
@@ -139,7 +142,7 @@ func TestUnlabelledReleaseIsAdopted(t *testing.T) {
 		t.Fatalf("List after adoption = %v, %v; want demo", names, err)
 	}
 	want := []map[string]string{{"release": "demo", "revision": "1", "status": "deployed",
-		"installed_by": "helm without heritage label", "labels": chartrun.LabelChecksum + "=" + sum + ",team=infra",
+		"installed_by": "helm without heritage label", "labels": chartrun.LabelChecksum + "=" + sum + ",moduleChecksum=the-originals,team=infra",
 		"reason": "revision 1 not labelled heritage=addon-operator"}}
 	if got := logs.adoptions(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("adoption records %v; want %v", got, want)

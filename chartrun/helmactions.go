@@ -16,10 +16,11 @@ import (
 // context; helm's rollback and uninstall do not, so the context is checked
 // before them and their own Timeout bounds them.
 
-// labels are a written revision's: ours, its checksum, and whether it was
-// written in maintenance mode.
+// labels are a written revision's: ours, its checksum (under the
+// original's name too), and whether it was written in maintenance mode.
 func (r *Releaser) labels(req Request, sum string) map[string]string {
-	return map[string]string{LabelHeritage: HeritageValue, LabelChecksum: sum, LabelMaintenance: maintenanceLabel(req.Maintenance)}
+	return map[string]string{LabelHeritage: HeritageValue, LabelChecksum: sum, LabelModuleChecksum: sum,
+		LabelMaintenance: maintenanceLabel(req.Maintenance)}
 }
 
 // postRenderer labels the objects of a revision written in maintenance mode.

@@ -25,6 +25,14 @@ const (
 	// LabelChecksum holds the checksum (see Checksum) of the manifests and
 	// values a release was made from.
 	LabelChecksum = "addon-operator-checksum"
+	// LabelModuleChecksum is the original addon-operator's checksum label.
+	// Every revision written here sets it to this operator's checksum,
+	// which the original never computes, so that a cluster handed back to
+	// it is upgraded once per module: a value of its own left on a release
+	// written here since (helm keeps a release's labels from revision to
+	// revision) would make it skip a release whose objects it did not
+	// render, and a release without the label fails its module runs.
+	LabelModuleChecksum = "moduleChecksum"
 )
 
 var (
