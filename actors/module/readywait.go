@@ -5,6 +5,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -25,8 +26,8 @@ func (a *Actor) readyWait() (on bool, timeout time.Duration) {
 // helmJob is the helm step's job, with the module's drift and wait settings.
 func (a *Actor) helmJob(e RunHelm) worker.HelmJob {
 	wait, timeout := a.readyWait()
-	return worker.HelmJob{Module: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values, Maintenance: e.Maintenance,
-		Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}
+	return worker.HelmJob{Request: chartrun.Request{Release: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values,
+		Maintenance: e.Maintenance, Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}}
 }
 
 // countHelmWait counts the helm step's wait for the workloads (the core

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
@@ -125,23 +126,10 @@ type (
 		Enabled bool
 		Err     error
 	}
-	HelmJob struct {
-		Module   string
-		ChartDir string
-		Values   map[string]any
-		// Drift asks a run that skips helm to check the release's drift.
-		Drift bool
-		// Maintenance runs in maintenance mode: the release is written
-		// with its objects labelled once, then left as it is.
-		Maintenance bool
-		// Wait makes the run wait for the release's workloads, for at most
-		// WaitTimeout (0: the releaser's default).
-		Wait        bool
-		WaitTimeout time.Duration
-		// Progress is filled in by the worker: it tells the job's sender
-		// (HelmWaiting) what the wait is waiting for.
-		Progress func(notReady []string)
-	}
+	// HelmJob is the upgrade of the module's release (Release is the
+	// module's name). Its Progress is filled in by the worker: it tells
+	// the job's sender (HelmWaiting) what the wait is waiting for.
+	HelmJob    struct{ chartrun.Request }
 	HelmResult struct {
 		Outcome HelmOutcome
 		Err     error

@@ -13,8 +13,7 @@ type ChartHelm struct{ R *chartrun.Releaser }
 
 // Upgrade implements worker.Releaser.
 func (h ChartHelm) Upgrade(ctx context.Context, job worker.HelmJob) (worker.HelmOutcome, error) {
-	res, err := h.R.Upgrade(ctx, chartrun.Request{Release: job.Module, ChartDir: job.ChartDir, Values: job.Values, Drift: job.Drift,
-		Maintenance: job.Maintenance, Wait: job.Wait, WaitTimeout: job.WaitTimeout, Progress: job.Progress})
+	res, err := h.R.Upgrade(ctx, job.Request)
 	out := worker.HelmOutcome{Upgraded: res.Upgraded, Action: string(res.Action), Revision: res.Revision, Reason: res.Reason,
 		Destructive: destructive(res.Destructive), Drift: driftedObjects(res.Drift)}
 	if res.Wait != nil {
