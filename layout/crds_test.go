@@ -94,7 +94,7 @@ func TestScanListsCRDFiles(t *testing.T) {
 	if !reflect.DeepEqual(defs[0].CRDFiles, []string{crd}) || defs[1].CRDFiles != nil {
 		t.Errorf("CRD files %q and %q, want [%s] and none", defs[0].CRDFiles, defs[1].CRDFiles, crd)
 	}
-	if defs, _ = layout.ScanWith([]string{mods}, values.Sections{}, []string{"thing"}); defs[0].CRDFiles != nil {
+	if defs, _ = layout.ScanWith([]string{mods}, values.Sections{}, layout.ScanOptions{CRDSkip: []string{"thing"}}); defs[0].CRDFiles != nil {
 		t.Errorf("filtered out by prefix: got %q", defs[0].CRDFiles)
 	}
 }

@@ -159,12 +159,30 @@ func UnseenModules(errs []error) map[string]string {
 // symlink, is reported wrapping ErrUnseen. CRD files are filtered by the
 // default prefixes (ScanWith takes others).
 func Scan(dirs []string, common values.Sections) (defs []Definition, errs []error) {
-	return ScanWith(dirs, common, ParseCRDFilterPrefixes(DefaultCRDFilterPrefixes))
+	return ScanWith(dirs, common, ScanOptions{CRDSkip: ParseCRDFilterPrefixes(DefaultCRDFilterPrefixes)})
 }
 
-// ScanWith is Scan with the prefixes of the crds/ files left out
-// (ADDON_OPERATOR_CRD_FILTER_PREFIXES).
-func ScanWith(dirs []string, common values.Sections, crdSkip []string) (defs []Definition, errs []error) {
+// ScanOptions are the operator's settings that Scan takes.
+type ScanOptions struct {
+	// CRDSkip are the base-name prefixes of the crds/ files left out
+	// (ADDON_OPERATOR_CRD_FILTER_PREFIXES).
+	CRDSkip []string
+	// UnnumberedOrder, when set, is the order of a module whose dir has no
+	// numeric prefix (ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER, as the
+	// original's weight); nil: such modules run after the numbered ones.
+	UnnumberedOrder *int
+}
+
+// names are a module's names with its order as the options give it.
+func (o ScanOptions) names(n values.Names) values.Names {
+	if !n.Ordered && o.UnnumberedOrder != nil {
+		n.Order, n.Ordered = *o.UnnumberedOrder, true
+	}
+	return n
+}
+
+// ScanWith is Scan with the operator's settings.
+func ScanWith(dirs []string, common values.Sections, opts ScanOptions) (defs []Definition, errs []error) {
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -179,11 +197,12 @@ func ScanWith(dirs []string, common values.Sections, crdSkip []string) (defs []D
 			if !ok {
 				continue
 			}
-			def, err := load(filepath.Join(dir, e.Name()), common, crdSkip)
+			def, err := load(filepath.Join(dir, e.Name()), common, opts.CRDSkip)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
+			def.Names = opts.names(def.Names)
 			defs = append(defs, def)
 		}
 	}

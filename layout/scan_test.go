@@ -72,3 +72,38 @@ func TestScanReportsWhatCannotBeSeen(t *testing.T) {
 		t.Fatalf("ListDefinitions = %v, want the dirs and a stamp of %s (size 17)", got, yaml)
 	}
 }
+
+// Modules without a numeric prefix run after the numbered ones; with
+// ScanOptions.UnnumberedOrder (ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER) they
+// take that order, as the original's weight, sorting by name among the
+// modules of that number.
+func TestScanOrdersUnnumberedModules(t *testing.T) {
+	mods := t.TempDir()
+	for _, dir := range []string{"001-alpha", "002-gamma", "beta", "zeta"} {
+		if err := os.MkdirAll(filepath.Join(mods, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	order := func(opts layout.ScanOptions) []string {
+		defs, errs := layout.ScanWith([]string{mods}, values.Sections{}, opts)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		var out []string
+		for _, d := range defs {
+			out = append(out, d.Names.Name)
+		}
+		return out
+	}
+	if got, want := order(layout.ScanOptions{}), []string{"alpha", "gamma", "beta", "zeta"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order without the setting %v, want %v", got, want)
+	}
+	two := 2
+	if got, want := order(layout.ScanOptions{UnnumberedOrder: &two}), []string{"alpha", "beta", "gamma", "zeta"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order with unnumbered modules at 2 %v, want %v", got, want)
+	}
+	zero := 0
+	if got, want := order(layout.ScanOptions{UnnumberedOrder: &zero}), []string{"beta", "zeta", "alpha", "gamma"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order with unnumbered modules at 0 %v, want %v", got, want)
+	}
+}

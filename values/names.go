@@ -36,9 +36,12 @@ var (
 type Names struct {
 	// Dir is the module's directory name, e.g. "001-some-module".
 	Dir string
-	// Order is the numeric prefix of Dir (1 for "001-"), 0 when Ordered is false.
+	// Order is the numeric prefix of Dir (1 for "001-"), 0 when Ordered is
+	// false; for a Dir without one, the order the operator's setting gives
+	// (layout.ScanOptions.UnnumberedOrder), if any.
 	Order int
-	// Ordered tells whether Dir had a numeric prefix.
+	// Ordered tells whether the module has an Order: Dir's numeric prefix,
+	// or the setting's.
 	Ordered bool
 	// Name is the module name and helm release name, e.g. "some-module".
 	Name string

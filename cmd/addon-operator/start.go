@@ -170,7 +170,8 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
 		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, ParallelModuleRuns: s.ParallelModuleRuns,
-		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
+		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
+		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher), Webhooks: app.WebhookConfig(s.Webhooks),
 	})
 }

@@ -40,3 +40,28 @@ func TestDebugKeepTmpFilesAndUnsupportedSettings(t *testing.T) {
 		t.Fatalf("binding contexts kept under %s: %v (err %v)", tmp, kept, err)
 	}
 }
+
+// UPSTREAM.md §5: ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER gives a module
+// dir without a numeric prefix that order, as the original's weight; unset,
+// such a module runs after the numbered ones (DESIGN §4).
+func TestUnnumberedModulesOrder(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, "alpha\nbeta\n"},
+		{[]string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER=0"}, "beta\nalpha\n"},
+	} {
+		before := hook(`{"configVersion":"v1","beforeHelm":1}`, `record "$(basename $(dirname $(dirname $0)))" order`)
+		root := tree(t, map[string]string{
+			"modules/values.yaml":            "alphaEnabled: true\nbetaEnabled: true\n",
+			"modules/001-alpha/hooks/before": before,
+			"modules/beta/hooks/before":      before,
+		})
+		op := startSpec(t, root, kube.Namespace(t), tc.env...)
+		op.waitReady(t)
+		if got := strings.ReplaceAll(record(t, root, "order"), "001-", ""); got != tc.want {
+			t.Errorf("with %v: modules ran in order %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type Config struct {
 	// ParallelModuleRuns > 1 runs the module runs of one weight in that
 	// many parallel queues (ADDON_OPERATOR_PARALLEL_MODULE_RUNS).
 	ParallelModuleRuns int
+	// UnnumberedModulesOrder, when set, is the order of a module dir
+	// without a numeric prefix (ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER);
+	// nil: such modules run after the numbered ones.
+	UnnumberedModulesOrder *int
 	// Hooks bound hook runs: time limit, slow-run warnings, output.
 	Hooks settings.HookLimits
 	// CRDFilterPrefixes and CRDExtraLabels: modules' crds/ (empty: the
@@ -295,7 +299,7 @@ func readDirs(cfg Config) (dirsRead, error) {
 	if err != nil {
 		return dirsRead{}, err
 	}
-	defs, errs := layout.ScanWith(cfg.ModulesDirs, common, cfg.crdSkip())
+	defs, errs := layout.ScanWith(cfg.ModulesDirs, common, cfg.scanOptions())
 	if err := fatalUnseen(cfg.Log, errs); err != nil {
 		return dirsRead{}, err
 	}

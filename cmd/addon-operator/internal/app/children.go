@@ -96,7 +96,7 @@ func (p parts) moduleProps(d layout.Definition) *actor.Props {
 
 // scan reads the modules dirs again, with the start-up's common values.
 func (p parts) scan() ([]layout.Definition, []error) {
-	return layout.ScanWith(p.cfg.ModulesDirs, p.common, p.cfg.crdSkip())
+	return layout.ScanWith(p.cfg.ModulesDirs, p.common, p.cfg.scanOptions())
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {

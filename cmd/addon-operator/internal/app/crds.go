@@ -10,6 +10,11 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 )
 
+// scanOptions are the settings module dirs are scanned with.
+func (cfg Config) scanOptions() layout.ScanOptions {
+	return layout.ScanOptions{CRDSkip: cfg.crdSkip(), UnnumberedOrder: cfg.UnnumberedModulesOrder}
+}
+
 // crdSkip are the base-name prefixes of crds/ files not applied.
 func (cfg Config) crdSkip() []string {
 	if cfg.CRDFilterPrefixes == "" {

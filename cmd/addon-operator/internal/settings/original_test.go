@@ -3,6 +3,7 @@ package settings_test
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -90,7 +91,25 @@ func TestDebugKeepFilesAndUnsupportedSettings(t *testing.T) {
 	if got := strings.Join(names, ","); got != "ADDON_OPERATOR_SHELL_CHROOT_DIR=/chroot,USE_NELM=true" {
 		t.Fatalf("unsupported settings %q", got)
 	}
-	if s, _ := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns"), io.Discard); s.Hooks.KeepFiles || len(s.Unsupported) > 0 {
-		t.Fatalf("defaults: keep files %t, unsupported %v", s.Hooks.KeepFiles, s.Unsupported)
+	if s, _ := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns"), io.Discard); s.Hooks.KeepFiles || len(s.Unsupported) > 0 ||
+		s.UnnumberedModulesOrder != nil {
+		t.Fatalf("defaults: keep files %t, unsupported %v, unnumbered order %v", s.Hooks.KeepFiles, s.Unsupported, s.UnnumberedModulesOrder)
+	}
+}
+
+// UPSTREAM.md §5: ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER, when set, is the
+// order of a module dir without a numeric prefix; 0 is an order.
+func TestUnnumberedModulesOrder(t *testing.T) {
+	for _, v := range []string{"0", "1", "2147483647"} {
+		s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", v), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := s.UnnumberedModulesOrder; o == nil || strconv.Itoa(*o) != v || len(s.Unsupported) > 0 {
+			t.Fatalf("%s: order %v, unsupported %v", v, o, s.Unsupported)
+		}
+	}
+	if _, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "2147483648"), io.Discard); err == nil {
+		t.Fatal("an order of 2^31 was taken")
 	}
 }

@@ -64,6 +64,10 @@ type Settings struct {
 	// ParallelModuleRuns > 1 runs the module runs of one weight in that
 	// many parallel queues; 1 runs them one by one in main.
 	ParallelModuleRuns int
+	// UnnumberedModulesOrder, when set, is the order of a module dir
+	// without a numeric prefix, as the original's weight; nil: such modules
+	// run after the numbered ones.
+	UnnumberedModulesOrder *int
 	// Webhooks are the webhook servers' settings.
 	Webhooks Webhooks
 }
@@ -169,6 +173,7 @@ func table() []setting {
 		{"queued-contexts-max-bytes", "268435456", "binding context bytes a waiting hook run holds for its hook's events; past it, later events merge by object (each object's latest event replaces its earlier ones) and a WARN says so (0: no bound)", []string{"ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES"}},
 		{"hook-context-warn-bytes", "67108864", "binding context file size past which a hook run is logged at WARN, once per hook and binding (0: never)", []string{"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES"}},
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
+		{"unnumbered-modules-order", "", "order (weight) of a module dir without a numeric prefix, as the original's setting; unset: such modules run after the numbered ones", []string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER"}},
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}, webhookTable()...)
@@ -244,7 +249,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
-		Webhooks: c.webhooks(v),
+		Webhooks: c.webhooks(v), UnnumberedModulesOrder: c.optionalOrder(v, "unnumbered-modules-order"),
 	}
 	if st.WaitReadyTimeout == 0 {
 		c.bad(v, "wait-ready-timeout", "a duration above 0")
@@ -321,6 +326,21 @@ func (c *converter) positive(v map[string]string, key string) int {
 		c.bad(v, key, "a positive integer")
 	}
 	return n
+}
+
+// optionalOrder reads a module order (an unsigned 31-bit number, as the
+// original reads it); nil when the setting is empty.
+func (c *converter) optionalOrder(v map[string]string, key string) *int {
+	if v[key] == "" {
+		return nil
+	}
+	n, err := strconv.ParseUint(v[key], 10, 31)
+	if err != nil {
+		c.bad(v, key, "a non-negative integer below 2^31")
+		return nil
+	}
+	order := int(n)
+	return &order
 }
 
 func (c *converter) port(v map[string]string, key string) int {

@@ -136,6 +136,7 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		"parallel 0":   {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "0"), nil, `ADDON_OPERATOR_PARALLEL_MODULE_RUNS="0": want a positive integer`},
 		"parallel":     {env("ADDON_OPERATOR_NAMESPACE", "x"), []string{"--parallel-module-runs", "many"}, `--parallel-module-runs="many"`},
 		"lease order":  {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_HA_RENEW_DEADLINE", "40s"), nil, "ADDON_OPERATOR_HA_RENEW_DEADLINE=40s"},
+		"unnumbered":   {env("ADDON_OPERATOR_NAMESPACE", "x", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "-1"), nil, `ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER="-1"`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -23,7 +23,6 @@ func unsupportedVariables() map[string]string {
 		"ADDON_OPERATOR_STRICT_CHECK_VALUES_MODE_ENABLED": "values are checked against the modules' schemas as they are written " +
 			"(additionalProperties decides whether an unknown key is refused)",
 		"ADDON_OPERATOR_APPLIED_MODULE_EXTENDERS":     "module extenders are not supported; module.yaml requirements are",
-		"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER":     "modules without a numeric prefix run after the numbered ones",
 		"ADDON_OPERATOR_ADMISSION_SERVER_ENABLED":     "the original's admission server is not served; hooks' webhooks use the VALIDATING_WEBHOOK_* and CONVERSION_WEBHOOK_* settings",
 		"ADDON_OPERATOR_ADMISSION_SERVER_LISTEN_PORT": "the original's admission server is not served",
 		"ADDON_OPERATOR_ADMISSION_SERVER_CERTS_DIR":   "the original's admission server is not served",
