@@ -112,4 +112,14 @@ func TestUnnumberedModulesOrder(t *testing.T) {
 	if _, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "2147483648"), io.Discard); err == nil {
 		t.Fatal("an order of 2^31 was taken")
 	}
+	// The classic docs' name (RUNNING.md) is read too, and loses to the original's.
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "UNNUMBERED_MODULE_ORDER", "7"), io.Discard)
+	if err != nil || s.UnnumberedModulesOrder == nil || *s.UnnumberedModulesOrder != 7 {
+		t.Fatalf("UNNUMBERED_MODULE_ORDER=7: %v, %v", s.UnnumberedModulesOrder, err)
+	}
+	s, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "UNNUMBERED_MODULE_ORDER", "7",
+		"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "3"), io.Discard)
+	if err != nil || s.UnnumberedModulesOrder == nil || *s.UnnumberedModulesOrder != 3 {
+		t.Fatalf("both names set: %v, %v", s.UnnumberedModulesOrder, err)
+	}
 }

@@ -173,7 +173,7 @@ func table() []setting {
 		{"queued-contexts-max-bytes", "268435456", "binding context bytes a waiting hook run holds for its hook's events; past it, later events merge by object (each object's latest event replaces its earlier ones) and a WARN says so (0: no bound)", []string{"ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES"}},
 		{"hook-context-warn-bytes", "67108864", "binding context file size past which a hook run is logged at WARN, once per hook and binding (0: never)", []string{"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES"}},
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
-		{"unnumbered-modules-order", "", "order (weight) of a module dir without a numeric prefix, as the original's setting; unset: such modules run after the numbered ones", []string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER"}},
+		{"unnumbered-modules-order", "", "order (weight) of a module dir without a numeric prefix, as the original's setting; unset: such modules run after the numbered ones", []string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "UNNUMBERED_MODULE_ORDER"}},
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}, webhookTable()...)
