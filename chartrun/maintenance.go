@@ -33,19 +33,6 @@ func keptInMaintenance(history []*release.Release) *release.Release {
 	return nil
 }
 
-// maintained waits for the history a run in maintenance reads first: kept
-// is the revision to leave as it is, if any; else the history is given
-// again for the run.
-func (r *Releaser) maintained(history <-chan historyRead) (again <-chan historyRead, kept *release.Release, err error) {
-	read := <-history
-	if read.err != nil {
-		return nil, nil, read.err
-	}
-	out := make(chan historyRead, 1)
-	out <- read
-	return out, keptInMaintenance(read.history), nil
-}
-
 // keptResult is a run in maintenance that left the release as it is (none
 // for nil: an error).
 func keptResult(last *release.Release) Result {

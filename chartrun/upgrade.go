@@ -103,11 +103,12 @@ func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
 	// The history is read while the chart renders (see run), unless the
 	// index of the start has it.
 	history, indexed := r.historyOf(ctx, cfg, req.Release)
-	if req.Maintenance {
-		var kept *release.Release
-		if history, kept, err = r.maintained(history); kept != nil || err != nil {
-			return keptResult(kept), err
+	if req.Maintenance { // a release kept in maintenance is not even rendered
+		read := <-history
+		if kept := keptInMaintenance(read.history); kept != nil || read.err != nil {
+			return keptResult(kept), read.err
 		}
+		history = readAlready(read)
 	}
 	manifests, err := r.render(chrt, req.Release, req.Values, cfg.Capabilities)
 	if err == nil && req.Maintenance {
@@ -203,11 +204,16 @@ func (r *Releaser) skippedDrift(ctx context.Context, name, manifests string) []O
 // it (indexed), else read in the background.
 func (r *Releaser) historyOf(ctx context.Context, cfg *action.Configuration, name string) (<-chan historyRead, bool) {
 	if h, ok := r.take(ctx, name); ok {
-		out := make(chan historyRead, 1)
-		out <- historyRead{history: h}
-		return out, true
+		return readAlready(historyRead{history: h}), true
 	}
 	return r.readHistory(cfg, name), false
+}
+
+// readAlready gives a history that has been read as one being read.
+func readAlready(read historyRead) <-chan historyRead {
+	out := make(chan historyRead, 1)
+	out <- read
+	return out
 }
 
 // apply carries out what decide makes of the history: nothing, an
