@@ -11,6 +11,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
+	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/mask"
@@ -86,5 +87,24 @@ func TestValuesAndRenderMaskPasswords(t *testing.T) {
 	}
 	if !strings.Contains(patches.String(), `"value":{"password":"`+mask.String("patch-marker-1")+`"}`) {
 		t.Fatalf("patches: %s", patches.String())
+	}
+}
+
+// `hook snapshots` shows a watched Secret with its data, stringData and
+// filter result masked; other objects as they are.
+func TestSnapshotsMaskSecrets(t *testing.T) {
+	b := passwordBoard()
+	secret := `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":"ZGF0YS1tYXJrZXItMQ=="}}`
+	b.SetSnapshot("module/web", "h.sh", "secrets", board.Objects{}.
+		With("ns/s", bctx.ObjectAndFilterResult{Object: json.RawMessage(secret), FilterResult: json.RawMessage(`"ZGF0YS1tYXJrZXItMQ=="`)}).
+		With("ns/cm", bctx.ObjectAndFilterResult{Object: json.RawMessage(`{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"plain"}}`)}))
+	kit := actortest.New(t)
+	h := debugapi.NewHandler(debugapi.Options{Board: b, Inspector: kit.Inspector})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/snapshots?owner=module/web&hook=h.sh", nil))
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK || strings.Contains(body, "ZGF0YS1tYXJrZXIt") || !strings.Contains(body, mask.String("data-marker-1")) ||
+		!strings.Contains(body, `"plain"`) {
+		t.Fatalf("status %d:\n%s", rec.Code, body)
 	}
 }
