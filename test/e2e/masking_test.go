@@ -79,6 +79,7 @@ func TestNoSecretValuesShown(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("module why:\n%s\nplan:\n%s", shown["module why"], shown["plan"])
 	for what, want := range map[string][]string{
 		"drift WARN (ConfigMap)": {"data.DB_PASSWORD: " + mask.String(passwordMarker) + " → " + mask.String(livePassword) + " (live)"},
 		"module why":             {"data.token: " + mask.String(secretMarker) + " → " + mask.String(liveSecret) + " (live)"},
