@@ -26,7 +26,8 @@ const (
 
 // vaultTree: module vault, whose schema marks password `format: password`,
 // with a Secret (stringData from the chart, data from a base64 marker) and
-// a ConfigMap built from the password setting.
+// a ConfigMap built from the password setting (in its data and inside an
+// annotation, which drift shows unless it holds a password).
 func vaultTree(t *testing.T) string {
 	return tree(t, map[string]string{
 		"modules/values.yaml":          "vaultEnabled: true\n",
@@ -35,7 +36,8 @@ func vaultTree(t *testing.T) string {
 			"  password: {type: string, format: password}\n  user: {type: string}\n",
 		"modules/010-vault/templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: vault-creds\n" +
 			"stringData:\n  token: " + secretMarker + "\ndata:\n  key: " + b64(secretMarker+"-data") + "\n",
-		"modules/010-vault/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vault-cm\ndata:\n" +
+		"modules/010-vault/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vault-cm\n" +
+			"  annotations:\n    dsn: postgres://app:{{ .Values.vault.password }}@db:5432\ndata:\n" +
 			"  DB_PASSWORD: {{ .Values.vault.password | quote }}\n  DB_USER: {{ .Values.vault.user | quote }}\n",
 	})
 }
@@ -81,7 +83,8 @@ func TestNoSecretValuesShown(t *testing.T) {
 	}
 	t.Logf("module why:\n%s\nplan:\n%s", shown["module why"], shown["plan"])
 	for what, want := range map[string][]string{
-		"drift WARN (ConfigMap)": {"data.DB_PASSWORD: " + mask.String(passwordMarker) + " → " + mask.String(livePassword) + " (live)"},
+		"drift WARN (ConfigMap)": {"data.DB_PASSWORD: " + mask.String(passwordMarker) + " → " + mask.String(livePassword) + " (live)",
+			`metadata.annotations.dsn: "postgres://app:(14 bytes, sha256:`},
 		"module why":             {"data.token: " + mask.String(secretMarker) + " → " + mask.String(liveSecret) + " (live)"},
 		"plan":                   {"-  DB_PASSWORD: " + mask.String(passwordMarker), "+  DB_PASSWORD: " + mask.String(candidateMarker)},
 		"module values":          {mask.String(passwordMarker)},
@@ -95,8 +98,8 @@ func TestNoSecretValuesShown(t *testing.T) {
 	}
 }
 
-// editVaultByHand sets the Secret's token and the ConfigMap's password to
-// other values, as `kubectl edit` would.
+// editVaultByHand sets the Secret's token, the ConfigMap's password and its
+// dsn annotation to other values, as `kubectl edit` would.
 func editVaultByHand(t *testing.T, ns string) {
 	t.Helper()
 	ctx, client := context.Background(), kube.Client(t)
@@ -113,6 +116,7 @@ func editVaultByHand(t *testing.T, ns string) {
 		t.Fatal(err)
 	}
 	cm.Data["DB_PASSWORD"] = livePassword
+	cm.Annotations["dsn"] = "edited"
 	if _, err := client.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
