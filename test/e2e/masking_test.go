@@ -85,10 +85,10 @@ func TestNoSecretValuesShown(t *testing.T) {
 	for what, want := range map[string][]string{
 		"drift WARN (ConfigMap)": {"data.DB_PASSWORD: " + mask.String(passwordMarker) + " → " + mask.String(livePassword) + " (live)",
 			`metadata.annotations.dsn: "postgres://app:(14 bytes, sha256:`},
-		"module why":             {"data.token: " + mask.String(secretMarker) + " → " + mask.String(liveSecret) + " (live)"},
-		"plan":                   {"-  DB_PASSWORD: " + mask.String(passwordMarker), "+  DB_PASSWORD: " + mask.String(candidateMarker)},
-		"module values":          {mask.String(passwordMarker)},
-		"module render":          {mask.String(secretMarker), mask.String(passwordMarker)},
+		"module why":    {"data.token: " + mask.String(secretMarker) + " → " + mask.String(liveSecret) + " (live)"},
+		"plan":          {"-  DB_PASSWORD: " + mask.String(passwordMarker), "+  DB_PASSWORD: " + mask.String(candidateMarker)},
+		"module values": {mask.String(passwordMarker)},
+		"module render": {mask.String(secretMarker), mask.String(passwordMarker)},
 	} {
 		for _, w := range want {
 			if !strings.Contains(shown[what], w) {
