@@ -10,6 +10,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Board holds the published state of one operator.
@@ -26,6 +27,7 @@ type Board struct {
 	snapshots      keyed[hookKey, map[string]Objects]
 	webhooks       keyed[string, []WebhookState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
+	passwords      keyed[string, mask.Paths]
 	ready          atomic.Bool
 	readyCh        chan struct{}
 
@@ -212,6 +214,7 @@ func (b *Board) RemoveModule(name string) {
 	b.modules.delete(name)
 	b.moduleValues.delete(name)
 	b.patches.Delete(name)
+	b.passwords.delete(name)
 	b.notify()
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Options configures the global actor.
@@ -129,7 +130,14 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 func (a *Actor) publish() {
 	a.opts.Board.SetGlobal(a.core.Scope.Snapshot(), a.core.Scope.DynamicEnabled())
 	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.core.Scope))
+	if s, ok := a.opts.Schemas.(passworded); ok {
+		a.opts.Board.SetPasswords(messages.OwnerGlobal, s.Passwords())
+	}
 }
+
+// passworded is what the global schemas (a *schema.Set) say of the
+// settings marked `format: password`, which the board's readers mask.
+type passworded interface{ Passwords() mask.Paths }
 
 // now reads the injected clock (none in some tests: no pacing then).
 func (a *Actor) now() time.Time {

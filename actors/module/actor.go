@@ -16,6 +16,7 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Options configures a module actor.
@@ -241,7 +242,20 @@ func (a *Actor) publish() {
 		a.opts.Board.SetModule(a.core.State)
 		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
 		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))
+		a.opts.Board.SetPasswords(a.name(), a.opts.Definition.Schemas.Passwords())
 	}
+}
+
+// secrets are the values of the module's `format: password` settings, and
+// of every other scope's as published: what its drift reports mask.
+func (a *Actor) secrets() mask.Secrets {
+	paths := a.opts.Definition.Schemas.Passwords()
+	s := a.core.Scope.Snapshot()
+	out := paths.Secrets(s.Config).With(paths.Secrets(s.Values))
+	if a.opts.Board != nil {
+		out = out.With(a.opts.Board.Secrets())
+	}
+	return out
 }
 
 // now reads the injected clock (none in some tests: durations are then 0).

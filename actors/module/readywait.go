@@ -27,7 +27,8 @@ func (a *Actor) readyWait() (on bool, timeout time.Duration) {
 func (a *Actor) helmJob(e RunHelm) worker.HelmJob {
 	wait, timeout := a.readyWait()
 	return worker.HelmJob{Request: chartrun.Request{Release: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values,
-		Maintenance: e.Maintenance, Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout}}
+		Maintenance: e.Maintenance, Drift: a.core.DriftMode != DriftOff, Wait: wait, WaitTimeout: timeout},
+		Secrets: a.secrets()}
 }
 
 // countHelmWait counts the helm step's wait for the workloads (the core

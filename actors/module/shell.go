@@ -48,7 +48,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	case ApplyCRDs:
 		ctx.Request(a.worker, worker.CRDJob{Module: a.name(), CRDs: a.crds, Applier: a.opts.CRDs})
 	case CheckObjects:
-		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.core.DriftMode != DriftOff})
+		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: a.core.DriftMode != DriftOff, Secrets: a.secrets()})
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:

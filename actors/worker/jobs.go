@@ -10,6 +10,7 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Runner is what a worker needs of hookexec.Runner.
@@ -129,7 +130,12 @@ type (
 	// HelmJob is the upgrade of the module's release (Release is the
 	// module's name). Its Progress is filled in by the worker: it tells
 	// the job's sender (HelmWaiting) what the wait is waiting for.
-	HelmJob    struct{ chartrun.Request }
+	// Secrets are masked wherever the run's drift report shows them (never
+	// handed to helm).
+	HelmJob struct {
+		chartrun.Request
+		Secrets mask.Secrets
+	}
 	HelmResult struct {
 		Outcome HelmOutcome
 		Err     error
@@ -151,6 +157,8 @@ type (
 		Module string
 		// Drift asks for the drift too, not only the absent objects.
 		Drift bool
+		// Secrets are masked wherever the drift report shows them.
+		Secrets mask.Secrets
 	}
 	CheckResult struct {
 		Check ReleaseCheck

@@ -3,6 +3,8 @@ package drift
 import (
 	"sort"
 	"strings"
+
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Field is one field that the manifest sets and the live object does not hold.
@@ -18,8 +20,10 @@ type Field struct {
 	// adds them as {} before the field.
 	MissingParents int
 	// Secret marks a field of a Secret's data (or stringData, folded into data). Rendered and
-	// Live then hold base64 strings, as data does; Summary shows their lengths, never their content.
+	// Live then hold base64 strings, as data does; Summary shows their masks, never their content.
 	Secret bool
+	// Kind is the object's kind as package mask's rules read it (Summary masks by it).
+	Kind string
 }
 
 // Compare returns, sorted by Path, the fields that rendered (the manifest's object, JSON-decoded)
@@ -43,7 +47,7 @@ func Compare(rendered, live map[string]any, ignore []string) []Field {
 	if err != nil {
 		return nil
 	}
-	c := &comparer{ignore: ignored}
+	c := &comparer{ignore: ignored, kind: mask.Kind(rendered)}
 	c.object(rendered, live)
 	sort.Slice(c.fields, func(i, j int) bool { return c.fields[i].Path < c.fields[j].Path })
 	return c.fields
@@ -52,6 +56,7 @@ func Compare(rendered, live map[string]any, ignore []string) []Field {
 // comparer collects the drifted fields of one object.
 type comparer struct {
 	ignore []path
+	kind   string
 	secret bool // comparing a Secret's data: base64 values, reported as Secret fields
 	fields []Field
 }
@@ -116,5 +121,6 @@ func (c *comparer) ignored(at path) bool {
 
 func (c *comparer) report(f Field) {
 	f.Secret = c.secret
+	f.Kind = c.kind
 	c.fields = append(c.fields, f)
 }

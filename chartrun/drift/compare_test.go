@@ -265,7 +265,7 @@ func TestCompareDeploymentEditedBack(t *testing.T) {
 	containers := live["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)
 	containers[0].(map[string]any)["image"] = "nginx:1.25"
 	if got := drift.Compare(manifest(t, deployment), live, nil); len(got) != 0 {
-		t.Errorf("drift in a live object that holds every manifest field: %s", drift.Summary(got))
+		t.Errorf("drift in a live object that holds every manifest field: %s", drift.Summary(got, nil))
 	}
 }
 

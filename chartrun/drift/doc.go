@@ -13,6 +13,11 @@
 // manifest values ("", 0, false, null, {}, []) that the live object lacks, since the apiserver
 // drops them. A Secret's stringData is compared with its data, where the apiserver puts it.
 //
+// Summary shows each field's manifest and live values, and never what may hold credentials:
+// a Secret's data, a ConfigMap's data and binaryData and every env[].value show as masks
+// ("(6 bytes, sha256:2bb80d53)", package values/mask), as does each value of a
+// `format: password` setting the caller passes, wherever it appears.
+//
 // Fields that others own are left alone: the chart names them in the IgnoreAnnotation of
 // the object, the caller in Compare's ignore argument.
 //

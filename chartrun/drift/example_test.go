@@ -23,7 +23,7 @@ func Example() {
 		"status": {"replicas": 5}}`, &live)
 
 	fields := drift.Compare(rendered, live, nil)
-	fmt.Println(drift.Summary(fields))
+	fmt.Println(drift.Summary(fields, nil))
 	patch, err := drift.Patch(fields)
 	if err != nil {
 		panic(err)

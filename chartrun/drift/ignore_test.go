@@ -138,12 +138,12 @@ func TestCompareIgnoreByReportedPath(t *testing.T) {
 	live := liveObject(t, "metadata:\n  labels: {app.kubernetes.io/name: api}\nspec:\n  ports: [{port: 81, targetPort: http}]\ndata: {}\n")
 	all := drift.Compare(rendered, live, nil)
 	if len(all) != 5 {
-		t.Fatalf("want 5 fields, got %s", drift.Summary(all))
+		t.Fatalf("want 5 fields, got %s", drift.Summary(all, nil))
 	}
 	for _, f := range all {
 		rest := drift.Compare(rendered, live, []string{f.Path})
 		if len(rest) != len(all)-1 {
-			t.Errorf("ignoring %s left %s", f.Path, drift.Summary(rest))
+			t.Errorf("ignoring %s left %s", f.Path, drift.Summary(rest, nil))
 		}
 		for _, r := range rest {
 			if r.Path == f.Path {

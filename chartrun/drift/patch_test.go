@@ -70,7 +70,7 @@ func TestPatchRestores(t *testing.T) {
 			rendered, live := manifest(t, c.rendered), liveObject(t, c.live)
 			fields := drift.Compare(rendered, live, c.ignore)
 			if len(fields) != c.fields {
-				t.Fatalf("want %d fields, got %d: %s", c.fields, len(fields), drift.Summary(fields))
+				t.Fatalf("want %d fields, got %d: %s", c.fields, len(fields), drift.Summary(fields, nil))
 			}
 			patch, err := drift.Patch(fields)
 			if err != nil {
@@ -81,7 +81,7 @@ func TestPatchRestores(t *testing.T) {
 				t.Fatalf("apply %s: %v", patch, err)
 			}
 			if again := drift.Compare(rendered, patched, c.ignore); len(again) != 0 {
-				t.Errorf("drift after patch %s: %s", patch, drift.Summary(again))
+				t.Errorf("drift after patch %s: %s", patch, drift.Summary(again, nil))
 			}
 			checkUntouched(t, live, patched, fields)
 		})

@@ -13,7 +13,7 @@ func (c *comparer) secretData(rendered, live map[string]any) {
 	if !has {
 		return
 	}
-	secret := &comparer{ignore: c.ignore, secret: true}
+	secret := &comparer{ignore: c.ignore, kind: c.kind, secret: true}
 	liveData, liveHas := live["data"]
 	secret.walk(path{}.key("data"), data, liveData, liveHas, 0)
 	c.fields = append(c.fields, secret.fields...)

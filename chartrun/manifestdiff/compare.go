@@ -9,6 +9,8 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/yaml"
+
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Action is what would happen to one object.
@@ -34,13 +36,14 @@ type Change struct {
 // one after, sorted by object. Documents are compared as data, so key order,
 // comments and "# Source:" lines do not count; helm hooks (documents with
 // the helm.sh/hook annotation, which a release's manifest leaves out) are
-// left out of both.
-func Compare(before, after string) ([]Change, error) {
-	old, err := Objects(before)
+// left out of both. The diffs show no Secret's data and none of secrets
+// (see Objects); a changed value shows as two different masks.
+func Compare(before, after string, secrets mask.Secrets) ([]Change, error) {
+	old, err := Objects(before, secrets)
 	if err != nil {
 		return nil, fmt.Errorf("old manifest: %w", err)
 	}
-	next, err := Objects(after)
+	next, err := Objects(after, secrets)
 	if err != nil {
 		return nil, fmt.Errorf("new manifest: %w", err)
 	}
@@ -97,9 +100,11 @@ func (h Head) Hook() bool {
 }
 
 // Objects maps each object of a manifest ("Kind/[namespace/]name") to its
-// YAML with sorted keys. Empty documents and helm hooks are left out; a
-// document that is not YAML is an error naming its first line.
-func Objects(manifest string) (map[string]string, error) {
+// YAML with sorted keys, a Secret's data and stringData values masked (as
+// kubectl diff hides them) and each of secrets masked wherever it shows up
+// (package mask). Empty documents and helm hooks are left out; a document
+// that is not YAML is an error naming its first line.
+func Objects(manifest string, secrets mask.Secrets) (map[string]string, error) {
 	out := map[string]string{}
 	for _, doc := range releaseutil.SplitManifests(manifest) {
 		h, err := ReadHead(doc)
@@ -109,11 +114,11 @@ func Objects(manifest string) (map[string]string, error) {
 		if !h.Object() || h.Hook() {
 			continue
 		}
-		var data any
+		var data map[string]any
 		if err := yaml.Unmarshal([]byte(doc), &data); err != nil {
 			return nil, fmt.Errorf("document %q: %w", firstLine(doc), err)
 		}
-		text, err := yaml.Marshal(data)
+		text, err := yaml.Marshal(mask.Object(data, mask.Manifest, secrets))
 		if err != nil {
 			return nil, fmt.Errorf("document %q: %w", firstLine(doc), err)
 		}

@@ -3,6 +3,8 @@ package manifestdiff
 import (
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 const deployment = `---
@@ -57,7 +59,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Compare(tc.before, tc.after)
+			got, err := Compare(tc.before, tc.after, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,8 +83,65 @@ func TestCompare(t *testing.T) {
 }
 
 func TestObjectsNamesTheBadDocument(t *testing.T) {
-	_, err := Objects("---\nkind: ConfigMap\nmetadata: [\n")
+	_, err := Objects("---\nkind: ConfigMap\nmetadata: [\n", nil)
 	if err == nil || !strings.Contains(err.Error(), `"kind: ConfigMap"`) {
 		t.Fatalf("error %v, want one naming the document", err)
+	}
+}
+
+const secretDoc = `---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+  namespace: ns
+data:
+  token: %s
+stringData:
+  password: plain-marker-1
+`
+
+const passwordConfigMap = `---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+  namespace: ns
+data:
+  DB_PASSWORD: pw-marker-%s
+  DB_URL: postgres://app:pw-marker-%s@db:5432
+  MODE: fast
+`
+
+// Neither side of a diff shows a Secret's data or a password setting's
+// value; a changed value shows as two different masks.
+func TestCompareMasks(t *testing.T) {
+	secret := func(v string) string { return strings.Replace(secretDoc, "%s", v, 1) }
+	cm := func(v string) string { return strings.ReplaceAll(passwordConfigMap, "%s", v) }
+	secrets := mask.Secrets{"pw-marker-1", "pw-marker-2"}
+	got, err := Compare(secret("ZGF0YS1tYXJrZXItMQ==")+cm("1"), secret("ZGF0YS1tYXJrZXItMg==")+cm("2"), secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs strings.Builder
+	for _, c := range got {
+		diffs.WriteString(c.Diff)
+	}
+	for _, value := range []string{"marker", "ZGF0YS1tYXJrZXIt"} {
+		if strings.Contains(diffs.String(), value) {
+			t.Errorf("diffs show %q:\n%s", value, diffs.String())
+		}
+	}
+	for _, want := range []string{
+		"-  token: " + mask.String("data-marker-1"), "+  token: " + mask.String("data-marker-2"),
+		"-  DB_PASSWORD: " + mask.String("pw-marker-1"), "+  DB_PASSWORD: " + mask.String("pw-marker-2"),
+		"   MODE: fast",
+	} {
+		if !strings.Contains(diffs.String(), want) {
+			t.Errorf("diffs lack %q:\n%s", want, diffs.String())
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("want both objects changed, got %+v", got)
 	}
 }

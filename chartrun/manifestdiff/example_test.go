@@ -10,7 +10,7 @@ func ExampleCompare() {
 	deployed := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n"
 	rendered := "---\n# Source: web/templates/deploy.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n" +
 		"---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n"
-	changes, err := manifestdiff.Compare(deployed, rendered)
+	changes, err := manifestdiff.Compare(deployed, rendered, nil)
 	if err != nil {
 		panic(err)
 	}

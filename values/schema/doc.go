@@ -15,6 +15,9 @@
 //   - x-required-for-helm is merged into required (at every level of
 //     properties) in a third schema that is checked only before helm runs.
 //
+// Passwords lists the paths that either schema marks `format: password`, for
+// masking what the operator prints ([Set.Passwords]).
+//
 // Defaults are applied where a key is absent ([Set.ApplyDefaults]). A
 // validation failure is a *[ValidationError] that names the scope, the schema
 // file, and for each violation the path inside the values and the rule broken.

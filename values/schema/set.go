@@ -7,6 +7,8 @@ import (
 	"path"
 
 	"github.com/go-openapi/spec"
+
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // File names of a scope's schemas inside its openapi directory.
@@ -25,6 +27,8 @@ type Set struct {
 	Values *Schema
 	// Helm is Values with x-required-for-helm merged into required.
 	Helm *Schema
+
+	passwords mask.Paths // see Passwords
 }
 
 // Files holds the schema files of one openapi directory by name. ReadFile
@@ -61,13 +65,16 @@ func Compile(key string, files Files) (*Set, error) {
 		closeRoot(config)
 		set.Config = newSchema(files.name(ConfigValuesFile), key, config)
 	}
-	if values == nil {
-		return set, nil
+	if values != nil {
+		if err := extendFrom(files, values, config); err != nil {
+			return nil, err
+		}
+		if err := set.compileValues(files, key, values); err != nil {
+			return nil, err
+		}
 	}
-	if err := extendFrom(files, values, config); err != nil {
-		return nil, err
-	}
-	return set, set.compileValues(files, key, values)
+	set.passwords = passwordsOf(set.Config, set.Values)
+	return set, nil
 }
 
 func (set *Set) compileValues(files Files, key string, values *spec.Schema) error {

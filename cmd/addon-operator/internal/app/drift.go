@@ -3,16 +3,17 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/chartrun/drift"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // driftedObjects turns chartrun's drift into the messages the module actor
-// keeps (values as JSON, each field shown as the log and module why do).
-func driftedObjects(found []chartrun.ObjectDrift) []messages.DriftedObject {
+// keeps (values as JSON, each field shown as the log and module why do,
+// what may hold credentials masked: drift.Shown).
+func driftedObjects(found []chartrun.ObjectDrift, secrets mask.Secrets) []messages.DriftedObject {
 	var out []messages.DriftedObject
 	for _, d := range found {
 		o := messages.DriftedObject{Object: d.Object.String(), Kind: d.Object.Kind, Ref: messages.ObjectRef{
@@ -24,7 +25,7 @@ func driftedObjects(found []chartrun.ObjectDrift) []messages.DriftedObject {
 				live, _ = json.Marshal(f.Live)
 			}
 			o.Fields = append(o.Fields, messages.DriftField{Path: f.Path, Pointer: f.Pointer,
-				Shown: strings.TrimPrefix(drift.Summary([]drift.Field{f}), f.Path+": "), Rendered: rendered, Live: live,
+				Shown: drift.Shown(f, secrets), Rendered: rendered, Live: live,
 				Missing: f.Missing, MissingParents: f.MissingParents, Secret: f.Secret})
 		}
 		out = append(out, o)

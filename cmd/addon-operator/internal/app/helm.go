@@ -15,7 +15,7 @@ type ChartHelm struct{ R *chartrun.Releaser }
 func (h ChartHelm) Upgrade(ctx context.Context, job worker.HelmJob) (worker.HelmOutcome, error) {
 	res, err := h.R.Upgrade(ctx, job.Request)
 	out := worker.HelmOutcome{Upgraded: res.Upgraded, Action: string(res.Action), Revision: res.Revision, Reason: res.Reason,
-		Destructive: destructive(res.Destructive), Drift: driftedObjects(res.Drift)}
+		Destructive: destructive(res.Destructive), Drift: driftedObjects(res.Drift, job.Secrets)}
 	if res.Wait != nil {
 		out.Wait = &worker.WaitOutcome{Outcome: res.Wait.Outcome, Took: res.Wait.Took}
 	}
@@ -54,7 +54,7 @@ func (h ChartHelm) Check(ctx context.Context, job worker.CheckJob) (worker.Relea
 	for _, o := range c.Absent {
 		names = append(names, o.String())
 	}
-	return worker.ReleaseCheck{Absent: names, Drift: driftedObjects(c.Drift)}, err
+	return worker.ReleaseCheck{Absent: names, Drift: driftedObjects(c.Drift, job.Secrets)}, err
 }
 
 // Restore implements worker.Releaser.

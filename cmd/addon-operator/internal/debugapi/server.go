@@ -17,7 +17,6 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/serve"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
-	"github.com/addon-actors/addon-operator/values"
 )
 
 // Renderer renders a module's chart with its current values.
@@ -32,7 +31,8 @@ type Options struct {
 	Plan Planner
 }
 
-// ModuleValues is the answer of /modules/NAME/values and /global/values.
+// ModuleValues is the answer of /modules/NAME/values and /global/values,
+// with the settings the owner's schemas mark `format: password` masked.
 type ModuleValues struct {
 	Config any `json:"config"` // a map, or a list for a module
 	Values any `json:"values"`
@@ -60,18 +60,14 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("POST /plan", handlePlan(o.Plan))
 	mux.HandleFunc("GET /actors", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Inspector.Snapshot()) })
 	mux.HandleFunc("GET /actors/history", actorHistory(o.Inspector))
-	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) {
-		g := o.Board.Global()
-		write(w, ModuleValues{Config: g.Config, Values: values.WithEnabledModules(g.Values, o.Board.EnabledModules()),
-			Patches: o.Board.Patches("global")})
-	})
+	mux.HandleFunc("GET /global/values", func(w http.ResponseWriter, _ *http.Request) { write(w, globalValues(o.Board)) })
 	mux.HandleFunc("GET /modules/{name}/values", func(w http.ResponseWriter, r *http.Request) {
-		s, ok := o.Board.ModuleValues(r.PathValue("name"))
+		v, ok := moduleValues(o.Board, r.PathValue("name"))
 		if !ok {
 			noModule(w, r.PathValue("name"))
 			return
 		}
-		write(w, ModuleValues{Config: s.Config, Values: s.Values, Patches: o.Board.Patches(r.PathValue("name"))})
+		write(w, v)
 	})
 	mux.HandleFunc("GET /snapshots", func(w http.ResponseWriter, r *http.Request) {
 		owner := r.URL.Query().Get("owner")
@@ -96,7 +92,7 @@ func NewHandler(o Options) http.Handler {
 			return
 		}
 		w.Header().Set("Content-Type", "text/yaml")
-		fmt.Fprint(w, out)
+		fmt.Fprint(w, maskedManifest(out, o.Board.Secrets()))
 	})
 	routeProfiles(mux)
 	return mux

@@ -17,7 +17,9 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	def := c.defs[name]
 	next := c.modules[name]
 	current, _ := c.planner.opts.Board.ModuleValues(name)
-	m := ModulePlan{Name: name, Action: ActionRun, ValuesChange: valuesChange(def.Names.ValuesKey, current.Values, next.Values)}
+	secrets := c.secrets(name)
+	m := ModulePlan{Name: name, Action: ActionRun,
+		ValuesChange: valuesChange(def.Names.ValuesKey, current.Values, next.Values, def.Schemas.Passwords(), secrets)}
 	if !def.HasChart {
 		return m, nil
 	}
@@ -43,7 +45,7 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 		c.invalid(name, fmt.Errorf("render chart: %w", err))
 		return m, nil
 	}
-	if m.Objects, err = manifestdiff.Compare(before, rendered); err != nil {
+	if m.Objects, err = manifestdiff.Compare(before, rendered, secrets); err != nil {
 		c.invalid(name, fmt.Errorf("compare manifests: %w", err))
 	}
 	if st, ok := c.planner.opts.Board.Module(name); ok {
@@ -71,7 +73,7 @@ func (c *candidate) remove(ctx context.Context, t messages.Task) (ModulePlan, er
 		return m, err
 	}
 	m.Revision = deployed.Revision
-	if m.Objects, err = manifestdiff.Compare(deployed.Manifest, ""); err != nil {
+	if m.Objects, err = manifestdiff.Compare(deployed.Manifest, "", c.secrets(t.Module)); err != nil {
 		c.invalid(t.Module, fmt.Errorf("read release manifest: %w", err))
 	}
 	return m, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // global builds the global values with the candidate "global" section
@@ -31,7 +32,8 @@ func (c *candidate) global() {
 	} else {
 		c.globalV = scope.Snapshot()
 	}
-	c.plan.Global = valuesChange(values.GlobalKey, current.Values, c.globalV.Values)
+	paths := o.Board.Passwords(values.GlobalKey)
+	c.plan.Global = valuesChange(values.GlobalKey, current.Values, c.globalV.Values, paths, c.secrets(""))
 }
 
 // module builds a module's candidate values as its actor would
@@ -77,14 +79,15 @@ func withSection(scope values.Scope, section any, patches json.RawMessage) (valu
 }
 
 // valuesChange is the candidate values of a scope and their YAML diff from
-// the values in force.
-func valuesChange(key string, current, next any) ValuesChange {
-	out := ValuesChange{Values: next}
+// the values in force, both with the values at paths and the secrets
+// masked (a changed password shows as two different masks).
+func valuesChange(key string, current, next any, paths mask.Paths, secrets mask.Secrets) ValuesChange {
+	out := ValuesChange{Values: hidden(next, paths, secrets)}
 	if values.Equal(current, next) {
 		return out
 	}
-	before, _ := yaml.Marshal(map[string]any{key: current})
-	after, _ := yaml.Marshal(map[string]any{key: next})
+	before, _ := yaml.Marshal(map[string]any{key: hidden(current, paths, secrets)})
+	after, _ := yaml.Marshal(map[string]any{key: out.Values})
 	out.Diff = manifestdiff.Unified(string(before), string(after), key+" (in force)", key+" (candidate)")
 	return out
 }

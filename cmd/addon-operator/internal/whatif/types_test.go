@@ -1,10 +1,12 @@
 package whatif
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 func TestPlanChanged(t *testing.T) {
@@ -30,14 +32,36 @@ func TestPlanChanged(t *testing.T) {
 }
 
 func TestValuesChange(t *testing.T) {
-	same := valuesChange("web", map[string]any{"r": 1.0}, map[string]any{"r": 1.0})
+	same := valuesChange("web", map[string]any{"r": 1.0}, map[string]any{"r": 1.0}, nil, nil)
 	if same.Diff != "" {
 		t.Errorf("equal values have a diff: %q", same.Diff)
 	}
-	c := valuesChange("web", map[string]any{"r": 1.0}, map[string]any{"r": 3.0})
+	c := valuesChange("web", map[string]any{"r": 1.0}, map[string]any{"r": 3.0}, nil, nil)
 	for _, s := range []string{"--- web (in force)\n", "+++ web (candidate)\n", "-  r: 1\n", "+  r: 3\n"} {
 		if !strings.Contains(c.Diff, s) {
 			t.Errorf("diff lacks %q:\n%s", s, c.Diff)
 		}
+	}
+}
+
+// A password setting shows as its mask on both sides of the diff and in
+// the candidate values, and so does its value where a hook copied it.
+func TestValuesChangeMasksPasswords(t *testing.T) {
+	paths := mask.Paths{{"db", "password"}}
+	secrets := mask.Secrets{"pw-marker-1", "pw-marker-2"}
+	current := map[string]any{"db": map[string]any{"password": "pw-marker-1"}, "copy": "pw-marker-1"}
+	next := map[string]any{"db": map[string]any{"password": "pw-marker-2"}, "copy": "pw-marker-1"}
+	c := valuesChange("web", current, next, paths, secrets)
+	raw, _ := json.Marshal(c)
+	if strings.Contains(string(raw), "pw-marker") {
+		t.Fatalf("the change shows a password: %s", raw)
+	}
+	for _, s := range []string{"-    password: " + mask.String("pw-marker-1"), "+    password: " + mask.String("pw-marker-2")} {
+		if !strings.Contains(c.Diff, s) {
+			t.Errorf("diff lacks %q:\n%s", s, c.Diff)
+		}
+	}
+	if next["db"].(map[string]any)["password"] != "pw-marker-2" {
+		t.Fatal("the candidate values were changed")
 	}
 }

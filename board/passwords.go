@@ -1,0 +1,40 @@
+package board
+
+import (
+	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
+)
+
+// SetPasswords publishes the paths, inside owner's values section, that
+// its OpenAPI schemas mark `format: password` ("global" or a module name;
+// its actor only): what the debug API and plan mask.
+func (b *Board) SetPasswords(owner string, paths mask.Paths) {
+	if len(paths) == 0 {
+		b.passwords.delete(owner)
+		return
+	}
+	b.passwords.set(owner, paths)
+}
+
+// Passwords returns owner's published password paths.
+func (b *Board) Passwords(owner string) mask.Paths {
+	p, _ := b.passwords.get(owner)
+	return p
+}
+
+// Secrets are the values every owner's password settings hold now, in its
+// config and its values: what is masked wherever it shows up (a chart may
+// copy a setting into a ConfigMap or an env var).
+func (b *Board) Secrets() mask.Secrets {
+	var out mask.Secrets
+	for owner, paths := range b.passwords.copy() {
+		var s values.Snapshot
+		if owner == values.GlobalKey {
+			s = b.Global()
+		} else {
+			s, _ = b.ModuleValues(owner)
+		}
+		out = out.With(paths.Secrets(s.Config), paths.Secrets(s.Values))
+	}
+	return out
+}
