@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -43,13 +44,20 @@ type Config struct {
 	ConversionTimeout time.Duration
 	// Now is the clock of the durations measured (nil: time.Now).
 	Now func() time.Time
+	// MaxInFlight bounds the reviews read or answered at once, across
+	// every hook and both servers (0: DefaultMaxInFlight).
+	MaxInFlight int
+	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body (0:
+	// DefaultAdmissionMaxBytes, DefaultConversionMaxBytes).
+	AdmissionMaxBytes, ConversionMaxBytes int64
 }
 
 // Dispatcher routes reviews to the Runner by what is Set.
 type Dispatcher struct {
-	cfg     Config
-	reg     *registry
-	metrics *metrics
+	cfg      Config
+	reg      *registry
+	metrics  *metrics
+	inFlight inFlight
 }
 
 // NewDispatcher makes a dispatcher serving nothing yet.
@@ -66,11 +74,15 @@ func NewDispatcher(cfg Config) (*Dispatcher, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	cfg.MaxInFlight = cmp.Or(max(cfg.MaxInFlight, 0), DefaultMaxInFlight)
+	cfg.AdmissionMaxBytes = cmp.Or(max(cfg.AdmissionMaxBytes, 0), DefaultAdmissionMaxBytes)
+	cfg.ConversionMaxBytes = cmp.Or(max(cfg.ConversionMaxBytes, 0), DefaultConversionMaxBytes)
 	m, err := newMetrics(cfg.Metrics, cfg.MetricsPrefix)
 	if err != nil {
 		return nil, err
 	}
-	return &Dispatcher{cfg: cfg, reg: newRegistry(cfg.Concurrency), metrics: m}, nil
+	return &Dispatcher{cfg: cfg, reg: newRegistry(cfg.Concurrency), metrics: m,
+		inFlight: make(inFlight, cfg.MaxInFlight)}, nil
 }
 
 // Set replaces the bindings of owner (GlobalOwner or a module); their

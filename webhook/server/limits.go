@@ -1,0 +1,120 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// Default bounds of a review's body. The apiserver refuses request bodies
+// over 3 MiB (--max-request-bytes), so an admission review carries at most
+// two such objects (object and oldObject, as JSON) plus its envelope
+// (userInfo, options, kinds): 8 MiB holds that with room for the escaping
+// of a raw object. A conversion review carries a list (every object of a
+// LIST the apiserver converts at once), so it gets more.
+const (
+	DefaultAdmissionMaxBytes  int64 = 8 << 20
+	DefaultConversionMaxBytes int64 = 32 << 20
+)
+
+// DefaultMaxInFlight bounds the reviews being read or answered at once,
+// across every hook of both servers. Each holds its body in memory (up to
+// the cap) and a hook process; real reviews are a few KiB and answered in
+// milliseconds to seconds, so 32 is far above a healthy load and keeps a
+// flood of forged bodies to 32 × the cap.
+const DefaultMaxInFlight = 32
+
+// DefaultMaxConnections bounds the connections one server holds open
+// (TLS handshakes, requests, idle keep-alives): each costs a goroutine and
+// some 40 KiB of buffers.
+const DefaultMaxConnections = 1024
+
+// errTooLarge is a body past the cap.
+type errTooLarge struct{ limit int64 }
+
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("request body too large: the limit is %d bytes", e.limit)
+}
+
+// readBody reads r's body, at most limit bytes: a Content-Length past it is
+// refused before a byte is read, a chunked body as soon as it passes it.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, errTooLarge{limit}
+	}
+	// Sized once from Content-Length; the spare MinRead keeps ReadFrom
+	// from growing the buffer just to see EOF.
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, errTooLarge{limit}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read request body: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// inFlight is the global bound on reviews in flight: a token is taken
+// without waiting, or the review is refused at once.
+type inFlight chan struct{}
+
+func (f inFlight) tryEnter() (release func(), ok bool) {
+	select {
+	case f <- struct{}{}:
+		return func() { <-f }, true
+	default:
+		return nil, false
+	}
+}
+
+// limitListener accepts at most n connections open at once; more wait in
+// the kernel's backlog until one closes (slow ones close at the read
+// header timeout).
+type limitListener struct {
+	net.Listener
+	slots     chan struct{}
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+func newLimitListener(ln net.Listener, n int) *limitListener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, n), closed: make(chan struct{})}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+	conn, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: conn, release: func() { <-l.slots }}, nil
+}
+
+// Close closes the listener and ends an Accept waiting for a slot.
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// limitedConn gives its slot back on its first Close.
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
