@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -152,9 +151,6 @@ func Start(cfg Config) (*App, error) {
 	work, cancelWork := context.WithCancel(context.Background())
 	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
 		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
-	// The Go runtime's own (go_memstats_heap_inuse_bytes, go_goroutines…):
-	// what a flood of requests or a large file costs shows there.
-	a.Registry.MustRegister(collectors.NewGoCollector())
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
