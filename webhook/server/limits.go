@@ -1,9 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -45,10 +45,15 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	if r.ContentLength > limit {
 		return nil, errTooLarge{limit}
 	}
-	// Sized once from Content-Length; the spare MinRead keeps ReadFrom
-	// from growing the buffer just to see EOF.
-	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	var body []byte
+	var err error
+	if r.ContentLength >= 0 {
+		// net/http ends the body at its Content-Length.
+		body = make([]byte, r.ContentLength)
+		_, err = io.ReadFull(r.Body, body)
+	} else {
+		body, err = readChunked(http.MaxBytesReader(w, r.Body, limit))
+	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return nil, errTooLarge{limit}
@@ -56,7 +61,35 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	if err != nil {
 		return nil, fmt.Errorf("read request body: %w", err)
 	}
-	return buf.Bytes(), nil
+	return body, nil
+}
+
+// readChunked reads a body of unknown length in blocks (32 KiB doubling up
+// to 1 MiB) joined at the end: a body refused at the cap has cost the cap
+// and one block, not the garbage of a buffer grown by doubling.
+func readChunked(r io.Reader) ([]byte, error) {
+	var blocks [][]byte
+	total, size := 0, 32<<10
+	for {
+		block := make([]byte, size)
+		n, err := io.ReadFull(r, block)
+		blocks, total = append(blocks, block[:n]), total+n
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, 1<<20)
+	}
+	if len(blocks) == 1 {
+		return blocks[0], nil
+	}
+	body := make([]byte, 0, total)
+	for _, b := range blocks {
+		body = append(body, b...)
+	}
+	return body, nil
 }
 
 // inFlight is the global bound on reviews in flight: a token is taken

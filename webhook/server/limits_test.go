@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/webhook"
 )
 
@@ -108,6 +109,16 @@ func TestBodyCap(t *testing.T) {
 	}
 	if code, reply := h.review(t, "/mod/deny-example-com", "u"); code != 200 || response(reply)["allowed"] != true || ran.Load() != 1 {
 		t.Errorf("a small review after: %d %v, hook runs %d (want 1)", code, reply, ran.Load())
+	}
+	// A chunked review within the cap, read in several blocks, is whole.
+	padded := `{"request":{"uid":"big","operation":"CREATE"},"pad":"` + strings.Repeat("x", 300<<10) + `"}`
+	req, _ = http.NewRequest(http.MethodPost, h.base+"/mod/deny-example-com", io.NopCloser(strings.NewReader(padded)))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err = h.client.Do(req)
+	raw := scenario.Body(t, resp, err)
+	var big map[string]any
+	if err := json.Unmarshal(raw, &big); err != nil || response(big)["uid"] != "big" || response(big)["allowed"] != true {
+		t.Errorf("a chunked review of 300 KiB: %s %s", resp.Status, raw)
 	}
 	t.Logf("chunked body refused after the client sent %d bytes", body.read.Load())
 }
