@@ -48,13 +48,18 @@ func decodeReview(body []byte, review any, hasRequest func() bool) error {
 // within limit (past it: 413). ok false: the reply is written; else
 // release gives the token back when the review is answered.
 func (d *Dispatcher) enter(w http.ResponseWriter, r *http.Request, server string, limit int64) (body []byte, release func(), ok bool) {
-	leave, ok := d.inFlight.tryEnter()
+	size := r.ContentLength
+	if size < 0 || size > limit { // chunked: it may take the cap
+		size = limit
+	}
+	leave, ok := d.inFlight.tryEnter(size)
 	if !ok {
 		// No Retry-After: the apiserver does not retry, it applies the
 		// webhook's failurePolicy now instead of waiting for its timeout.
 		d.metrics.refused.WithLabelValues(server, "busy").Inc()
 		w.Header().Set("Connection", "close")
-		http.Error(w, fmt.Sprintf("webhook server busy: %d reviews in flight", cap(d.inFlight)), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("webhook server busy: %d reviews or %d bytes of bodies in flight at most",
+			d.cfg.MaxInFlight, d.cfg.MaxInFlightBytes), http.StatusServiceUnavailable)
 		return nil, nil, false
 	}
 	d.metrics.inFlight.Inc()

@@ -21,11 +21,16 @@ const (
 )
 
 // DefaultMaxInFlight bounds the reviews being read or answered at once,
-// across every hook of both servers. Each holds its body in memory (up to
-// the cap) and a hook process; real reviews are a few KiB and answered in
-// milliseconds to seconds, so 32 is far above a healthy load and keeps a
-// flood of forged bodies to 32 × the cap.
-const DefaultMaxInFlight = 32
+// across every hook of both servers, those waiting for a hook's slot
+// included: a burst of the apiserver (a kubectl apply of many objects)
+// fits; a flood is refused instead of piling up goroutines.
+const DefaultMaxInFlight = 256
+
+// DefaultMaxInFlightBytes bounds the bodies held at once, each counted at
+// its Content-Length (a chunked one at the cap): real reviews are a few
+// KiB, so this only ever refuses a flood of large bodies, which would
+// otherwise cost MaxInFlight × the cap.
+const DefaultMaxInFlightBytes int64 = 64 << 20
 
 // DefaultMaxConnections bounds the connections one server holds open
 // (TLS handshakes, requests, idle keep-alives): each costs a goroutine and
@@ -92,17 +97,33 @@ func readChunked(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// inFlight is the global bound on reviews in flight: a token is taken
-// without waiting, or the review is refused at once.
-type inFlight chan struct{}
+// inFlight is the global bound on reviews in flight, by count and by
+// body bytes: a review enters without waiting, or is refused at once.
+type inFlight struct {
+	mu              sync.Mutex
+	count, maxCount int
+	bytes, maxBytes int64
+}
 
-func (f inFlight) tryEnter() (release func(), ok bool) {
-	select {
-	case f <- struct{}{}:
-		return func() { <-f }, true
-	default:
+func newInFlight(maxCount int, maxBytes int64) *inFlight {
+	return &inFlight{maxCount: maxCount, maxBytes: maxBytes}
+}
+
+// tryEnter takes a place for a review of size body bytes.
+func (f *inFlight) tryEnter(size int64) (release func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.count >= f.maxCount || f.bytes+size > f.maxBytes {
 		return nil, false
 	}
+	f.count++
+	f.bytes += size
+	return sync.OnceFunc(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.count--
+		f.bytes -= size
+	}), true
 }
 
 // limitListener accepts at most n connections open at once; more wait in

@@ -148,7 +148,7 @@ func TestInFlightBound(t *testing.T) {
 	<-entered
 	began := time.Now()
 	code, body := h.post(t, "/mod/busy", "application/json", `{"request":{"uid":"third"}}`)
-	if code != http.StatusServiceUnavailable || !strings.Contains(string(body), "2 reviews in flight") {
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(body), "webhook server busy: 2 reviews") {
 		t.Errorf("third review: %d %s, want 503", code, body)
 	}
 	t.Logf("refused in %s", time.Since(began))
@@ -160,5 +160,46 @@ func TestInFlightBound(t *testing.T) {
 	}
 	if code, reply := h.review(t, "/mod/busy", "fourth"); code != 200 || response(reply)["allowed"] != true {
 		t.Errorf("after the bound freed: %d %v", code, reply)
+	}
+}
+
+// The bodies in flight are bounded too: with 1000 bytes for them all, a
+// review of 600 bytes waiting for its hook leaves no room for another of
+// 600 (503 at once), but enough for a small one.
+func TestInFlightBytesBound(t *testing.T) {
+	entered, unblock := make(chan string, 8), make(chan struct{})
+	blocked := func(ctx context.Context, a webhook.Admission, r json.RawMessage) ([]byte, error) {
+		var req struct{ UID string }
+		_ = json.Unmarshal(r, &req)
+		entered <- req.UID
+		if req.UID == "big" {
+			<-unblock
+		}
+		return allow(ctx, a, r)
+	}
+	cfg := serverConfig(funcRunner{admit: blocked})
+	cfg.MaxInFlight, cfg.MaxInFlightBytes, cfg.AdmissionMaxBytes, cfg.ConversionMaxBytes = 10, 1000, 1000, 1000
+	h := start(t, cfg)
+	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "busy", Kind: webhook.Validating, Concurrency: 8, TimeoutSeconds: 10}}, nil)
+	h.d.Ready("mod", "h.sh")
+	padded := func(uid string, size int) string {
+		head := `{"request":{"uid":"` + uid + `"},"pad":"`
+		return head + strings.Repeat("x", size-len(head)-2) + `"}`
+	}
+	answered := make(chan int, 1)
+	go func() {
+		code, _ := h.post(t, "/mod/busy", "application/json", padded("big", 600))
+		answered <- code
+	}()
+	<-entered
+	if code, body := h.post(t, "/mod/busy", "application/json", padded("second", 600)); code != http.StatusServiceUnavailable {
+		t.Errorf("a second 600 bytes with 600 of 1000 in flight: %d %s, want 503", code, body)
+	}
+	if code, _ := h.post(t, "/mod/busy", "application/json", padded("small", 300)); code != http.StatusOK || <-entered != "small" {
+		t.Errorf("300 bytes with 600 of 1000 in flight: %d, want it served", code)
+	}
+	close(unblock)
+	if code := <-answered; code != http.StatusOK {
+		t.Errorf("the big review: %d", code)
 	}
 }

@@ -30,8 +30,10 @@ type WebhookConfig struct {
 	AdmissionURL, ConversionURL string
 	// Concurrency is how many reviews a hook answers at once.
 	Concurrency int
-	// MaxInFlight bounds the reviews in flight, all hooks together.
-	MaxInFlight int
+	// MaxInFlight bounds the reviews in flight, all hooks together;
+	// MaxInFlightBytes their bodies.
+	MaxInFlight      int
+	MaxInFlightBytes int64
 	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body.
 	AdmissionMaxBytes, ConversionMaxBytes int64
 }
@@ -82,7 +84,7 @@ func newWebhooks(cfg Config, a *App, m *metrics, kube kubernetes.Interface, work
 	w.serveCtx, w.stopServe = context.WithCancel(context.Background())
 	w.dispatcher, err = server.NewDispatcher(server.Config{Runner: w, Log: w.log, Metrics: a.Registry,
 		MetricsPrefix: cfg.MetricsPrefix, Concurrency: cfg.Webhooks.Concurrency, MaxInFlight: cfg.Webhooks.MaxInFlight,
-		AdmissionMaxBytes: cfg.Webhooks.AdmissionMaxBytes, ConversionMaxBytes: cfg.Webhooks.ConversionMaxBytes})
+		MaxInFlightBytes: cfg.Webhooks.MaxInFlightBytes, AdmissionMaxBytes: cfg.Webhooks.AdmissionMaxBytes, ConversionMaxBytes: cfg.Webhooks.ConversionMaxBytes})
 	if err != nil {
 		return nil, fmt.Errorf("webhook dispatcher: %w", err)
 	}

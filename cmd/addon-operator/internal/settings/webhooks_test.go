@@ -19,7 +19,7 @@ func TestWebhookSettings(t *testing.T) {
 	}
 	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
 	adm.MaxConnections, conv.MaxConnections = 1024, 1024
-	want := settings.Webhooks{Admission: adm, Conversion: conv, Concurrency: 4, MaxInFlight: 32,
+	want := settings.Webhooks{Admission: adm, Conversion: conv, Concurrency: 4, MaxInFlight: 256, MaxInFlightBytes: 64 << 20,
 		AdmissionMaxBytes: 8 << 20, ConversionMaxBytes: 32 << 20}
 	if !reflect.DeepEqual(s.Webhooks, want) {
 		t.Fatalf("defaults\n got %+v\nwant %+v", s.Webhooks, want)
@@ -52,13 +52,13 @@ func TestWebhookSettings(t *testing.T) {
 func TestWebhookLimitSettings(t *testing.T) {
 	s, err := settings.Load([]string{"--webhook-http2=true", "--webhook-max-in-flight", "5"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_WEBHOOK_MAX_CONNECTIONS", "64", "ADDON_OPERATOR_WEBHOOK_ADMISSION_MAX_BYTES", "1000",
-		"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES", "2000"), io.Discard)
+		"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES", "2000", "ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT_BYTES", "4000"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := s.Webhooks
 	if !w.Admission.HTTP2 || !w.Conversion.HTTP2 || w.Admission.MaxConnections != 64 || w.Conversion.MaxConnections != 64 ||
-		w.MaxInFlight != 5 || w.AdmissionMaxBytes != 1000 || w.ConversionMaxBytes != 2000 {
+		w.MaxInFlight != 5 || w.MaxInFlightBytes != 4000 || w.AdmissionMaxBytes != 1000 || w.ConversionMaxBytes != 2000 {
 		t.Fatalf("settings %+v", w)
 	}
 	s, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_WEBHOOK_HTTP2", "true"), io.Discard)
