@@ -43,10 +43,11 @@ func decodeReview(body []byte, review any, hasRequest func() bool) error {
 	return nil
 }
 
-// enter admits a review to a server whose path is served: a token of the
-// global bound on reviews in flight (none free: 503 at once), then its body
-// within limit (past it: 413). ok false: the reply is written; else
-// release gives the token back when the review is answered.
+// enter admits a review to a server whose path is served: a place within
+// the global bounds on reviews in flight, counted with its Content-Length
+// (none: 503 at once), then its body within limit (past it: 413). ok
+// false: the reply is written; else release gives the place back when the
+// review is answered.
 func (d *Dispatcher) enter(w http.ResponseWriter, r *http.Request, server string, limit int64) (body []byte, release func(), ok bool) {
 	size := r.ContentLength
 	if size < 0 || size > limit { // chunked: it may take the cap
