@@ -25,13 +25,29 @@ type admissionIn struct {
 // Admission is the admission server's handler.
 func (d *Dispatcher) Admission() http.Handler { return routes(d.serveAdmission) }
 
+// serveAdmission routes on the path before anything else: a path no
+// binding is served at gets shell-operator's words, with HTTP 500 (its
+// body is never read, so there is no uid to answer with; the apiserver
+// applies the webhook's failurePolicy).
 func (d *Dispatcher) serveAdmission(w http.ResponseWriter, r *http.Request) {
 	start := d.cfg.Now()
+	a, hook, ok := d.reg.admission(r.URL.Path)
+	if !ok {
+		d.metrics.errors.WithLabelValues("admission", "", "", string(webhook.FailureNoHook)).Inc()
+		configurationID, webhookID, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		http.Error(w, webhook.AdmissionNoHook("", configurationID, webhookID).Result.Message, http.StatusInternalServerError)
+		return
+	}
+	body, release, ok := d.enter(w, r, "admission", d.cfg.AdmissionMaxBytes)
+	if !ok {
+		return
+	}
+	defer release()
 	var in admissionIn
 	var head struct {
 		UID types.UID `json:"uid"`
 	}
-	err := decodeReview(r, &in, func() bool { return len(in.Request) > 0 && string(in.Request) != "null" })
+	err := decodeReview(body, &in, func() bool { return len(in.Request) > 0 && string(in.Request) != "null" })
 	if err == nil && json.Unmarshal(in.Request, &head) != nil {
 		err = errors.New("Invalid JSON payload") //nolint:staticcheck // shell-operator's words
 	}
@@ -39,17 +55,12 @@ func (d *Dispatcher) serveAdmission(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	resp := d.admit(r.Context(), r.URL.Path, head.UID, in.Request, start)
+	resp := d.admit(r.Context(), a, hook, head.UID, in.Request, start)
 	writeJSON(w, webhook.AdmissionReply(&admissionv1.AdmissionReview{TypeMeta: in.TypeMeta}, resp))
 }
 
-func (d *Dispatcher) admit(ctx context.Context, path string, uid types.UID, request json.RawMessage, start time.Time) *admissionv1.AdmissionResponse {
-	a, hook, ok := d.reg.admission(path)
-	if !ok {
-		d.metrics.errors.WithLabelValues("admission", "", "", string(webhook.FailureNoHook)).Inc()
-		configurationID, webhookID, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-		return webhook.AdmissionNoHook(uid, configurationID, webhookID)
-	}
+func (d *Dispatcher) admit(ctx context.Context, a webhook.Admission, hook hookChans, uid types.UID, request json.RawMessage,
+	start time.Time) *admissionv1.AdmissionResponse {
 	timeout := time.Duration(a.Timeout()) * time.Second
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -18,28 +18,38 @@ import (
 // Conversion is the conversion server's handler.
 func (d *Dispatcher) Conversion() http.Handler { return routes(d.serveConversion) }
 
+// serveConversion routes on the path (the CRD's name) before anything
+// else: a CRD no hook converts gets HTTP 500 without its body being read
+// (the apiserver fails the conversion, as it would on the Failure reply).
 func (d *Dispatcher) serveConversion(w http.ResponseWriter, r *http.Request) {
+	crd := strings.TrimPrefix(r.URL.Path, "/")
+	bindings, hooks := d.reg.conversion(crd)
+	if len(bindings) == 0 {
+		d.metrics.errors.WithLabelValues("conversion", "", "", string(webhook.FailureNoHook)).Inc()
+		http.Error(w, fmt.Sprintf("handle ConversionReview: no hook found for CRD '%s'", crd), http.StatusInternalServerError)
+		return
+	}
+	body, release, ok := d.enter(w, r, "conversion", d.cfg.ConversionMaxBytes)
+	if !ok {
+		return
+	}
+	defer release()
 	var in apiextensionsv1.ConversionReview
-	if err := decodeReview(r, &in, func() bool { return in.Request != nil }); err != nil {
+	if err := decodeReview(body, &in, func() bool { return in.Request != nil }); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	crd := strings.TrimPrefix(r.URL.Path, "/")
 	ctx, cancel := context.WithTimeout(r.Context(), d.cfg.ConversionTimeout)
 	defer cancel()
-	resp := d.convert(ctx, crd, in.Request)
+	resp := d.convert(ctx, crd, bindings, hooks, in.Request)
 	writeJSON(w, webhook.ConversionReply(&in, resp))
 }
 
-func (d *Dispatcher) convert(ctx context.Context, crd string, req *apiextensionsv1.ConversionRequest) *apiextensionsv1.ConversionResponse {
-	bindings, hooks := d.reg.conversion(crd)
+func (d *Dispatcher) convert(ctx context.Context, crd string, bindings []webhook.Conversion, hooks map[hookKey]hookChans,
+	req *apiextensionsv1.ConversionRequest) *apiextensionsv1.ConversionResponse {
 	groups, err := webhook.PlanConversion(crd, bindings, req.Objects, req.DesiredAPIVersion)
 	if err != nil {
-		reason := webhook.FailureHook
-		if len(bindings) == 0 {
-			reason = webhook.FailureNoHook
-		}
-		d.metrics.errors.WithLabelValues("conversion", "", "", string(reason)).Inc()
+		d.metrics.errors.WithLabelValues("conversion", "", "", string(webhook.FailureHook)).Inc()
 		d.cfg.Log.Info("webhook conversion failed", "crd", crd, "desired", req.DesiredAPIVersion, "error", err)
 		return webhook.ConversionFailure(req.UID, err)
 	}

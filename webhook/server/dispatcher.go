@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -43,13 +44,22 @@ type Config struct {
 	ConversionTimeout time.Duration
 	// Now is the clock of the durations measured (nil: time.Now).
 	Now func() time.Time
+	// MaxInFlight bounds the reviews read or answered at once, across
+	// every hook and both servers (0: DefaultMaxInFlight); MaxInFlightBytes
+	// their bodies (0: DefaultMaxInFlightBytes; at least the larger cap).
+	MaxInFlight      int
+	MaxInFlightBytes int64
+	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body (0:
+	// DefaultAdmissionMaxBytes, DefaultConversionMaxBytes).
+	AdmissionMaxBytes, ConversionMaxBytes int64
 }
 
 // Dispatcher routes reviews to the Runner by what is Set.
 type Dispatcher struct {
-	cfg     Config
-	reg     *registry
-	metrics *metrics
+	cfg      Config
+	reg      *registry
+	metrics  *metrics
+	inFlight *inFlight
 }
 
 // NewDispatcher makes a dispatcher serving nothing yet.
@@ -66,11 +76,16 @@ func NewDispatcher(cfg Config) (*Dispatcher, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	cfg.MaxInFlight = cmp.Or(max(cfg.MaxInFlight, 0), DefaultMaxInFlight)
+	cfg.AdmissionMaxBytes = cmp.Or(max(cfg.AdmissionMaxBytes, 0), DefaultAdmissionMaxBytes)
+	cfg.ConversionMaxBytes = cmp.Or(max(cfg.ConversionMaxBytes, 0), DefaultConversionMaxBytes)
+	cfg.MaxInFlightBytes = max(cmp.Or(cfg.MaxInFlightBytes, DefaultMaxInFlightBytes), cfg.AdmissionMaxBytes, cfg.ConversionMaxBytes)
 	m, err := newMetrics(cfg.Metrics, cfg.MetricsPrefix)
 	if err != nil {
 		return nil, err
 	}
-	return &Dispatcher{cfg: cfg, reg: newRegistry(cfg.Concurrency), metrics: m}, nil
+	return &Dispatcher{cfg: cfg, reg: newRegistry(cfg.Concurrency), metrics: m,
+		inFlight: newInFlight(cfg.MaxInFlight, cfg.MaxInFlightBytes)}, nil
 }
 
 // Set replaces the bindings of owner (GlobalOwner or a module); their

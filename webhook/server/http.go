@@ -3,13 +3,11 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
+	"sync"
 )
-
-// maxReviewBytes bounds a review body (the apiserver's own request limit
-// is 3 MiB per object; conversion reviews carry lists).
-const maxReviewBytes = 64 << 20
 
 // routes is a server's handler: GET /healthz and POST of reviews.
 func routes(post http.HandlerFunc) http.Handler {
@@ -33,16 +31,54 @@ func requireJSON(next http.HandlerFunc) http.HandlerFunc {
 // errMissingRequest is a review without a request.
 var errMissingRequest = errors.New("Missing parameters: request") //nolint:staticcheck // shell-operator's words
 
-// decodeReview reads a review into review; hasRequest says whether it
+// decodeReview decodes body into review; hasRequest says whether it
 // carried a request.
-func decodeReview(r *http.Request, review any, hasRequest func() bool) error {
-	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxReviewBytes)).Decode(review); err != nil {
+func decodeReview(body []byte, review any, hasRequest func() bool) error {
+	if err := json.Unmarshal(body, review); err != nil {
 		return errors.New("Invalid JSON payload") //nolint:staticcheck // shell-operator's words
 	}
 	if !hasRequest() {
 		return errMissingRequest
 	}
 	return nil
+}
+
+// enter admits a review to a server whose path is served: a place within
+// the global bounds on reviews in flight, counted with its Content-Length
+// (none: 503 at once), then its body within limit (past it: 413). ok
+// false: the reply is written; else release gives the place back when the
+// review is answered.
+func (d *Dispatcher) enter(w http.ResponseWriter, r *http.Request, server string, limit int64) (body []byte, release func(), ok bool) {
+	size := r.ContentLength
+	if size < 0 || size > limit { // chunked: it may take the cap
+		size = limit
+	}
+	leave, ok := d.inFlight.tryEnter(size)
+	if !ok {
+		// No Retry-After: the apiserver does not retry, it applies the
+		// webhook's failurePolicy now instead of waiting for its timeout.
+		d.metrics.refused.WithLabelValues(server, "busy").Inc()
+		w.Header().Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("webhook server busy: %d reviews or %d bytes of bodies in flight at most",
+			d.cfg.MaxInFlight, d.cfg.MaxInFlightBytes), http.StatusServiceUnavailable)
+		return nil, nil, false
+	}
+	d.metrics.inFlight.Inc()
+	release = sync.OnceFunc(func() { d.metrics.inFlight.Dec(); leave() })
+	body, err := readBody(w, r, limit)
+	var tooLarge errTooLarge
+	switch {
+	case errors.As(err, &tooLarge):
+		d.metrics.refused.WithLabelValues(server, "too_large").Inc()
+		w.Header().Set("Connection", "close")
+		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+	case err != nil:
+		http.Error(w, "Invalid JSON payload", http.StatusBadRequest)
+	default:
+		return body, release, true
+	}
+	release()
+	return nil, nil, false
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -14,6 +14,10 @@ type metrics struct {
 	denials  *prometheus.CounterVec
 	errors   *prometheus.CounterVec // plus reason (webhook.Failure)
 	duration *prometheus.HistogramVec
+	// refused are reviews refused before a hook was asked: server
+	// (admission, conversion) and reason (busy, too_large).
+	refused  *prometheus.CounterVec
+	inFlight prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer, prefix string) (*metrics, error) {
@@ -28,11 +32,16 @@ func newMetrics(reg prometheus.Registerer, prefix string) (*metrics, error) {
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: prefix + "webhook_request_seconds",
 			Help:    "Time from a review's arrival to its reply, per binding.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}}, labels),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "webhook_requests_refused_total",
+			Help: "Reviews refused before their body was decoded: busy (the bound on reviews in flight was reached, 503) or too_large (413)."},
+			[]string{"server", "reason"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "webhook_requests_in_flight",
+			Help: "Reviews being read or answered now, both servers (bounded by ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT)."}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.denials, m.errors, m.duration} {
+	for _, c := range []prometheus.Collector{m.requests, m.denials, m.errors, m.duration, m.refused, m.inFlight} {
 		if err := reg.Register(c); err != nil {
 			var already prometheus.AlreadyRegisteredError
 			if errors.As(err, &already) {

@@ -12,9 +12,28 @@ import (
 	"time"
 )
 
-// serverTimeouts are shell-operator's: read, read header and idle 10s,
-// no write timeout (a hook may take up to its timeoutSeconds, 30 at most).
-const serverTimeouts = 10 * time.Second
+// The servers' timeouts. The apiserver sends a review's headers at once,
+// so a client still sending them (or its TLS handshake, which the read
+// header timeout bounds too) after readHeaderTimeout is cut off; the whole
+// request (body included) must be in within readTimeout. The reply may be
+// written until writeTimeout after the headers are read: the body's read,
+// then the hook's run (timeoutSeconds, 30 at most; conversions 30s), then
+// the reply. A keep-alive connection idle for idleTimeout is closed.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = readTimeout + 30*time.Second + 5*time.Second
+	idleTimeout       = 30 * time.Second
+)
+
+// tlsCipherSuites are the TLS 1.2 suites accepted: ECDHE key exchange
+// with an AEAD cipher only (TLS 1.3's suites are all AEAD and not
+// configurable).
+var tlsCipherSuites = []uint16{
+	tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, tls.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+	tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, tls.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+}
 
 // shutdownGrace bounds how long Serve waits for reviews in flight.
 const shutdownGrace = 5 * time.Second
@@ -37,20 +56,30 @@ func New(s Settings, handler http.Handler, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.GetCertificate}
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, CipherSuites: tlsCipherSuites, GetCertificate: certs.GetCertificate}
 	if len(s.ClientCAFiles) > 0 {
 		if tlsConfig.ClientCAs, err = clientCAPool(s.ClientCAFiles); err != nil {
 			return nil, err
 		}
 		tlsConfig.ClientAuth = tls.RequireAndVerifyClientCert
 	}
+	if s.MaxConnections <= 0 {
+		s.MaxConnections = DefaultMaxConnections
+	}
+	protocols := new(http.Protocols)
+	protocols.SetHTTP1(true)
+	protocols.SetHTTP2(s.HTTP2)
 	srv := &http.Server{
 		Handler:           handler,
 		TLSConfig:         tlsConfig,
-		ReadTimeout:       serverTimeouts,
-		ReadHeaderTimeout: serverTimeouts,
-		IdleTimeout:       serverTimeouts,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		Protocols:         protocols,
+		ReadTimeout:       readTimeout,
+		ReadHeaderTimeout: readHeaderTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		// Handshake errors of junk clients are the norm on an open
+		// port; they are logged at debug level only.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	return &Server{settings: s, http: srv, log: log}, nil
 }
@@ -62,7 +91,7 @@ func (s *Server) Listen() error {
 	if err != nil {
 		return fmt.Errorf("webhook server listen %s: %w", addr, err)
 	}
-	s.ln = ln
+	s.ln = newLimitListener(ln, s.settings.MaxConnections)
 	return nil
 }
 

@@ -18,6 +18,11 @@ type Settings struct {
 	// ConfigurationName prefixes the admission configurations' names
 	// (admission only).
 	ConfigurationName string
+	// MaxConnections bounds the connections open at once (0:
+	// DefaultMaxConnections).
+	MaxConnections int
+	// HTTP2 lets clients negotiate HTTP/2; off, ALPN picks http/1.1.
+	HTTP2 bool
 }
 
 // DefaultAdmission are shell-operator's admission defaults.

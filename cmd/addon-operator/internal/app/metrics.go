@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookrun"
@@ -83,6 +84,9 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 		Help: "1 while the ConfigMap is deleted and the last good configuration stays in force."})
 	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince,
 		m.headInfo.vec, m.moduleInfo.vec, m.unmet.vec, m.unseen.vec)
+	// The Go runtime's own (go_memstats_heap_inuse_bytes, go_goroutines…):
+	// what a flood of requests or a large file costs shows there.
+	m.register(reg, collectors.NewGoCollector())
 	m.registerModuleMetrics(reg, prefix)
 	m.registerMaintenance(reg, prefix)
 	m.registerDrift(reg, prefix)

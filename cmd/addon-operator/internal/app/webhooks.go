@@ -30,6 +30,12 @@ type WebhookConfig struct {
 	AdmissionURL, ConversionURL string
 	// Concurrency is how many reviews a hook answers at once.
 	Concurrency int
+	// MaxInFlight bounds the reviews in flight, all hooks together;
+	// MaxInFlightBytes their bodies.
+	MaxInFlight      int
+	MaxInFlightBytes int64
+	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body.
+	AdmissionMaxBytes, ConversionMaxBytes int64
 }
 
 // webhooks serves the owners' webhook bindings: it implements
@@ -77,7 +83,8 @@ func newWebhooks(cfg Config, a *App, m *metrics, kube kubernetes.Interface, work
 		owners: map[string]ownerWebhooks{}, serving: map[string]bool{}}
 	w.serveCtx, w.stopServe = context.WithCancel(context.Background())
 	w.dispatcher, err = server.NewDispatcher(server.Config{Runner: w, Log: w.log, Metrics: a.Registry,
-		MetricsPrefix: cfg.MetricsPrefix, Concurrency: cfg.Webhooks.Concurrency})
+		MetricsPrefix: cfg.MetricsPrefix, Concurrency: cfg.Webhooks.Concurrency, MaxInFlight: cfg.Webhooks.MaxInFlight,
+		MaxInFlightBytes: cfg.Webhooks.MaxInFlightBytes, AdmissionMaxBytes: cfg.Webhooks.AdmissionMaxBytes, ConversionMaxBytes: cfg.Webhooks.ConversionMaxBytes})
 	if err != nil {
 		return nil, fmt.Errorf("webhook dispatcher: %w", err)
 	}

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/addon-actors/addon-operator/webhook/server"
@@ -17,6 +18,12 @@ type Webhooks struct {
 	AdmissionURL, ConversionURL string
 	// Concurrency is how many reviews one hook answers at once.
 	Concurrency int
+	// MaxInFlight bounds the reviews read or answered at once, all hooks
+	// and both servers together; MaxInFlightBytes their bodies.
+	MaxInFlight      int
+	MaxInFlightBytes int64
+	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body.
+	AdmissionMaxBytes, ConversionMaxBytes int64
 }
 
 // webhookTable are the webhook settings; shell-operator's flags and
@@ -43,6 +50,12 @@ func webhookTable() []setting {
 		{"webhook-url", "", "base URL the apiserver calls for admission reviews (https://127.0.0.1:9680) instead of the Service; empty: the Service", []string{"ADDON_OPERATOR_WEBHOOK_URL"}},
 		{"webhook-conversion-url", "", "base URL the apiserver calls for conversion reviews instead of the Service; empty: the Service", []string{"ADDON_OPERATOR_WEBHOOK_CONVERSION_URL"}},
 		{"webhook-concurrency", "4", "reviews one hook answers at once; more wait for a slot within their timeout", []string{"ADDON_OPERATOR_WEBHOOK_CONCURRENCY"}},
+		{"webhook-max-in-flight", strconv.Itoa(server.DefaultMaxInFlight), "reviews read or answered at once (waiting for a hook's slot included), all hooks and both servers together; more get 503 at once (the apiserver applies failurePolicy)", []string{"ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT"}},
+		{"webhook-max-in-flight-bytes", strconv.FormatInt(server.DefaultMaxInFlightBytes, 10), "bytes of review bodies held at once (each at its Content-Length; a chunked one at the cap), all reviews together; a review past it gets 503 at once", []string{"ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT_BYTES"}},
+		{"webhook-max-connections", strconv.Itoa(server.DefaultMaxConnections), "connections each webhook server holds open at once; more wait in the backlog", []string{"ADDON_OPERATOR_WEBHOOK_MAX_CONNECTIONS"}},
+		{"webhook-admission-max-bytes", strconv.FormatInt(server.DefaultAdmissionMaxBytes, 10), "largest admission review body; past it 413", []string{"ADDON_OPERATOR_WEBHOOK_ADMISSION_MAX_BYTES"}},
+		{"webhook-conversion-max-bytes", strconv.FormatInt(server.DefaultConversionMaxBytes, 10), "largest conversion review body (a list of objects); past it 413", []string{"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES"}},
+		{"webhook-http2", "false", "let the webhook servers' clients negotiate HTTP/2 (off: http/1.1 only)", []string{"ADDON_OPERATOR_WEBHOOK_HTTP2"}},
 	}
 }
 
@@ -57,8 +70,13 @@ func (c *converter) webhooks(v map[string]string) Webhooks {
 	conv.CertFile, conv.KeyFile, conv.CAFile = v["conversion-webhook-server-cert"], v["conversion-webhook-server-key"], v["conversion-webhook-ca"]
 	conv.ClientCAFiles = split(v["conversion-webhook-client-ca"], ",")
 	conv.ListenPort, conv.ListenAddress = c.port(v, "conversion-webhook-listen-port"), v["conversion-webhook-listen-address"]
+	adm.MaxConnections = c.positive(v, "webhook-max-connections")
+	adm.HTTP2 = c.boolean(v, "webhook-http2")
+	conv.MaxConnections, conv.HTTP2 = adm.MaxConnections, adm.HTTP2
 	return Webhooks{Admission: adm, Conversion: conv, AdmissionURL: strings.TrimSuffix(v["webhook-url"], "/"),
-		ConversionURL: strings.TrimSuffix(v["webhook-conversion-url"], "/"), Concurrency: c.positive(v, "webhook-concurrency")}
+		ConversionURL: strings.TrimSuffix(v["webhook-conversion-url"], "/"), Concurrency: c.positive(v, "webhook-concurrency"),
+		MaxInFlight: c.positive(v, "webhook-max-in-flight"), MaxInFlightBytes: int64(c.positive(v, "webhook-max-in-flight-bytes")),
+		AdmissionMaxBytes: int64(c.positive(v, "webhook-admission-max-bytes")), ConversionMaxBytes: int64(c.positive(v, "webhook-conversion-max-bytes"))}
 }
 
 // repeatableFlags are the flags shell-operator lets a command line repeat,

@@ -17,7 +17,10 @@ func TestWebhookSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := settings.Webhooks{Admission: server.DefaultAdmission(), Conversion: server.DefaultConversion(), Concurrency: 4}
+	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
+	adm.MaxConnections, conv.MaxConnections = 1024, 1024
+	want := settings.Webhooks{Admission: adm, Conversion: conv, Concurrency: 4, MaxInFlight: 256, MaxInFlightBytes: 64 << 20,
+		AdmissionMaxBytes: 8 << 20, ConversionMaxBytes: 32 << 20}
 	if !reflect.DeepEqual(s.Webhooks, want) {
 		t.Fatalf("defaults\n got %+v\nwant %+v", s.Webhooks, want)
 	}
@@ -34,11 +37,33 @@ func TestWebhookSettings(t *testing.T) {
 		w.AdmissionURL != "https://127.0.0.1:8443" || w.ConversionURL != "" || w.Concurrency != 2 {
 		t.Fatalf("settings %+v", w)
 	}
-	for _, bad := range [][2]string{{"ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "0"}, {"CONVERSION_WEBHOOK_LISTEN_PORT", "70000"}} {
+	for _, bad := range [][2]string{{"ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "0"}, {"CONVERSION_WEBHOOK_LISTEN_PORT", "70000"},
+		{"ADDON_OPERATOR_WEBHOOK_HTTP2", "yes please"}, {"ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT", "0"},
+		{"ADDON_OPERATOR_WEBHOOK_ADMISSION_MAX_BYTES", "8MiB"}, {"ADDON_OPERATOR_WEBHOOK_MAX_CONNECTIONS", "-1"}} {
 		_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", bad[0], bad[1]), io.Discard)
 		if err == nil || !strings.Contains(err.Error(), bad[0]) {
 			t.Errorf("%s=%s: err %v, want one naming it", bad[0], bad[1], err)
 		}
+	}
+}
+
+// The servers' hardening settings: HTTP/2 (off by default), the bound on
+// reviews in flight, connections, and the body caps, for both servers.
+func TestWebhookLimitSettings(t *testing.T) {
+	s, err := settings.Load([]string{"--webhook-http2=true", "--webhook-max-in-flight", "5"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+		"ADDON_OPERATOR_WEBHOOK_MAX_CONNECTIONS", "64", "ADDON_OPERATOR_WEBHOOK_ADMISSION_MAX_BYTES", "1000",
+		"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES", "2000", "ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT_BYTES", "4000"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Webhooks
+	if !w.Admission.HTTP2 || !w.Conversion.HTTP2 || w.Admission.MaxConnections != 64 || w.Conversion.MaxConnections != 64 ||
+		w.MaxInFlight != 5 || w.MaxInFlightBytes != 4000 || w.AdmissionMaxBytes != 1000 || w.ConversionMaxBytes != 2000 {
+		t.Fatalf("settings %+v", w)
+	}
+	s, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_WEBHOOK_HTTP2", "true"), io.Discard)
+	if err != nil || !s.Webhooks.Admission.HTTP2 {
+		t.Fatalf("ADDON_OPERATOR_WEBHOOK_HTTP2=true: %v %+v", err, s.Webhooks.Admission)
 	}
 }
 
