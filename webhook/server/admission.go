@@ -26,16 +26,20 @@ type admissionIn struct {
 func (d *Dispatcher) Admission() http.Handler { return routes(d.serveAdmission) }
 
 // serveAdmission routes on the path before anything else: a path no
-// binding is served at gets shell-operator's words, with HTTP 500 (its
-// body is never read, so there is no uid to answer with; the apiserver
-// applies the webhook's failurePolicy).
+// binding is served at gets shell-operator's reply (a review denied with
+// code 500 and its words) from the head of the body alone, never more
+// than peekBytes of it.
 func (d *Dispatcher) serveAdmission(w http.ResponseWriter, r *http.Request) {
 	start := d.cfg.Now()
 	a, hook, ok := d.reg.admission(r.URL.Path)
 	if !ok {
 		d.metrics.errors.WithLabelValues("admission", "", "", string(webhook.FailureNoHook)).Inc()
 		configurationID, webhookID, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-		http.Error(w, webhook.AdmissionNoHook("", configurationID, webhookID).Result.Message, http.StatusInternalServerError)
+		tm, uid := peekAdmission(r.Body)
+		// The rest of the body is not read: close the connection after
+		// the reply rather than drain it.
+		w.Header().Set("Connection", "close")
+		writeJSON(w, webhook.AdmissionReply(&admissionv1.AdmissionReview{TypeMeta: tm}, webhook.AdmissionNoHook(uid, configurationID, webhookID)))
 		return
 	}
 	body, release, ok := d.enter(w, r, "admission", d.cfg.AdmissionMaxBytes)

@@ -23,16 +23,7 @@ import (
 // sends: "100 Continue" only if the handler starts reading the body.
 func rawPost(t *testing.T, h *harness, path string, contentLength int64) string {
 	t.Helper()
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(h.pki.CAPEM)
-	conn, err := tls.Dial("tcp", strings.TrimPrefix(h.base, "https://"), &tls.Config{RootCAs: pool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	conn := dialTLS(t, h)
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: webhook\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", path, contentLength)
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	if err != nil {
@@ -41,18 +32,59 @@ func rawPost(t *testing.T, h *harness, path string, contentLength int64) string 
 	return strings.TrimSpace(line)
 }
 
-// A path no hook is bound to is answered from the path alone: the body
-// is never asked for (no 100 Continue) and its size does not matter.
+// A path no hook is bound to is answered from the head of its body
+// alone (shell-operator's reply, with the request's uid): the client
+// sends the head of a 60 MiB review and nothing more, and gets its
+// answer; a served path's body is read (100 Continue).
 func TestRoutingBeforeBody(t *testing.T) {
 	h := start(t, serverConfig(funcRunner{admit: allow}))
 	h.d.Set("mod", deny(), nil)
 	h.d.Ready("mod", "h.sh")
-	if line := rawPost(t, h, "/mod/nobody-here", 60<<20); line != "HTTP/1.1 500 Internal Server Error" {
-		t.Errorf("unknown path: first reply %q, want 500 before any body", line)
+	head := `{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","request":{"uid":"u9","object":{"data":"` +
+		strings.Repeat("x", 64<<10)
+	resp := headOnlyPost(t, h, "/mod/nobody-here", 60<<20, head)
+	var reply map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("unknown path: %d %v", resp.StatusCode, err)
+	}
+	if r := response(reply); r["uid"] != "u9" || r["allowed"] != false ||
+		!strings.Contains(fmt.Sprint(r["status"]), "no hook found for 'mod' 'nobody-here'") || reply["kind"] != "AdmissionReview" {
+		t.Errorf("unknown path: %v", reply)
 	}
 	if line := rawPost(t, h, "/mod/deny-example-com", 100); line != "HTTP/1.1 100 Continue" {
 		t.Errorf("served path: first reply %q, want 100 Continue (its body is read)", line)
 	}
+}
+
+// headOnlyPost sends a POST's headers and the first bytes of its body,
+// never the rest, and returns the server's reply.
+func headOnlyPost(t *testing.T, h *harness, path string, contentLength int64, head string) *http.Response {
+	t.Helper()
+	conn := dialTLS(t, h)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: webhook\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", path, contentLength, head)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("POST %s: no reply to the head of its body: %v", path, err)
+	}
+	t.Cleanup(func() { _ = resp.Body.Close() })
+	return resp
+}
+
+// dialTLS is a TLS connection to h's server, closed after the test, that
+// gives up after 10 s.
+func dialTLS(t *testing.T, h *harness) *tls.Conn {
+	t.Helper()
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(h.pki.CAPEM)
+	conn, err := tls.Dial("tcp", strings.TrimPrefix(h.base, "https://"), &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
 
 // countingReader yields n bytes of JSON-ish filler, counting what was read.
