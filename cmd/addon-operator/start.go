@@ -83,9 +83,14 @@ func (p *process) run(ctx context.Context) error {
 	defer stopHTTP()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	guard, err := p.guard()
+	if err != nil {
+		return err
+	}
+	handler := p.handler(guard)
 	httpDone := make(chan error, 1)
 	go func() {
-		err := httpapi.Serve(httpCtx, net.JoinHostPort(p.s.ListenAddress, strconv.Itoa(p.s.ListenPort)), p.handler(), p.log)
+		err := httpapi.Serve(httpCtx, net.JoinHostPort(p.s.ListenAddress, strconv.Itoa(p.s.ListenPort)), handler, p.log)
 		if err != nil {
 			cancel() // the operator cannot run without its port
 		}
@@ -102,9 +107,9 @@ func (p *process) run(ctx context.Context) error {
 }
 
 // handler serves the running operator, or not-ready while there is none
-// (a follower, or before start).
-func (p *process) handler() http.Handler {
-	return httpapi.NewHandler(httpapi.Options{
+// (a follower, or before start); guard, if set, guards what is not a probe.
+func (p *process) handler(guard func(http.Handler) http.Handler) http.Handler {
+	return httpapi.NewHandler(httpapi.Options{Guard: guard,
 		Ready: func() bool { a := p.current.Load(); return a != nil && a.Board.Ready() },
 		// A follower answers with the leader's readiness, as the
 		// original's does (UPSTREAM §4), on its own port number.
