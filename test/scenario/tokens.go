@@ -38,7 +38,9 @@ func CreateClusterRole(t testing.TB, client kubernetes.Interface, role *rbacv1.C
 	if _, err := client.RbacV1().ClusterRoles().Create(context.Background(), role, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create ClusterRole %s: %v", role.Name, err)
 	}
-	t.Cleanup(func() { _ = client.RbacV1().ClusterRoles().Delete(context.Background(), role.Name, metav1.DeleteOptions{}) })
+	t.Cleanup(func() {
+		_ = client.RbacV1().ClusterRoles().Delete(context.Background(), role.Name, metav1.DeleteOptions{})
+	})
 }
 
 // BindClusterRole binds the ServiceAccount sa of ns to the ClusterRole role
