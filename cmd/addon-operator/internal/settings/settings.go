@@ -20,16 +20,13 @@ import (
 type Settings struct {
 	// Unsupported are the original's settings that are set but not read
 	// here; start-up warns about each.
-	Unsupported    []Unsupported
-	ModulesDirs    []string
-	GlobalHooksDir string
-	Namespace      string
-	ConfigMap      string
-	ListenAddress  string
-	ListenPort     int
-	// HTTPAuth guards the HTTP port's /metrics, /metrics/hooks and /queue:
-	// HTTPAuthOff, or HTTPAuthKubernetes (TokenReview and
-	// SubjectAccessReview).
+	Unsupported      []Unsupported
+	ModulesDirs      []string
+	GlobalHooksDir   string
+	Namespace        string
+	ConfigMap        string
+	ListenAddress    string
+	ListenPort       int
 	HTTPAuth         string
 	TmpDir           string
 	MetricsPrefix    string
@@ -120,7 +117,9 @@ type LeaseTimes struct {
 	Duration, RenewDeadline, RetryPeriod time.Duration
 }
 
-// The values of ADDON_OPERATOR_HTTP_AUTH.
+// The values of ADDON_OPERATOR_HTTP_AUTH (Settings.HTTPAuth), which guards
+// the HTTP port's /metrics, /metrics/hooks and /queue: off, or kubernetes
+// (TokenReview and SubjectAccessReview).
 const (
 	HTTPAuthOff        = "off"
 	HTTPAuthKubernetes = "kubernetes"
