@@ -44,9 +44,8 @@ func CreateClusterRole(t testing.TB, client kubernetes.Interface, role *rbacv1.C
 }
 
 // BindClusterRole binds the ServiceAccount sa of ns to the ClusterRole role
-// (a ClusterRoleBinding deleted when the test ends) and waits until the
-// apiserver's authorizer, which learns of bindings from its informers,
-// allows sa to get the non-resource URL path.
+// (a ClusterRoleBinding deleted when the test ends) and waits until sa may
+// get the non-resource URL path (WaitAllowed).
 func BindClusterRole(t testing.TB, client kubernetes.Interface, ns, sa, role, path string) {
 	t.Helper()
 	ctx := context.Background()
@@ -59,6 +58,15 @@ func BindClusterRole(t testing.TB, client kubernetes.Interface, ns, sa, role, pa
 	t.Cleanup(func() {
 		_ = client.RbacV1().ClusterRoleBindings().Delete(context.Background(), binding.Name, metav1.DeleteOptions{})
 	})
+	WaitAllowed(t, client, ns, sa, path)
+}
+
+// WaitAllowed waits until the apiserver's authorizer, which learns of
+// bindings from its informers, allows the ServiceAccount sa of ns to get
+// the non-resource URL path.
+func WaitAllowed(t testing.TB, client kubernetes.Interface, ns, sa, path string) {
+	t.Helper()
+	ctx := context.Background()
 	user := "system:serviceaccount:" + ns + ":" + sa
 	review := &authzv1.SubjectAccessReview{Spec: authzv1.SubjectAccessReviewSpec{User: user,
 		Groups:                []string{"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"},
@@ -68,6 +76,6 @@ func BindClusterRole(t testing.TB, client kubernetes.Interface, ns, sa, role, pa
 		return err == nil && got.Status.Allowed, err
 	})
 	if err != nil {
-		t.Fatalf("%s is not allowed to get %s after its binding to %s: %v", user, path, role, err)
+		t.Fatalf("%s is not allowed to get %s: %v", user, path, err)
 	}
 }

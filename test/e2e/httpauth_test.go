@@ -1,0 +1,87 @@
+package e2e_test
+
+import (
+	"strings"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
+)
+
+// With ADDON_OPERATOR_HTTP_AUTH=kubernetes, through the built binary and the
+// real apiserver: /metrics, /metrics/hooks and /queue answer 401 without a
+// token or with one the apiserver did not issue, 403 to a ServiceAccount
+// without the rule, 200 to one bound to the chart's metrics-reader
+// ClusterRole; /healthz and /readyz stay open. A failed hook's stderr is
+// nowhere on the port, and whole on the debug socket.
+func TestHTTPAuthAndNoHookOutputOnThePort(t *testing.T) {
+	const marker = "DB_PASSWORD=e2e-stderr-marker"
+	root, ns := t.TempDir(), kube.Namespace(t)
+	writeFiles(t, root, map[string]string{
+		"modules/values.yaml": "failingEnabled: true\n",
+		"modules/001-failing/hooks/h": "#!/usr/bin/env bash\nif [[ ${1:-} == --config ]]; then echo '{\"configVersion\":\"v1\",\"beforeHelm\":1}'; exit 0; fi\n" +
+			"echo connecting >&2\necho '" + marker + "' >&2\nexit 1\n",
+	})
+	op := startOperator(t, root, ns, "ADDON_OPERATOR_HTTP_AUTH=kubernetes")
+	op.waitListening(t)
+	op.waitRecord(t, "task failed; retrying", map[string]any{"attempt": 2.0})
+
+	client := kube.Client(t)
+	stranger, reader := scenario.ServiceAccountToken(t, client, ns, "stranger"), scenario.ServiceAccountToken(t, client, ns, "prometheus")
+	role := chartMetricsReader(t)
+	role.Name = ns + "-metrics-reader"
+	scenario.CreateClusterRole(t, client, role)
+	scenario.BindClusterRole(t, client, ns, "prometheus", role.Name, "/queue")
+
+	bodies := map[string]string{}
+	for _, path := range []string{"/metrics", "/metrics/hooks", "/queue", "/queue?format=json"} {
+		for _, tc := range []struct {
+			who, token string
+			want       int
+		}{{"anonymous", "", 401}, {"a made-up token", "not-a-token", 401}, {"a ServiceAccount without the rule", stranger, 403},
+			{"a ServiceAccount bound to metrics-reader", reader, 200}} {
+			code, body := op.getAs(t, path, tc.token)
+			if code != tc.want {
+				t.Errorf("GET %s as %s: %d, want %d\n%s", path, tc.who, code, tc.want, body)
+			}
+			if code == 200 {
+				bodies[path] = body
+			}
+		}
+	}
+	if code, _ := op.getAs(t, "/healthz", ""); code != 200 {
+		t.Errorf("anonymous /healthz: %d, want 200", code)
+	}
+	// The failing module holds the first converge: /readyz answers, open,
+	// that it is in progress.
+	if code, body := op.getAs(t, "/readyz", ""); code != 500 || strings.TrimSpace(body) != "Startup converge in progress" {
+		t.Errorf("anonymous /readyz: %d %q, want the converge's answer", code, body)
+	}
+	for path, body := range bodies {
+		if strings.Contains(body, "e2e-stderr-marker") || strings.Contains(body, "connecting") {
+			t.Errorf("%s shows the hook's stderr:\n%s", path, body)
+		}
+	}
+	for _, path := range []string{"/queue", "/queue?format=json"} {
+		if !strings.Contains(bodies[path], "exited with code 1") {
+			t.Errorf("%s lacks the error's first line:\n%s", path, bodies[path])
+		}
+	}
+	if out := op.cli(t, "queue", "list", "-o", "json"); !strings.Contains(out, marker) {
+		t.Errorf("the debug socket's queue lost the hook's stderr:\n%s", out)
+	}
+}
+
+// chartMetricsReader is the metrics-reader ClusterRole the chart renders
+// with metricsReader.create.
+func chartMetricsReader(t *testing.T) *rbacv1.ClusterRole {
+	t.Helper()
+	for _, obj := range renderedObjects(t, map[string]any{"metricsReader": map[string]any{"create": true}}) {
+		if role, ok := obj.(*rbacv1.ClusterRole); ok && strings.HasSuffix(role.Name, "-metrics-reader") {
+			return role
+		}
+	}
+	t.Fatal("the chart renders no metrics-reader ClusterRole with metricsReader.create")
+	return nil
+}
