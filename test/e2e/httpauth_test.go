@@ -58,6 +58,10 @@ func TestHTTPAuthAndNoHookOutputOnThePort(t *testing.T) {
 	if code, body := op.getAs(t, "/readyz", ""); code != 500 || strings.TrimSpace(body) != "Startup converge in progress" {
 		t.Errorf("anonymous /readyz: %d %q, want the converge's answer", code, body)
 	}
+	const refused = `addon_operator_http_requests_refused_total{code="401",path="/metrics"}`
+	if n := seriesValue(bodies["/metrics"], refused); n != 2 {
+		t.Errorf("%s = %v, want 2", refused, n)
+	}
 	for path, body := range bodies {
 		if strings.Contains(body, "e2e-stderr-marker") || strings.Contains(body, "connecting") {
 			t.Errorf("%s shows the hook's stderr:\n%s", path, body)

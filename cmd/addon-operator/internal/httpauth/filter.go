@@ -30,6 +30,9 @@ type Options struct {
 	// bounds the decisions kept. Zero: DefaultOptions' values.
 	AllowTTL, DenyTTL time.Duration
 	MaxEntries        int
+	// Refused, if set, is told of each request refused: the path and the
+	// code (401, 403, or 500 when the review failed).
+	Refused func(path string, code int)
 }
 
 // The defaults: a scraper's token is reviewed once a minute per path; a
@@ -49,6 +52,7 @@ type Filter struct {
 	cache    *cache
 	allowTTL time.Duration
 	denyTTL  time.Duration
+	refused  func(path string, code int)
 }
 
 // New returns a Filter.
@@ -62,8 +66,11 @@ func New(o Options) *Filter {
 	if o.MaxEntries == 0 {
 		o.MaxEntries = DefaultMaxEntries
 	}
+	if o.Refused == nil {
+		o.Refused = func(string, int) {}
+	}
 	return &Filter{reviewer: o.Reviewer, log: o.Log, cache: newCache(o.MaxEntries, o.Now),
-		allowTTL: o.AllowTTL, denyTTL: o.DenyTTL}
+		allowTTL: o.AllowTTL, denyTTL: o.DenyTTL, refused: o.Refused}
 }
 
 // Wrap guards next: 401 without a valid bearer token, 403 when its user
@@ -73,28 +80,38 @@ func (f *Filter) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := bearer(r)
 		if !ok {
-			unauthorized(w)
+			f.refuse(w, r.URL.Path, http.StatusUnauthorized)
 			return
 		}
 		out, err := f.decide(r.Context(), token, r.URL.Path)
 		switch {
 		case err != nil:
 			f.log.Error("HTTP request not authorized: the review failed", "path", r.URL.Path, "error", err)
-			http.Error(w, "Internal Server Error: the authorization review failed", http.StatusInternalServerError)
+			f.refuse(w, r.URL.Path, http.StatusInternalServerError)
 		case out == unauthenticated:
-			unauthorized(w)
+			f.refuse(w, r.URL.Path, http.StatusUnauthorized)
 		case out == forbidden:
 			f.log.Debug("HTTP request forbidden", "path", r.URL.Path)
-			http.Error(w, "Forbidden: may not get "+r.URL.Path, http.StatusForbidden)
+			f.refuse(w, r.URL.Path, http.StatusForbidden)
 		default:
 			next.ServeHTTP(w, r)
 		}
 	})
 }
 
-func unauthorized(w http.ResponseWriter) {
-	w.Header().Set("WWW-Authenticate", `Bearer realm="addon-operator"`)
-	http.Error(w, "Unauthorized", http.StatusUnauthorized)
+// refuse answers with code and counts it.
+func (f *Filter) refuse(w http.ResponseWriter, path string, code int) {
+	f.refused(path, code)
+	text := http.StatusText(code)
+	switch code {
+	case http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="addon-operator"`)
+	case http.StatusForbidden:
+		text += ": may not get " + path
+	case http.StatusInternalServerError:
+		text += ": the authorization review failed"
+	}
+	http.Error(w, text, code)
 }
 
 // bearer is the request's bearer token.

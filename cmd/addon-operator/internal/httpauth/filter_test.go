@@ -3,6 +3,7 @@ package httpauth_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -61,8 +62,10 @@ func TestTokenAndAccessReviews(t *testing.T) {
 
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	reviewer := &counting{KubeReviewer: httpauth.KubeReviewer{Client: client}}
+	var refused []string
 	filter := httpauth.New(httpauth.Options{Reviewer: reviewer, Now: func() time.Time { return now },
-		Log: slog.New(slog.DiscardHandler), AllowTTL: time.Minute, DenyTTL: 10 * time.Second})
+		Log: slog.New(slog.DiscardHandler), AllowTTL: time.Minute, DenyTTL: 10 * time.Second,
+		Refused: func(path string, code int) { refused = append(refused, fmt.Sprint(path, " ", code)) }})
 	h := filter.Wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	cases := []struct {
 		name, path, token string
@@ -78,6 +81,9 @@ func TestTokenAndAccessReviews(t *testing.T) {
 		if got := serve(h, tc.path, tc.token); got != tc.want {
 			t.Errorf("%s: GET %s answered %d, want %d", tc.name, tc.path, got, tc.want)
 		}
+	}
+	if want := "[/metrics 401 /metrics 401 /metrics 403 /queue 403]"; fmt.Sprint(refused) != want {
+		t.Errorf("refusals counted %v, want %s", refused, want)
 	}
 	asked := reviewer.reviews.Load()
 	for range 4 { // a minute of scrapes every 15 s

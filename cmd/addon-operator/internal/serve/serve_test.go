@@ -104,3 +104,33 @@ func get(t *testing.T, c net.Conn, path string) string {
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	return strings.TrimSpace(string(scenario.Body(t, resp, err)))
 }
+
+// A request whose headers pass MaxHeaderBytes is refused with 431 before
+// any handler; one within it is served.
+func TestHeadersAreBounded(t *testing.T) {
+	srv := serve.Server{Name: "test server", Handler: bigHandler(make(chan error, 1)), Log: slog.New(slog.DiscardHandler),
+		Limits: serve.DefaultLimits()}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	runErr := make(chan error, 1)
+	go func() { runErr <- srv.Run(ctx, ln) }()
+	for size, want := range map[int]int{1 << 10: http.StatusOK, 256 << 10: http.StatusRequestHeaderFieldsTooLarge} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/ok", nil)
+		req.Header.Set("Authorization", "Bearer "+strings.Repeat("x", size))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("a %d-byte header: %d, want %d", size, resp.StatusCode, want)
+		}
+	}
+	cancel()
+	if err := <-runErr; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
