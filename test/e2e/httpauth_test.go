@@ -95,3 +95,42 @@ func chartMetricsReader(t *testing.T) *rbacv1.ClusterRole {
 	t.Fatal("the chart renders no metrics-reader ClusterRole with metricsReader.create")
 	return nil
 }
+
+// The chart turns the port's auth on with the ClusterRole's rule to create
+// the reviews; httpAuth: off drops both; metricsReader.subjects binds the
+// metrics-reader ClusterRole.
+func TestChartHTTPAuth(t *testing.T) {
+	cases := []struct {
+		name       string
+		values     map[string]any
+		env        string
+		rule, bind bool
+	}{
+		{"defaults", nil, "kubernetes", true, false},
+		{"off", map[string]any{"httpAuth": "off"}, "off", false, false},
+		{"a reader bound", map[string]any{"metricsReader": map[string]any{"create": true,
+			"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": "prometheus", "namespace": "monitoring"}}}}, "kubernetes", true, true},
+	}
+	for _, tc := range cases {
+		objs := renderedObjects(t, tc.values)
+		env := map[string]string{}
+		for _, e := range chartDeployment(t, objs).Spec.Template.Spec.Containers[0].Env {
+			env[e.Name] = e.Value
+		}
+		var rule, bind bool
+		for _, obj := range objs {
+			switch o := obj.(type) {
+			case *rbacv1.ClusterRole:
+				for _, r := range o.Rules {
+					rule = rule || len(r.Resources) == 1 && r.Resources[0] == "tokenreviews" && r.Verbs[0] == "create"
+				}
+			case *rbacv1.ClusterRoleBinding:
+				bind = bind || o.RoleRef.Name == "addon-operator-addon-operator-metrics-reader" && o.Subjects[0].Name == "prometheus"
+			}
+		}
+		if env["ADDON_OPERATOR_HTTP_AUTH"] != tc.env || rule != tc.rule || bind != tc.bind {
+			t.Errorf("%s: ADDON_OPERATOR_HTTP_AUTH=%q, review rule %t, reader bound %t; want %q, %t, %t",
+				tc.name, env["ADDON_OPERATOR_HTTP_AUTH"], rule, bind, tc.env, tc.rule, tc.bind)
+		}
+	}
+}
