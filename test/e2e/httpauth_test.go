@@ -70,7 +70,9 @@ func TestHTTPAuthAndNoHookOutputOnThePort(t *testing.T) {
 	}
 	// The JSON has the error's whole first line; the table its start (a
 	// cell holds 120 bytes).
-	var snap struct{ Queues []struct{ Tasks []struct{ LastError string } } }
+	var snap struct {
+		Queues []struct{ Tasks []struct{ LastError string } }
+	}
 	if err := json.Unmarshal([]byte(bodies["/queue?format=json"]), &snap); err != nil || len(snap.Queues) == 0 || len(snap.Queues[0].Tasks) == 0 {
 		t.Fatalf("/queue?format=json: %v\n%s", err, bodies["/queue?format=json"])
 	}
