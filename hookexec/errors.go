@@ -30,6 +30,12 @@ var (
 	ErrOutputTooLarge = errors.New("output too large")
 )
 
+// StderrTailMark starts the last lines of a hook's stderr that an error
+// carries (an *ExitError, a timeout): the text from it on is the hook's
+// output, which what an error is shown to beyond the operator's own log
+// leaves out.
+const StderrTailMark = "; last stderr lines:"
+
 // ExitError is a hook's non-zero exit, with the last lines of its stderr.
 type ExitError struct {
 	Hook       string
@@ -40,7 +46,7 @@ type ExitError struct {
 func (e *ExitError) Error() string {
 	msg := fmt.Sprintf("hook %s exited with code %d", e.Hook, e.Code)
 	if len(e.StderrTail) > 0 {
-		msg += "; last stderr lines:\n" + strings.Join(e.StderrTail, "\n")
+		msg += StderrTailMark + "\n" + strings.Join(e.StderrTail, "\n")
 	}
 	return msg
 }

@@ -82,7 +82,7 @@ func tailText(t *tail) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	s := "; last stderr lines:"
+	s := StderrTailMark
 	for _, l := range lines {
 		s += "\n" + l
 	}

@@ -83,9 +83,14 @@ func (p *process) run(ctx context.Context) error {
 	defer stopHTTP()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	guard, portMetrics, err := p.guard()
+	if err != nil {
+		return err
+	}
+	handler := p.handler(guard, portMetrics)
 	httpDone := make(chan error, 1)
 	go func() {
-		err := httpapi.Serve(httpCtx, net.JoinHostPort(p.s.ListenAddress, strconv.Itoa(p.s.ListenPort)), p.handler(), p.log)
+		err := httpapi.Serve(httpCtx, net.JoinHostPort(p.s.ListenAddress, strconv.Itoa(p.s.ListenPort)), handler, p.log)
 		if err != nil {
 			cancel() // the operator cannot run without its port
 		}
@@ -102,9 +107,10 @@ func (p *process) run(ctx context.Context) error {
 }
 
 // handler serves the running operator, or not-ready while there is none
-// (a follower, or before start).
-func (p *process) handler() http.Handler {
-	return httpapi.NewHandler(httpapi.Options{
+// (a follower, or before start); guard, if set, guards what is not a probe;
+// /metrics serves own besides the operator's registry.
+func (p *process) handler(guard func(http.Handler) http.Handler, own prometheus.Gatherer) http.Handler {
+	return httpapi.NewHandler(httpapi.Options{Guard: guard,
 		Ready: func() bool { a := p.current.Load(); return a != nil && a.Board.Ready() },
 		// A follower answers with the leader's readiness, as the
 		// original's does (UPSTREAM §4), on its own port number.
@@ -115,12 +121,12 @@ func (p *process) handler() http.Handler {
 			}
 			return messages.QueueSnapshot{}
 		},
-		Registry: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		Registry: prometheus.Gatherers{own, prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 			if a := p.current.Load(); a != nil {
 				return a.Registry.Gather()
 			}
 			return nil, nil
-		}),
+		})},
 		HookRegistry: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 			if a := p.current.Load(); a != nil {
 				return a.HookRegistry.Gather()

@@ -12,6 +12,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // inPod is the command prefix that runs the binary as in the chart's pod:
@@ -39,8 +41,13 @@ var inPod = []string{"unshare", "--user", "--map-root-user", "--mount", "sh", "-
 // files succeeds), and the chart's own release is left alone.
 func TestInClusterConfigWithTheChartsServiceAccount(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
-	installChart(t, ns, map[string]any{"config": exampleConfig(t, root)})
+	// The chart guards the port (httpAuth); the test reads /queue as a
+	// Prometheus bound to the chart's metrics-reader ClusterRole would.
+	installChart(t, ns, map[string]any{"config": exampleConfig(t, root), "metricsReader": map[string]any{"create": true,
+		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": "prometheus", "namespace": ns}}}})
 	client := kube.Client(t)
+	reader := scenario.ServiceAccountToken(t, client, ns, "prometheus")
+	scenario.WaitAllowed(t, client, ns, "prometheus", "/queue")
 	container, emptyDirs := chartContainer(t, client, ns)
 	saDir := serviceAccountFiles(t, client, ns, chartServiceAccount(t, client, ns))
 	host, err := url.Parse(kube.Config(t).Host)
@@ -52,7 +59,11 @@ func TestInClusterConfigWithTheChartsServiceAccount(t *testing.T) {
 		"GLOBAL_HOOKS_DIR=/run/host"+filepath.Join(root, "global-hooks"),
 		"KUBERNETES_SERVICE_HOST="+host.Hostname(), "KUBERNETES_SERVICE_PORT="+host.Port())
 	op := launchOperator(t, inPod, root, ns, env...)
+	op.token = reader
 	op.waitReady(t)
+	if code, _ := op.getAs(t, "/queue", ""); code != 401 {
+		t.Fatalf("the chart's port answered an anonymous /queue with %d, want 401", code)
+	}
 	op.waitIdle(t)
 	if n := op.count("Kubernetes API", map[string]any{"from": "in-cluster service account"}); n != 1 {
 		t.Fatalf("the operator did not use the in-cluster config\n%s", op.logText())

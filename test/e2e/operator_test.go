@@ -28,8 +28,11 @@ type operator struct {
 	host   string
 	port   int
 	socket string
-	mu     sync.Mutex
-	logs   []map[string]any
+	// token, when set, is the bearer token get sends (the port's
+	// ADDON_OPERATOR_HTTP_AUTH=kubernetes).
+	token string
+	mu    sync.Mutex
+	logs  []map[string]any
 	// grew is closed (and replaced) whenever a log record arrives.
 	grew chan struct{}
 	// lines gets every log line; ready is closed at "first converge done".
@@ -173,9 +176,18 @@ func (op *operator) count(msg string, fields map[string]any) int {
 
 func (op *operator) get(t *testing.T, path string) (int, string) {
 	t.Helper()
+	return op.getAs(t, path, op.token)
+}
+
+// getAs is get with token as the bearer token ("": none).
+func (op *operator) getAs(t *testing.T, path, token string) (int, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(op.host, strconv.Itoa(op.port))+path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("GET %s: %v", path, err)

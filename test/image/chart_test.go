@@ -24,6 +24,7 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/cluster"
 	"github.com/addon-actors/addon-operator/test/image"
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // chartNS is where the chart goes, enforcing the restricted Pod Security
@@ -32,6 +33,7 @@ const (
 	chartNS          = "addon-operator"
 	chartReleaseName = "ao"
 	leaseName        = "addon-operator-leader-election"
+	scraperName      = "scraper"
 )
 
 // The operator runs where users run it: its image, with modules baked in an
@@ -58,6 +60,7 @@ func TestChartOnNode(t *testing.T) {
 
 	begin := time.Now()
 	helm.install(chartValues(v1))
+	op.scraper()
 	leader := op.waitLeader("", "")
 	t.Logf("installed: %s leads and is Ready %s after helm install", leader.Name, time.Since(begin).Round(time.Millisecond))
 	op.checkConverged(leader)
@@ -90,6 +93,10 @@ func chartValues(ref string) map[string]any {
 		"replicas": 2,
 		"config":   map[string]any{"greeter": "message: hello from the ConfigMap\n"},
 		"env":      []any{map[string]any{"name": "ADDON_OPERATOR_SHUTDOWN_GRACE", "value": "5s"}},
+		// The port is guarded (httpAuth); the test reads it as a
+		// Prometheus bound to the chart's metrics-reader.
+		"metricsReader": map[string]any{"create": true,
+			"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": scraperName, "namespace": chartNS}}},
 	}
 }
 
@@ -147,6 +154,31 @@ type inCluster struct {
 	ctx    context.Context
 	t      *testing.T
 	client kubernetes.Interface
+	// token is the scraper's: a ServiceAccount the chart binds to its
+	// metrics-reader ClusterRole.
+	token string
+}
+
+// scraper makes the ServiceAccount the chart's metrics-reader is bound to,
+// and waits until it may read the port.
+func (o *inCluster) scraper() {
+	o.t.Helper()
+	o.token = scenario.ServiceAccountToken(o.t, o.client, chartNS, scraperName)
+	for _, path := range []string{"/metrics", "/queue"} {
+		scenario.WaitAllowed(o.t, o.client, chartNS, scraperName, path)
+	}
+}
+
+// get is GET url with token as the bearer token ("": none).
+func get(url, token string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return http.DefaultClient.Do(req)
 }
 
 // restrictedNamespace creates chartNS enforcing the restricted standard and
@@ -245,12 +277,20 @@ func (o *inCluster) checkConverged(leader *corev1.Pod) {
 	}
 }
 
-// checkMetrics reads /metrics on the pod's port; the leader's shows its
-// modules.
+// checkMetrics reads /metrics on the pod's port, as the scraper (an
+// anonymous request is refused); the leader's shows its modules.
 func (o *inCluster) checkMetrics(pod corev1.Pod, leader bool) {
 	o.t.Helper()
 	url := fmt.Sprintf("http://%s:%d/metrics", pod.Status.PodIP, pod.Spec.Containers[0].Ports[0].ContainerPort)
-	resp, err := http.Get(url)
+	anon, err := get(url, "")
+	if err != nil {
+		o.t.Fatalf("pod %s: %v", pod.Name, err)
+	}
+	_ = anon.Body.Close()
+	if anon.StatusCode != http.StatusUnauthorized {
+		o.t.Fatalf("pod %s: anonymous GET %s: %s, want 401 (the chart's httpAuth)", pod.Name, url, anon.Status)
+	}
+	resp, err := get(url, o.token)
 	if err != nil {
 		o.t.Fatalf("pod %s: %v", pod.Name, err)
 	}
@@ -292,7 +332,7 @@ func (o *inCluster) settled(leader *corev1.Pod) map[string]string {
 	url := fmt.Sprintf("http://%s:%d/queue?format=json", leader.Status.PodIP, leader.Spec.Containers[0].Ports[0].ContainerPort)
 	var last map[string]string
 	o.eventually(2*time.Minute, func() error {
-		idle, err := queuesIdle(url)
+		idle, err := queuesIdle(url, o.token)
 		if err != nil || !idle {
 			last = nil
 			return fmt.Errorf("leader %s busy (%v)", leader.Name, err)
@@ -308,8 +348,8 @@ func (o *inCluster) settled(leader *corev1.Pod) map[string]string {
 }
 
 // queuesIdle reads /queue?format=json: true when no queue holds a task.
-func queuesIdle(url string) (bool, error) {
-	resp, err := http.Get(url)
+func queuesIdle(url, token string) (bool, error) {
+	resp, err := get(url, token)
 	if err != nil {
 		return false, err
 	}

@@ -33,6 +33,10 @@ type Options struct {
 	// on LeaderPort. Nil: this replica's own readiness.
 	Leader     func() (host string, following bool)
 	LeaderPort int
+	// Guard, if set, wraps the handlers of /metrics, /metrics/hooks and
+	// /queue (ADDON_OPERATOR_HTTP_AUTH); /healthz and /readyz stay open,
+	// for probes and for followers asking the leader.
+	Guard func(http.Handler) http.Handler
 }
 
 // NewHandler returns the HTTP handler.
@@ -57,12 +61,16 @@ func NewHandler(opts Options) http.Handler {
 		}
 		fmt.Fprintln(w, "Startup converge done.")
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{}))
-	if opts.HookRegistry != nil {
-		mux.Handle("GET /metrics/hooks", promhttp.HandlerFor(opts.HookRegistry, promhttp.HandlerOpts{}))
+	guard := opts.Guard
+	if guard == nil {
+		guard = func(h http.Handler) http.Handler { return h }
 	}
-	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, r *http.Request) {
-		snap := opts.Queue()
+	mux.Handle("GET /metrics", guard(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{})))
+	if opts.HookRegistry != nil {
+		mux.Handle("GET /metrics/hooks", guard(promhttp.HandlerFor(opts.HookRegistry, promhttp.HandlerOpts{})))
+	}
+	mux.Handle("GET /queue", guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		snap := PublicQueues(opts.Queue())
 		if r.URL.Query().Get("format") == "json" {
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(snap)
@@ -70,8 +78,21 @@ func NewHandler(opts Options) http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		WriteQueues(w, snap, opts.Now())
+	})))
+	return noBody(mux)
+}
+
+// noBody refuses a request that comes with a body: none of the port's
+// requests needs one, so none is read.
+func noBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "this port takes no request bodies", http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.ServeHTTP(w, r)
 	})
-	return mux
 }
 
 // WriteQueues prints the queues as aligned tables, head first.

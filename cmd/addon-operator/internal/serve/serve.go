@@ -21,11 +21,16 @@ type Limits struct {
 	Idle time.Duration
 	// Shutdown is how long requests in flight may finish at the end.
 	Shutdown time.Duration
+	// MaxHeaderBytes bounds what the server reads of a request's line and
+	// headers (a bearer token fits many times over); past it the client
+	// gets 431.
+	MaxHeaderBytes int
 }
 
 // DefaultLimits returns the limits of both servers.
 func DefaultLimits() Limits {
-	return Limits{ReadHeader: 10 * time.Second, Write: time.Minute, Idle: time.Minute, Shutdown: 5 * time.Second}
+	return Limits{ReadHeader: 10 * time.Second, Write: time.Minute, Idle: time.Minute, Shutdown: 5 * time.Second,
+		MaxHeaderBytes: 32 << 10}
 }
 
 // Server is one HTTP server on a listener.
@@ -42,7 +47,7 @@ type Server struct {
 // returns early with the error if serving fails.
 func (s Server) Run(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s.Handler, ReadHeaderTimeout: s.Limits.ReadHeader,
-		WriteTimeout: s.Limits.Write, IdleTimeout: s.Limits.Idle, ConnState: s.ConnState,
+		WriteTimeout: s.Limits.Write, IdleTimeout: s.Limits.Idle, ConnState: s.ConnState, MaxHeaderBytes: s.Limits.MaxHeaderBytes,
 		ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelDebug)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

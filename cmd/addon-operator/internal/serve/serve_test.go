@@ -43,13 +43,7 @@ func TestHangingClientsAreCutOff(t *testing.T) {
 				closed <- c.RemoteAddr().String()
 			}
 		}}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	runErr := make(chan error, 1)
-	go func() { runErr <- srv.Run(ctx, ln) }()
+	ln, stop := run(t, srv)
 
 	silent := dial(t, ln)
 	nonReader := dial(t, ln)
@@ -81,9 +75,25 @@ func TestHangingClientsAreCutOff(t *testing.T) {
 	if got := get(t, dial(t, ln), "/ok"); got != "ok" {
 		t.Fatalf("after the hanging clients /ok answered %q", got)
 	}
-	cancel()
-	if err := <-runErr; err != nil {
-		t.Fatalf("Run: %v", err)
+	stop()
+}
+
+// run serves srv on a loopback port; stop shuts it down, failing the test
+// if Run fails.
+func run(t *testing.T, srv serve.Server) (net.Listener, func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	runErr := make(chan error, 1)
+	go func() { runErr <- srv.Run(ctx, ln) }()
+	return ln, func() {
+		cancel()
+		if err := <-runErr; err != nil {
+			t.Fatalf("Run: %v", err)
+		}
 	}
 }
 
@@ -103,4 +113,25 @@ func get(t *testing.T, c net.Conn, path string) string {
 	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	return strings.TrimSpace(string(scenario.Body(t, resp, err)))
+}
+
+// A request whose headers pass MaxHeaderBytes is refused with 431 before
+// any handler; one within it is served.
+func TestHeadersAreBounded(t *testing.T) {
+	srv := serve.Server{Name: "test server", Handler: bigHandler(make(chan error, 1)), Log: slog.New(slog.DiscardHandler),
+		Limits: serve.DefaultLimits()}
+	ln, stop := run(t, srv)
+	for size, want := range map[int]int{1 << 10: http.StatusOK, 256 << 10: http.StatusRequestHeaderFieldsTooLarge} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/ok", nil)
+		req.Header.Set("Authorization", "Bearer "+strings.Repeat("x", size))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("a %d-byte header: %d, want %d", size, resp.StatusCode, want)
+		}
+	}
+	stop()
 }

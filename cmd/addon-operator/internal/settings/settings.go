@@ -27,6 +27,7 @@ type Settings struct {
 	ConfigMap        string
 	ListenAddress    string
 	ListenPort       int
+	HTTPAuth         string
 	TmpDir           string
 	MetricsPrefix    string
 	HA               bool
@@ -116,6 +117,14 @@ type LeaseTimes struct {
 	Duration, RenewDeadline, RetryPeriod time.Duration
 }
 
+// The values of ADDON_OPERATOR_HTTP_AUTH (Settings.HTTPAuth), which guards
+// the HTTP port's /metrics, /metrics/hooks and /queue: off, or kubernetes
+// (TokenReview and SubjectAccessReview).
+const (
+	HTTPAuthOff        = "off"
+	HTTPAuthKubernetes = "kubernetes"
+)
+
 // ErrBadSetting marks a setting that cannot be used.
 var ErrBadSetting = errors.New("bad setting")
 
@@ -135,6 +144,7 @@ func table() []setting {
 		{"config-map", "addon-operator", "name of the operator's ConfigMap", []string{"ADDON_OPERATOR_CONFIG_MAP"}},
 		{"listen-address", "0.0.0.0", "HTTP listen address", []string{"ADDON_OPERATOR_LISTEN_ADDRESS", "SHELL_OPERATOR_LISTEN_ADDRESS"}},
 		{"listen-port", "9115", "HTTP listen port", []string{"ADDON_OPERATOR_LISTEN_PORT", "SHELL_OPERATOR_LISTEN_PORT"}},
+		{"http-auth", HTTPAuthOff, "who may get /metrics, /metrics/hooks and /queue on the HTTP port: off (anyone) or kubernetes (a bearer token whose user the apiserver allows to get the path, a non-resource URL); /healthz and /readyz stay open", []string{"ADDON_OPERATOR_HTTP_AUTH"}},
 		{"tmp-dir", filepath.Join(os.TempDir(), "addon-operator"), "directory for hook run files", []string{"ADDON_OPERATOR_TMP_DIR", "SHELL_OPERATOR_TMP_DIR"}},
 		{"prometheus-metrics-prefix", "addon_operator_", "prefix of metric names", []string{"ADDON_OPERATOR_PROMETHEUS_METRICS_PREFIX", "SHELL_OPERATOR_PROMETHEUS_METRICS_PREFIX"}},
 		{"ha", "false", "run with leader election", []string{"ADDON_OPERATOR_HA"}},
@@ -235,7 +245,7 @@ func convert(v, from map[string]string) (Settings, error) {
 	st := Settings{
 		ModulesDirs: split(v["modules-dir"], ":"), GlobalHooksDir: v["global-hooks-dir"],
 		Namespace: v["namespace"], ConfigMap: v["config-map"], ListenAddress: v["listen-address"],
-		ListenPort: c.port(v, "listen-port"), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
+		ListenPort: c.port(v, "listen-port"), HTTPAuth: strings.ToLower(v["http-auth"]), TmpDir: v["tmp-dir"], MetricsPrefix: v["prometheus-metrics-prefix"],
 		HA: c.boolean(v, "ha"), Lease: c.lease(v), Pod: v["pod"], KubeConfig: v["kube-config"], KubeContext: v["kube-context"],
 		KubeServer: v["kube-server"], LogNoTime: c.boolean(v, "log-no-time"),
 		Helm:    Helm{HistoryMax: c.positive(v, "helm-history-max"), Timeout: c.duration(v, "helm-timeout")},
@@ -260,6 +270,7 @@ func convert(v, from map[string]string) (Settings, error) {
 	c.oneOf(st.LogLevel, "log-level", "debug", "info", "warn", "error")
 	c.oneOf(st.LogType, "log-type", "json", "text")
 	c.oneOf(st.Drift, "drift", layout.DriftModes...)
+	c.oneOf(st.HTTPAuth, "http-auth", HTTPAuthOff, HTTPAuthKubernetes)
 	if st.Namespace == "" {
 		c.fail("ADDON_OPERATOR_NAMESPACE (or --namespace) must be set")
 	}

@@ -150,3 +150,25 @@ func TestBadValuesNameTheSetting(t *testing.T) {
 		})
 	}
 }
+
+// ADDON_OPERATOR_HTTP_AUTH is off by default; kubernetes (any case) or the
+// flag turns it on; another value is a start-up error naming the variable.
+func TestHTTPAuth(t *testing.T) {
+	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+	if err != nil || s.HTTPAuth != settings.HTTPAuthOff {
+		t.Fatalf("default %q (%v), want off", s.HTTPAuth, err)
+	}
+	s, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HTTP_AUTH", "Kubernetes"), io.Discard)
+	if err != nil || s.HTTPAuth != settings.HTTPAuthKubernetes {
+		t.Fatalf("variable: %q (%v)", s.HTTPAuth, err)
+	}
+	s, err = settings.Load([]string{"--http-auth", "kubernetes"}, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+	if err != nil || s.HTTPAuth != settings.HTTPAuthKubernetes {
+		t.Fatalf("flag: %q (%v)", s.HTTPAuth, err)
+	}
+	_, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HTTP_AUTH", "token"), io.Discard)
+	if !errors.Is(err, settings.ErrBadSetting) || !strings.Contains(err.Error(), `ADDON_OPERATOR_HTTP_AUTH="token"`) ||
+		!strings.Contains(err.Error(), "off, kubernetes") {
+		t.Fatalf("bad value: %v", err)
+	}
+}
