@@ -78,7 +78,7 @@ func rolesInFile(data []byte) (rbacgen.Rules, error) {
 				Namespace string `json:"namespace"`
 			} `json:"metadata"`
 			Rules []rbacv1.PolicyRule `json:"rules"`
-			Items []listItem `json:"items"`
+			Items []listItem          `json:"items"`
 		}
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
