@@ -30,6 +30,7 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
+	forbidden      *prometheus.CounterVec
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	maintenance    *prometheus.GaugeVec
@@ -84,6 +85,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.register(reg, m.configErrors, m.configMapMissing, m.queueLength, m.dropped, m.convergence, m.convergences, m.headAttempts, m.headSince,
 		m.headInfo.vec, m.moduleInfo.vec, m.unmet.vec, m.unseen.vec)
 	m.registerModuleMetrics(reg, prefix)
+	m.registerForbidden(reg, prefix)
 	m.registerMaintenance(reg, prefix)
 	m.registerDrift(reg, prefix)
 	m.registerWait(reg, prefix)
@@ -155,6 +157,7 @@ func (m *metrics) ModuleRun(module string, a messages.Activation, took time.Dura
 	m.moduleRun.WithLabelValues(module, runActivation(a)).Observe(took.Seconds())
 	if err != nil {
 		m.moduleRunErrs.WithLabelValues(module).Inc()
+		m.countForbidden(module, err)
 	}
 }
 
@@ -183,6 +186,9 @@ func (m *metrics) ModuleFailed(module string, err error) {
 // HookRun implements module.Metrics.
 func (m *metrics) HookRun(r hookrun.HookRun) {
 	m.hooks.observe(r)
+	if r.Module == "" {
+		m.countForbidden(messages.OwnerGlobal, r.Err) // a module's hook fails its module run, counted there
+	}
 	if len(r.Result.Metrics) > 0 {
 		m.hookStore.apply(r.Module, r.Hook, r.Result.Metrics)
 	}
