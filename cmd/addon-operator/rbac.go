@@ -51,7 +51,7 @@ func parseRBACFlags(args []string, lookup func(string) (string, bool), stderr io
 	fs.BoolVar(&f.src.allModules, "all-modules", false, "every module, enabled or not (for modules that global hooks enable)")
 	fs.StringVar(&f.kubeconfig, "kubeconfig", firstEnv(lookup, "", "KUBE_CONFIG", "KUBECONFIG"), "a kubeconfig: kinds from the cluster's discovery, charts rendered with its capabilities; without it, offline (built-in kinds and the modules' CRDs)")
 	fs.StringVar(&f.kubeContext, "context", firstEnv(lookup, "", "KUBE_CONTEXT"), "the kubeconfig's context")
-	fs.StringVar(&f.output, "o", "yaml", "output: yaml (for kubectl apply -f -) or json")
+	fs.StringVar(&f.output, "o", "yaml", "output: yaml (for kubectl apply -f -), json, or values (rbac.rules and rbac.namespaceRules for the chart's values)")
 	fs.StringVar(&f.diffFile, "diff-file", "", "print only the rules that the ClusterRoles and Roles in this file (YAML or JSON) do not grant; exit 2 if any")
 	diff := fs.Bool("diff", false, "print only the rules that the cluster does not grant the ServiceAccount now (its bindings' roles); exit 2 if any")
 	if err := fs.Parse(args); err != nil {
@@ -63,8 +63,8 @@ func parseRBACFlags(args []string, lookup func(string) (string, bool), stderr io
 	if *modules == "" {
 		return f, fmt.Errorf("no modules dir: give --modules-dir or MODULES_DIR")
 	}
-	if f.output != "yaml" && f.output != "json" {
-		return f, fmt.Errorf("-o %q: want yaml or json", f.output)
+	if f.output != "yaml" && f.output != "json" && f.output != "values" {
+		return f, fmt.Errorf("-o %q: want yaml, json or values", f.output)
 	}
 	if *diff {
 		f.diff = "cluster"
@@ -117,7 +117,7 @@ func runRBAC(ctx context.Context, f rbacFlags, stdout, stderr io.Writer) (int, e
 	}
 	rules := needed.Merge()
 	if f.diff == "" && f.diffFile == "" {
-		return rbacNothingMissing, printRBAC(stdout, f.output, rbacgen.Manifests(rules, f.sub))
+		return rbacNothingMissing, printRBAC(stdout, f.output, rules, f.sub)
 	}
 	granted, err := grantedRules(ctx, f, cfg)
 	if err != nil {
@@ -128,7 +128,7 @@ func runRBAC(ctx context.Context, f rbacFlags, stdout, stderr io.Writer) (int, e
 		fmt.Fprintln(stderr, "addon-operator rbac: nothing to add")
 		return rbacNothingMissing, nil
 	}
-	return rbacMissing, printRBAC(stdout, f.output, rbacgen.Manifests(missing, f.sub))
+	return rbacMissing, printRBAC(stdout, f.output, missing, f.sub)
 }
 
 // neededGrants gathers what the modules declare and computes the grants,
@@ -165,8 +165,19 @@ func neededGrants(ctx context.Context, f rbacFlags, cfg *rest.Config, stderr io.
 	return rbacgen.Compute(in, rbacgen.Chain{mapper, crdKinds})
 }
 
-// printRBAC prints the manifests: YAML documents, or a JSON v1 List.
-func printRBAC(w io.Writer, output string, objects []any) error {
+// printRBAC prints the rules as manifests (YAML documents, or a JSON v1
+// List), or as the chart's values.
+func printRBAC(w io.Writer, output string, rules rbacgen.Rules, sub rbacgen.Subject) error {
+	if output == "values" {
+		body, err := yaml.Marshal(map[string]any{"rbac": map[string]any{"rules": nonNil(rules.Cluster),
+			"namespaceRules": rules.Namespaced}})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(body)
+		return err
+	}
+	objects := rbacgen.Manifests(rules, sub)
 	if output == "json" {
 		body, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": objects}, "", "  ")
 		if err != nil {
@@ -185,6 +196,13 @@ func printRBAC(w io.Writer, output string, objects []any) error {
 	}
 	_, err := io.WriteString(w, strings.Join(docs, "---\n"))
 	return err
+}
+
+func nonNil(rules []rbacgen.Rule) []rbacgen.Rule {
+	if rules == nil {
+		return []rbacgen.Rule{}
+	}
+	return rules
 }
 
 // readManifestFile reads a file (- for stdin).
