@@ -175,7 +175,7 @@ func writeRun(w io.Writer, r *board.RunRecord) {
 		fmt.Fprintf(w, "  error\t%s\n", oneLine(r.Err))
 	}
 	for _, d := range forbidden.All(r.Err) {
-		fmt.Fprintf(w, "  forbidden\t%s\n", d)
+		fmt.Fprintf(w, "  forbidden\t%s\n", strings.TrimPrefix(d.String(), "forbidden: "))
 	}
 	for _, p := range r.Phases {
 		fmt.Fprintf(w, "  %s\t%s\t%s\n", p.Phase, p.Start.Format(clock), took(p.Start, p.End))

@@ -39,7 +39,9 @@ var inPod = []string{"unshare", "--user", "--map-root-user", "--mount", "sh", "-
 // files succeeds), and the chart's own release is left alone.
 func TestInClusterConfigWithTheChartsServiceAccount(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
-	installChart(t, ns, map[string]any{"config": exampleConfig(t, root)})
+	// the chart grants least privilege: the modules' rules are what
+	// `addon-operator rbac` computes for them
+	installChart(t, ns, map[string]any{"config": exampleConfig(t, root), "rbac": computedRBACValues(t, root, ns, "ao")})
 	client := kube.Client(t)
 	container, emptyDirs := chartContainer(t, client, ns)
 	saDir := serviceAccountFiles(t, client, ns, chartServiceAccount(t, client, ns))
