@@ -1,26 +1,17 @@
 package e2e_test
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"helm.sh/helm/v3/pkg/action"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	rbacv1 "k8s.io/api/rbac/v1"
 )
 
 // chartNotes renders the chart client-side and returns its NOTES.
 func chartNotes(t *testing.T, values map[string]any) string {
 	t.Helper()
-	chrt, err := loader.Load(filepath.Join(deployDir(), "addon-operator"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := action.NewInstall(&action.Configuration{})
-	render.ReleaseName, render.Namespace, render.DryRun, render.ClientOnly = "addon-operator", "addon-operator", true, true
-	rel, err := render.Run(chrt, values)
+	rel, err := renderRelease(t, values)
 	if err != nil {
 		t.Fatalf("render the chart: %v", err)
 	}
