@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -162,7 +163,11 @@ func neededGrants(ctx context.Context, f rbacFlags, cfg *rest.Config, stderr io.
 	if err != nil {
 		return rbacgen.Set{}, err
 	}
-	return rbacgen.Compute(in, rbacgen.Chain{mapper, crdKinds})
+	set, err := rbacgen.Compute(in, rbacgen.Chain{mapper, crdKinds})
+	if errors.Is(err, rbacgen.ErrUnknownKind) && cfg == nil {
+		err = fmt.Errorf("%w\n(offline, kinds are the built-in ones and the modules' crds/: give --kubeconfig to ask the cluster)", err)
+	}
+	return set, err
 }
 
 // printRBAC prints the rules as manifests (YAML documents, or a JSON v1
