@@ -255,3 +255,65 @@ func editGreeterMessage(t *testing.T, client kubernetes.Interface, ns, message s
 		t.Fatal(err)
 	}
 }
+
+// A representative module set beyond the examples converges with only
+// `addon-operator rbac`'s rules too: a release with objects in its own
+// namespace and another (a Role in each), a kubernetes binding restricted
+// to that other namespace, an object patch on a kind outside the release
+// that module.yaml's `rbac:` declares, and a global hook watching the
+// cluster-scoped Namespaces.
+func TestComputedRBACCoversBindingsPatchesAndOtherNamespaces(t *testing.T) {
+	ns, other := kube.Namespace(t), kube.Namespace(t)
+	root := tree(t, map[string]string{
+		"modules/values.yaml":        "webEnabled: true\n",
+		"modules/010-web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"modules/010-web/templates/objects.yaml": "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: web}\n---\n" +
+			"apiVersion: v1\nkind: Secret\nmetadata: {name: web, namespace: " + other + "}\nstringData: {a: b}\n",
+		"modules/010-web/module.yaml": "rbac:\n  - apiGroups: [coordination.k8s.io]\n    resources: [leases]\n" +
+			"    verbs: [get, create, update]\n    namespaces: [" + other + "]\n",
+		"modules/010-web/hooks/lock.sh": `#!/bin/sh
+if [ "$1" = "--config" ]; then
+  echo '{"configVersion":"v1","kubernetes":[{"name":"cms","apiVersion":"v1","kind":"ConfigMap","namespace":{"nameSelector":{"matchNames":["` + other + `"]}}}]}'
+  exit 0
+fi
+cat > "$KUBERNETES_PATCH_PATH" <<YAML
+operation: CreateOrUpdate
+object:
+  apiVersion: coordination.k8s.io/v1
+  kind: Lease
+  metadata: {name: web-lock, namespace: ` + other + `}
+  spec: {holderIdentity: web}
+YAML
+`,
+		"global-hooks/namespaces.sh": `#!/bin/sh
+if [ "$1" = "--config" ]; then
+  echo '{"configVersion":"v1","kubernetes":[{"name":"ns","apiVersion":"v1","kind":"Namespace","executeHookOnEvent":[]}]}'
+fi
+`,
+		"configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: addon-operator}\ndata: {}\n",
+	})
+	client := kube.Client(t)
+	kubeconfig := serviceAccountKubeconfig(t, client, ns, "ao")
+	out, code := rbacCommand(t, root, ns, "ao", "-o", "json")
+	if code != 0 {
+		t.Fatalf("addon-operator rbac: exit %d\n%s", code, out)
+	}
+	_, roles := applyRBAC(t, client, out)
+	if len(roles) != 2 {
+		t.Fatalf("want a Role in %s and in %s:\n%s", ns, other, out)
+	}
+
+	op := startOperator(t, root, ns, "KUBE_CONFIG="+kubeconfig)
+	op.waitReady(t)
+	op.waitIdle(t)
+	if got := forbiddenCounts(t, op); len(got) != 0 {
+		t.Fatalf("kube_forbidden_total with the computed rules: %v\n%s", got, op.logText())
+	}
+	ctx := context.Background()
+	if _, err := client.CoordinationV1().Leases(other).Get(ctx, "web-lock", metav1.GetOptions{}); err != nil {
+		t.Fatalf("the hook's object patch (module.yaml rbac) did not apply: %v\n%s", err, op.logText())
+	}
+	if _, err := client.CoreV1().Secrets(other).Get(ctx, "web", metav1.GetOptions{}); err != nil {
+		t.Fatalf("the release's Secret in %s: %v\n%s", other, err, op.logText())
+	}
+}
