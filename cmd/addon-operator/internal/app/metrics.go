@@ -162,8 +162,9 @@ func (m *metrics) ModuleRun(module string, a messages.Activation, took time.Dura
 }
 
 // ModuleDeleteFailed implements module.Metrics.
-func (m *metrics) ModuleDeleteFailed(module string) {
+func (m *metrics) ModuleDeleteFailed(module string, err error) {
 	m.deleteErrs.WithLabelValues(module).Inc()
+	m.countForbidden(module, err)
 }
 
 // Helm implements module.Metrics.
