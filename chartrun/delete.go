@@ -1,6 +1,10 @@
 package chartrun
 
-import "context"
+import (
+	"context"
+
+	"github.com/addon-actors/addon-operator/forbidden"
+)
 
 // Uninstalled says what Uninstall removed.
 type Uninstalled struct {
@@ -20,6 +24,11 @@ type Uninstalled struct {
 // releases without a module dir deletes only what List names, which is
 // labelled. The caller, which knows why the release goes, logs that.
 func (r *Releaser) Uninstall(ctx context.Context, name string) (Uninstalled, error) {
+	res, err := r.uninstallRelease(ctx, name)
+	return res, forbidden.Explain(err) // helm's refusals name the rule to add
+}
+
+func (r *Releaser) uninstallRelease(ctx context.Context, name string) (Uninstalled, error) {
 	if err := r.checkName(name); err != nil {
 		return Uninstalled{}, err
 	}

@@ -10,6 +10,8 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
+
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // Request is one upgrade-or-install of a module's release.
@@ -83,6 +85,11 @@ type Result struct {
 // then waits for the release's workloads (waitReady), whether it wrote the
 // release or skipped it.
 func (r *Releaser) Upgrade(ctx context.Context, req Request) (Result, error) {
+	res, err := r.upgradeRelease(ctx, req)
+	return res, forbidden.Explain(err) // helm's refusals name the rule to add
+}
+
+func (r *Releaser) upgradeRelease(ctx context.Context, req Request) (Result, error) {
 	if err := r.checkName(req.Release); err != nil {
 		return Result{}, err
 	}

@@ -72,6 +72,9 @@ type Release struct {
 type ModuleYAML struct {
 	Requirements Requirements
 	Release      Release
+	// RBAC is the `rbac` list: rules the module's hooks need that
+	// `addon-operator rbac` cannot read from their configuration.
+	RBAC []PolicyRule
 	// Ignored are the dotted keys that were read and accepted but change
 	// nothing here ("weight", "requirements.deckhouse"), sorted: Deckhouse's
 	// files must load unchanged, and the caller logs these at debug.
@@ -119,6 +122,8 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 			out.Release.Drift, err = p.oneOf(key, e.value, DriftModes)
 		case "readiness":
 			err = p.readiness(e.value, &out.Release)
+		case "rbac":
+			out.RBAC, err = p.rbacRules(e.value)
 		default:
 			out.Ignored = append(out.Ignored, key)
 		}

@@ -38,6 +38,8 @@ type Definition struct {
 	Requirements Requirements
 	// Release is the module.yaml's say on how its release is kept.
 	Release Release
+	// RBAC is module.yaml's `rbac` list (addon-operator rbac).
+	RBAC []PolicyRule
 	// Version is the `version` of the module's Chart.yaml, "" when absent:
 	// what other modules' requirements check.
 	Version string
@@ -324,6 +326,7 @@ func readDefinitionFiles(def *Definition) error {
 		return err
 	}
 	def.Requirements, def.Release, def.ModuleYAMLIgnored, def.Warnings = file.Requirements, file.Release, file.Ignored, file.Warnings
+	def.RBAC = file.RBAC
 	// A Chart.yaml that cannot be read only costs the version: the module
 	// loads as it did before versions were read, and helm reports the file
 	// on the module's run. Modules requiring it see "unparsable version".

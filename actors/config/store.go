@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
+	"github.com/addon-actors/addon-operator/forbidden"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/values/configmap"
 )
@@ -84,7 +85,7 @@ func (s *Store) ApplyPatchOver(ctx context.Context, p jsonpatch.Patch, absent ma
 		return nil
 	})
 	if err != nil {
-		return Written{}, fmt.Errorf("write config patch to ConfigMap %s/%s: %w", s.namespace, s.name, err)
+		return Written{}, forbidden.Explain(fmt.Errorf("write config patch to ConfigMap %s/%s: %w", s.namespace, s.name, err))
 	}
 	return written, nil
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/forbidden"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -38,6 +39,9 @@ type Options struct {
 	// Errors counts objects a jqFilter failed on, bindings that could
 	// not be watched, and every failed list or watch call.
 	Errors func(owner, hook, binding string)
+	// Forbidden, when set, counts a list or watch call the apiserver
+	// refused (kube_forbidden_total); owner is global or module/NAME.
+	Forbidden func(owner string, d forbidden.Denial)
 	// WatchesDown, when set, counts the informers whose last list or
 	// watch call failed, until one succeeds.
 	WatchesDown kubewatch.Gauge
@@ -274,6 +278,12 @@ func (a *Actor) handleWatchFailed(f watchFailed) {
 	level, msg := slog.LevelWarn, "cannot "+verb+" "+resource+"; retrying"
 	if denied(f.err) {
 		level, msg = slog.LevelError, "not allowed to "+verb+" "+resource+"; retrying"
+	}
+	if d, ok := forbidden.Find(f.err); ok {
+		msg = "not allowed to " + verb + " " + resource + "; retrying; " + d.String()
+		if a.opts.Forbidden != nil {
+			a.opts.Forbidden(m.owner, d)
+		}
 	}
 	a.opts.Log.Log(context.Background(), level, msg, "owner", m.owner, "hook", m.hook.Hook, "binding", m.hook.Binding.Name,
 		"verb", verb, "resource", resource, "namespace", namespace, "failures", m.failures[f.source], "err", f.err)

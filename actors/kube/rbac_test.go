@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/addon-actors/addon-operator/actors/kube"
+	"github.com/addon-actors/addon-operator/forbidden"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 )
@@ -40,14 +41,20 @@ func TestForbiddenWatchRetriedUntilAllowed(t *testing.T) {
 		TLSClientConfig: rest.TLSClientConfig{CAData: admin.CAData, CAFile: admin.CAFile}}
 
 	logs := make(chan slog.Record, 256)
-	counted := make(chan string, 256)
+	counted, refused := make(chan string, 256), make(chan string, 256)
 	kit, pid, queue, report := spawnKube(t, cfg, kube.Options{Log: slog.New(actortest.LogHandler(logs)),
-		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding }})
+		Errors: func(owner, hook, binding string) { counted <- owner + "/" + hook + "/" + binding },
+		Forbidden: func(owner string, d forbidden.Denial) {
+			refused <- owner + " " + d.Verb + " " + d.GroupResource() + " " + d.Namespace
+		}})
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{namedMonitor(t, ns)}})
 
 	want := map[string]string{"owner": "global", "hook": "h", "binding": "cms", "verb": "list", "resource": "configmaps", "namespace": ns}
 	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want)
 	expectCounted(t, counted, "global/h/cms")
+	expectCounted(t, refused, "global list configmaps "+ns) // kube_forbidden_total
+	rule := `add the rule {apiGroups: [""], resources: ["configmaps"], verbs: ["list"]} to a Role in namespace ` + ns
+	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to list configmaps; retrying; forbidden: list configmaps in namespace "+ns+"; "+rule, want)
 	actortest.ExpectLog(t, logs, slog.LevelError, "not allowed to list configmaps", want) // retried
 
 	grant(t, client, ns, "get", "list")

@@ -166,7 +166,7 @@ type (
 	}
 	// DeleteFailed counts a failed delete of the module (a
 	// beforeDeleteHelm or afterDeleteHelm hook, or the uninstall).
-	DeleteFailed struct{}
+	DeleteFailed struct{ Err error }
 	// DestructiveDone counts destructive actions on the release.
 	DestructiveDone struct{ Actions []worker.Destructive }
 	// HelmUpgraded and Uninstalled are logged by the actor.

@@ -25,7 +25,7 @@ func (c *Core) finish(err error, env Env) []Effect {
 		c.endRecord(r.task.Kind, err, env.Now)
 		c.State.LastRun = string(r.task.Kind)
 		if r.task.Kind == messages.TaskModuleDelete && err != nil {
-			out = append(out, DeleteFailed{})
+			out = append(out, DeleteFailed{Err: err})
 		}
 		if r.task.Kind == messages.TaskModuleRun {
 			out = append(out, Observed{Activation: r.task.Activation, Took: env.Now.Sub(r.started), Err: err})

@@ -16,8 +16,8 @@ type Metrics interface {
 	// the module run's activation.
 	ModuleRun(module string, a messages.Activation, took time.Duration, err error)
 	Helm(module string, a messages.Activation, took time.Duration, err error)
-	// ModuleDeleteFailed counts a failed delete of the module.
-	ModuleDeleteFailed(module string)
+	// ModuleDeleteFailed counts a failed delete of the module; err is why.
+	ModuleDeleteFailed(module string, err error)
 	// ModuleFailed is told that a module cannot start (its hooks could not
 	// be configured): it is left out while they fail, and they are
 	// configured again after the retry delay. A nil err says the failure

@@ -71,7 +71,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	case Observed:
 		a.observed(e)
 	case DeleteFailed:
-		a.count(func(m Metrics) { m.ModuleDeleteFailed(a.name()) })
+		a.count(func(m Metrics) { m.ModuleDeleteFailed(a.name(), e.Err) })
 	case DestructiveDone:
 		a.countDestructive(e.Actions)
 	case ArmCheck:

@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/retry"
+
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // Resource is the CRDs' resource.
@@ -58,7 +60,7 @@ func (in *Installer) Apply(ctx context.Context, module string, crds []CRD) error
 	for _, c := range crds {
 		out, err := in.applyOne(ctx, c)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("apply CRD %s from %s: %w", c.Name(), c.Source, err))
+			errs = append(errs, forbidden.Explain(fmt.Errorf("apply CRD %s from %s: %w", c.Name(), c.Source, err)))
 			continue
 		}
 		in.logger().Info("CRD applied", "module", module, "crd", c.Name(), "outcome", string(out))

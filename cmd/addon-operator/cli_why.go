@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/chartrun/drift"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/debugapi"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/httpapi"
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // clock is how `module why` prints times of day.
@@ -172,6 +173,9 @@ func writeRun(w io.Writer, r *board.RunRecord) {
 		took(r.Started, r.Ended), outcome)
 	if r.Err != "" {
 		fmt.Fprintf(w, "  error\t%s\n", oneLine(r.Err))
+	}
+	for _, d := range forbidden.All(r.Err) {
+		fmt.Fprintf(w, "  forbidden\t%s\n", strings.TrimPrefix(d.String(), "forbidden: "))
 	}
 	for _, p := range r.Phases {
 		fmt.Fprintf(w, "  %s\t%s\t%s\n", p.Phase, p.Start.Format(clock), took(p.Start, p.End))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -59,4 +60,18 @@ func whyText(t *testing.T, why debugapi.Why) *bytes.Buffer {
 		t.Fatal(err)
 	}
 	return &out
+}
+
+// A run the apiserver refused has a forbidden row per refusal, naming the
+// verb, the resource, the namespace and the rule to add.
+func TestTextWhyForbidden(t *testing.T) {
+	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	err := `helm upgrade: UPGRADE FAILED: configmaps "web" is forbidden: User "system:serviceaccount:ops:ao" cannot patch resource "configmaps" in API group "" in the namespace "ops"`
+	why := debugapi.Why{Module: "web", At: at, State: board.ModuleState{Run: &board.RunRecord{Kind: "ModuleRun", Started: at,
+		Ended: at.Add(time.Second), Err: err}}}
+	out := whyText(t, why).String()
+	want := regexp.MustCompile(`(?m)^  forbidden +patch configmaps in namespace ops; add the rule \{apiGroups: \[""\], resources: \["configmaps"\], verbs: \["patch"\]\} to a Role in namespace ops`)
+	if !want.MatchString(out) {
+		t.Fatalf("no row %q in:\n%s", want, out)
+	}
 }

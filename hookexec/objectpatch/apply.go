@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // DefaultDeleteTimeout is how long Delete waits for the object to be gone
@@ -65,7 +67,7 @@ func (a *Applier) Apply(ctx context.Context, owner string, ops []Operation) erro
 		outcome := OutcomeApplied
 		if err != nil {
 			outcome = OutcomeFailed
-			errs = append(errs, fmt.Errorf("%s: %w", op.Describe(), err))
+			errs = append(errs, forbidden.Explain(fmt.Errorf("%s: %w", op.Describe(), err)))
 		}
 		a.opts.Observe(owner, op.Op, outcome)
 		a.opts.Log.Debug("object patch", "owner", owner, "item", op.Index, "operation", string(op.Op),

@@ -7,6 +7,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/release"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 )
@@ -15,17 +16,23 @@ import (
 // release and namespace addon-operator.
 func renderChart(t *testing.T, values map[string]any) (string, error) {
 	t.Helper()
+	rel, err := renderRelease(t, values)
+	if err != nil {
+		return "", err
+	}
+	return rel.Manifest, nil
+}
+
+// renderRelease is renderChart's release (its manifest and NOTES).
+func renderRelease(t *testing.T, values map[string]any) (*release.Release, error) {
+	t.Helper()
 	chrt, err := loader.Load(filepath.Join(deployDir(), "addon-operator"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	render := action.NewInstall(&action.Configuration{})
 	render.ReleaseName, render.Namespace, render.DryRun, render.ClientOnly = "addon-operator", "addon-operator", true, true
-	rel, err := render.Run(chrt, values)
-	if err != nil {
-		return "", err
-	}
-	return rel.Manifest, nil
+	return render.Run(chrt, values)
 }
 
 // renderedObjects renders the chart and decodes each of its documents.

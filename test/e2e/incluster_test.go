@@ -41,10 +41,13 @@ var inPod = []string{"unshare", "--user", "--map-root-user", "--mount", "sh", "-
 // files succeeds), and the chart's own release is left alone.
 func TestInClusterConfigWithTheChartsServiceAccount(t *testing.T) {
 	root, ns := examples(t), kube.Namespace(t)
-	// The chart guards the port (httpAuth); the test reads /queue as a
-	// Prometheus bound to the chart's metrics-reader ClusterRole would.
-	installChart(t, ns, map[string]any{"config": exampleConfig(t, root), "metricsReader": map[string]any{"create": true,
-		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": "prometheus", "namespace": ns}}}})
+	// The chart grants least privilege: the modules' rules are what
+	// `addon-operator rbac` computes for them. It guards the port
+	// (httpAuth); the test reads /queue as a Prometheus bound to the
+	// chart's metrics-reader ClusterRole would.
+	installChart(t, ns, map[string]any{"config": exampleConfig(t, root), "rbac": computedRBACValues(t, root, ns, "ao"),
+		"metricsReader": map[string]any{"create": true,
+			"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": "prometheus", "namespace": ns}}}})
 	client := kube.Client(t)
 	reader := scenario.ServiceAccountToken(t, client, ns, "prometheus")
 	scenario.WaitAllowed(t, client, ns, "prometheus", "/queue")

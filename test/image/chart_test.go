@@ -93,11 +93,24 @@ func chartValues(ref string) map[string]any {
 		"replicas": 2,
 		"config":   map[string]any{"greeter": "message: hello from the ConfigMap\n"},
 		"env":      []any{map[string]any{"name": "ADDON_OPERATOR_SHUTDOWN_GRACE", "value": "5s"}},
+		"rbac":     map[string]any{"rules": exampleRules},
 		// The port is guarded (httpAuth); the test reads it as a
 		// Prometheus bound to the chart's metrics-reader.
 		"metricsReader": map[string]any{"create": true,
 			"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": scraperName, "namespace": chartNS}}},
 	}
+}
+
+// exampleRules are the ClusterRole rules `addon-operator rbac` prints for
+// the modules image (the chart grants least privilege; the rest, ConfigMaps
+// and Secrets in the operator's namespace that the kubectl hooks use too,
+// is the chart's own Role). The shell library's hook cannot run --config
+// outside the image, so they are written out here rather than computed.
+var exampleRules = []any{
+	map[string]any{"apiGroups": []any{"apiextensions.k8s.io"}, "resources": []any{"customresourcedefinitions"},
+		"verbs": []any{"create", "get", "list", "update", "watch"}},
+	map[string]any{"apiGroups": []any{"examples.addon-operator.io"}, "resources": []any{"greetings"},
+		"verbs": []any{"get", "list", "watch"}},
 }
 
 // importImage saves ref from podman and imports it into the node.

@@ -7,6 +7,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
+
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // objectClient is the part of a typed client apply uses.
@@ -54,7 +56,7 @@ func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", op, err)
+	return forbidden.Explain(fmt.Errorf("%s: %w", op, err))
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
+
+	"github.com/addon-actors/addon-operator/forbidden"
 )
 
 // conversionReviewVersions are shell-operator's.
@@ -65,7 +67,7 @@ func (r *Registrar) ReleaseConversion(ctx context.Context, crdName string) (Rele
 // says it did, retrying on conflicts.
 func (r *Registrar) updateCRD(ctx context.Context, name string, change func(*apiextensionsv1.CustomResourceDefinition) bool) error {
 	client := r.crds.ApiextensionsV1().CustomResourceDefinitions()
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return forbidden.Explain(retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		crd, err := client.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -75,5 +77,5 @@ func (r *Registrar) updateCRD(ctx context.Context, name string, change func(*api
 		}
 		_, err = client.Update(ctx, crd, metav1.UpdateOptions{})
 		return err
-	})
+	}))
 }

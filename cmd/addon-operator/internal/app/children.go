@@ -66,7 +66,7 @@ func (p parts) children() []operator.Child {
 		{Name: operator.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: operator.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{
-			Client: p.dynamic, Raw: p.client.CoreV1().RESTClient(), Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError,
+			Client: p.dynamic, Raw: p.client.CoreV1().RESTClient(), Mapper: p.mapper, Log: log.With("actor", "kube"), Errors: p.metrics.kubeError, Forbidden: p.metrics.kubeForbidden,
 			WatchesDown: p.metrics.watchesDown, Board: p.app.Board}))},
 		{Name: operator.ChildGlobal, Props: sys.Props("global", global.New(global.Options{
 			HooksDir: p.cfg.GlobalHooksDir, Common: p.common, Schemas: schemasOrNil(p.globalSchemas),

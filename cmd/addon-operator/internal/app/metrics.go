@@ -31,6 +31,7 @@ type metrics struct {
 	helm           *prometheus.HistogramVec
 	helmErrs       *prometheus.CounterVec
 	kubeErrs       *prometheus.CounterVec
+	forbidden      *prometheus.CounterVec
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	maintenance    *prometheus.GaugeVec
@@ -88,6 +89,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	// what a flood of requests or a large file costs shows there.
 	m.register(reg, collectors.NewGoCollector())
 	m.registerModuleMetrics(reg, prefix)
+	m.registerForbidden(reg, prefix)
 	m.registerMaintenance(reg, prefix)
 	m.registerDrift(reg, prefix)
 	m.registerWait(reg, prefix)
@@ -159,12 +161,14 @@ func (m *metrics) ModuleRun(module string, a messages.Activation, took time.Dura
 	m.moduleRun.WithLabelValues(module, runActivation(a)).Observe(took.Seconds())
 	if err != nil {
 		m.moduleRunErrs.WithLabelValues(module).Inc()
+		m.countForbidden(module, err)
 	}
 }
 
 // ModuleDeleteFailed implements module.Metrics.
-func (m *metrics) ModuleDeleteFailed(module string) {
+func (m *metrics) ModuleDeleteFailed(module string, err error) {
 	m.deleteErrs.WithLabelValues(module).Inc()
+	m.countForbidden(module, err)
 }
 
 // Helm implements module.Metrics.
@@ -187,6 +191,9 @@ func (m *metrics) ModuleFailed(module string, err error) {
 // HookRun implements module.Metrics.
 func (m *metrics) HookRun(r hookrun.HookRun) {
 	m.hooks.observe(r)
+	if r.Module == "" {
+		m.countForbidden(messages.OwnerGlobal, r.Err) // a module's hook fails its module run, counted there
+	}
 	if len(r.Result.Metrics) > 0 {
 		m.hookStore.apply(r.Module, r.Hook, r.Result.Metrics)
 	}
