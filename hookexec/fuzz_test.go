@@ -151,7 +151,8 @@ func decoded(t *testing.T, v any) any {
 
 // FuzzObjectPatches: an object patch file parses into valid operations or
 // an error naming the item; each operation has what its kind needs, and
-// parsing is the same twice.
+// the operations, written back as a stream of JSON items, parse into the
+// same.
 func FuzzObjectPatches(f *testing.F) {
 	for _, seed := range []string{
 		"",
@@ -176,14 +177,57 @@ func FuzzObjectPatches(f *testing.F) {
 			}
 			return
 		}
+		var stream bytes.Buffer
 		for i, op := range ops {
 			checkObjectPatch(t, i, op)
+			stream.WriteString(mustJSON(t, objectPatchItem(op)) + "\n")
 		}
-		again, err := objectpatch.Parse(data)
-		if err != nil || !reflect.DeepEqual(again, ops) {
-			t.Fatalf("parsed again: %+v, %v; want %+v", again, err, ops)
+		back, err := objectpatch.Parse(stream.Bytes())
+		if err != nil {
+			t.Fatalf("written back, the operations do not parse: %v\n%s", err, stream.Bytes())
+		}
+		if want := decoded(t, objectPatchItems(ops)); !reflect.DeepEqual(decoded(t, objectPatchItems(back)), want) {
+			t.Fatalf("written back and parsed again:\n%s\nwant\n%s", mustJSON(t, objectPatchItems(back)), stream.Bytes())
 		}
 	})
+}
+
+// objectPatchItem is op as an item of an object patch file; the patches
+// are written as strings, which need not follow the array form's rules.
+func objectPatchItem(op objectpatch.Operation) map[string]any {
+	item := map[string]any{"operation": op.Op}
+	set := func(key, v string) {
+		if v != "" {
+			item[key] = v
+		}
+	}
+	set("subresource", op.Subresource)
+	set("jqFilter", op.JQFilter)
+	if op.Object != nil {
+		item["object"] = op.Object // the target comes from it
+	} else {
+		set("apiVersion", op.APIVersion)
+		set("kind", op.ObjKind)
+		set("namespace", op.Namespace)
+		set("name", op.Name)
+	}
+	set("mergePatch", string(op.MergePatch))
+	set("jsonPatch", string(op.JSONPatch))
+	if op.IgnoreMissingObject {
+		item["ignoreMissingObject"] = true
+	}
+	if op.IgnoreHookError {
+		item["ignoreHookError"] = true
+	}
+	return item
+}
+
+func objectPatchItems(ops []objectpatch.Operation) []map[string]any {
+	items := make([]map[string]any, len(ops))
+	for i, op := range ops {
+		items[i] = objectPatchItem(op)
+	}
+	return items
 }
 
 // checkObjectPatch fails for an operation that lacks what its kind needs.
