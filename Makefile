@@ -4,8 +4,19 @@
 # local base images (test/image; .ci/run installs podman, runc, mmdebstrap).
 GO          ?= go
 CLUSTER_DIR ?= .cache/testcluster
+FUZZTIME    ?= 10m
+# FUZZ_TARGETS: package:target, each a native Go fuzz target; plain `go test`
+# runs their seeds (f.Add and testdata/fuzz) as tests.
+FUZZ_TARGETS ?= \
+	./webhook/server:FuzzAdmissionReview \
+	./webhook/server:FuzzConversionReview \
+	./hookexec/hookconfig:FuzzParse \
+	./values:FuzzApplyPatch \
+	./hookexec:FuzzParsePatch \
+	./hookexec:FuzzObjectPatches \
+	./hookexec:FuzzParseMetrics
 
-.PHONY: run build test vet image-build cluster-build cluster-start cluster-stop
+.PHONY: run build test vet image-build cluster-build cluster-start cluster-stop fuzz
 
 ## run: build, start the local cluster and run the operator on examples/ in the foreground (Ctrl-C stops both)
 run: build
@@ -21,6 +32,13 @@ test: vet image-build
 
 vet:
 	$(GO) vet ./...
+
+## fuzz: run each of FUZZ_TARGETS for FUZZTIME (default 10m), one after another; a crash stops it, its input saved under the package's testdata/fuzz
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $$t ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME) "$${t%%:*}"; \
+	done
 
 ## image-build: build (or find cached) deploy/Dockerfile's image as test/image does, before go test's timeout runs
 image-build:

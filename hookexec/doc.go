@@ -25,6 +25,10 @@
 //     response files of shell-operator's webhook bindings, whose content
 //     it returns as written. Runner.RunEnabled does the same for a module's enabled
 //     script and reads its true/false answer.
+//   - The output files a hook writes are read bounded (readOutput): never
+//     through a symlink, only a regular file, at most its kind's cap
+//     (OutputCaps); past it the run fails with ErrOutputTooLarge naming
+//     the file's variable, its path and the cap.
 //   - A hook runs in its own process group: cancellation or a timeout kills
 //     the group, and so does the hook's exit, so no run leaves processes.
 //

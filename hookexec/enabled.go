@@ -55,9 +55,9 @@ func (r *Runner) RunEnabled(ctx context.Context, req EnabledRequest) (Result, er
 	if err != nil {
 		return res, err
 	}
-	data, err := os.ReadFile(files.enabledResult)
+	data, err := readOutput(outputFile{env: EnvModuleEnabledResult, path: files.enabledResult, max: enabledResultMaxBytes})
 	if err != nil {
-		return res, fmt.Errorf("enabled script %s: read %s: %w", req.Script.Path, EnvModuleEnabledResult, err)
+		return res, fmt.Errorf("enabled script %s: %w", req.Script.Path, err)
 	}
 	enabled, err := parseEnabled(data)
 	if err != nil {

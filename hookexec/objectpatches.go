@@ -1,22 +1,17 @@
 package hookexec
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/addon-actors/addon-operator/hookexec/objectpatch"
 )
 
 // readObjectPatches parses $KUBERNETES_PATCH_PATH; a file the hook removed
 // is no operations.
-func readObjectPatches(path string) ([]objectpatch.Operation, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", EnvKubernetesPatchPath, err)
+func readObjectPatches(f outputFile) ([]objectpatch.Operation, error) {
+	data, err := readOutput(f)
+	if err != nil || data == nil {
+		return nil, err
 	}
 	ops, err := objectpatch.Parse(data)
 	if err != nil {

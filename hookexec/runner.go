@@ -2,7 +2,6 @@ package hookexec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -58,6 +57,9 @@ type Options struct {
 	StderrTailLines int
 	// MaxConfigBytes caps the --config output (default 4 MiB).
 	MaxConfigBytes int
+	// OutputCaps cap the output files of a run, per kind (0: the
+	// defaults, Default*MaxBytes).
+	OutputCaps OutputCaps
 	// ProbeTimeout bounds the `hook list` and `hook config` runs of batch
 	// hook discovery (0: DefaultProbeTimeout).
 	ProbeTimeout time.Duration
@@ -105,6 +107,7 @@ func NewRunner(opts Options) *Runner {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	opts.OutputCaps = opts.OutputCaps.withDefaults()
 	dirs := &runDirs{tmpDir: opts.TmpDir, ahead: aheadDirs}
 	if opts.KeepFiles {
 		dirs.ahead = 0
@@ -226,51 +229,53 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := readOutputs(&res, files, req.Scope); err != nil {
+	if err := readOutputs(&res, files, req.Scope, r.opts.OutputCaps); err != nil {
 		return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
 	}
 	if len(req.Hook.Args) > 0 { // a nested hook of a batch executable
 		DefaultGroup(res.Metrics, req.Hook.Name)
 	}
 	if req.WebhookResponses {
-		if err := readWebhookResponses(&res, files); err != nil {
+		if err := readWebhookResponses(&res, files, r.opts.OutputCaps.WebhookResponse); err != nil {
 			return res, fmt.Errorf("hook %s: %w", req.Hook.Path, err)
 		}
 	}
 	return res, nil
 }
 
-// readOutputs parses the patch and metrics files the hook wrote.
-func readOutputs(res *Result, files runFiles, scope PatchScope) error {
+// readOutputs parses the patch and metrics files the hook wrote, each
+// bounded by its cap.
+func readOutputs(res *Result, files runFiles, scope PatchScope, caps OutputCaps) error {
 	var err error
-	if res.ValuesPatch, err = readPatch(EnvValuesJSONPatchPath, files.valuesPatch, scope); err != nil {
+	res.ValuesPatch, err = readPatch(outputFile{env: EnvValuesJSONPatchPath, path: files.valuesPatch, max: caps.ValuesPatch}, scope)
+	if err != nil {
 		return err
 	}
-	if res.ConfigValuesPatch, err = readPatch(EnvConfigValuesJSONPatchPath, files.configValuesPatch, scope); err != nil {
+	res.ConfigValuesPatch, err = readPatch(outputFile{env: EnvConfigValuesJSONPatchPath, path: files.configValuesPatch, max: caps.ValuesPatch}, scope)
+	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(files.metrics)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", EnvMetricsPath, err)
+	data, err := readOutput(outputFile{env: EnvMetricsPath, path: files.metrics, max: caps.Metrics})
+	if err != nil {
+		return err
 	}
 	if res.Metrics, err = ParseMetrics(data); err != nil {
 		return fmt.Errorf("%s: %w", EnvMetricsPath, err)
 	}
-	res.ObjectPatches, err = readObjectPatches(files.kubernetesPatch)
+	res.ObjectPatches, err = readObjectPatches(outputFile{env: EnvKubernetesPatchPath, path: files.kubernetesPatch, max: caps.ObjectPatches})
 	return err
 }
 
-func readPatch(env, path string, scope PatchScope) (jsonpatch.Patch, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil // the hook removed it: no patch
-	}
+// readPatch parses a values patch file; a file the hook removed is no
+// patch.
+func readPatch(f outputFile, scope PatchScope) (jsonpatch.Patch, error) {
+	data, err := readOutput(f)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", env, err)
+		return nil, err
 	}
 	patch, err := ParsePatch(data, scope)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", env, err)
+		return nil, fmt.Errorf("%s: %w", f.env, err)
 	}
 	return patch, nil
 }

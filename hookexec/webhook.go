@@ -1,12 +1,5 @@
 package hookexec
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-)
-
 // createWebhookFiles creates the webhook response files of a run, empty,
 // in its directory (a reused directory has none: reset removed them).
 func createWebhookFiles(files runFiles) error {
@@ -26,25 +19,24 @@ func webhookEnv(files runFiles) []string {
 	}
 }
 
-// readWebhookResponses reads what the hook wrote into the response files.
-func readWebhookResponses(res *Result, files runFiles) error {
+// readWebhookResponses reads what the hook wrote into the response files,
+// each at most limit bytes.
+func readWebhookResponses(res *Result, files runFiles, limit int64) error {
 	var err error
-	if res.AdmissionResponse, err = readResponse(EnvValidatingResponsePath, files.admissionResponse); err != nil {
+	res.AdmissionResponse, err = readResponse(outputFile{env: EnvValidatingResponsePath, path: files.admissionResponse, max: limit})
+	if err != nil {
 		return err
 	}
-	res.ConversionResponse, err = readResponse(EnvConversionResponsePath, files.conversionResponse)
+	res.ConversionResponse, err = readResponse(outputFile{env: EnvConversionResponsePath, path: files.conversionResponse, max: limit})
 	return err
 }
 
 // readResponse is the file's content; nil when it is empty or the hook
 // removed it.
-func readResponse(env, path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) || len(data) == 0 && err == nil {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", env, err)
+func readResponse(f outputFile) ([]byte, error) {
+	data, err := readOutput(f)
+	if err != nil || len(data) == 0 {
+		return nil, err
 	}
 	return data, nil
 }

@@ -175,7 +175,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
 		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout,
-		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, ParallelModuleRuns: s.ParallelModuleRuns,
+		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, HookFiles: s.HookFiles, ParallelModuleRuns: s.ParallelModuleRuns,
 		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
 		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: app.ObjectPatcherLimits(s.ObjectPatcher), Webhooks: app.WebhookConfig(s.Webhooks),

@@ -78,6 +78,8 @@ type Config struct {
 	UnnumberedModulesOrder *int
 	// Hooks bound hook runs: time limit, slow-run warnings, output.
 	Hooks settings.HookLimits
+	// HookFiles cap the output files of hook runs (0: the defaults).
+	HookFiles hookexec.OutputCaps
 	// CRDFilterPrefixes and CRDExtraLabels: modules' crds/ (empty: the
 	// defaults, doc-,_ and heritage=addon-operator).
 	CRDFilterPrefixes string
@@ -155,7 +157,7 @@ func Start(cfg Config) (*App, error) {
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
 		ContextWarnBytes: int64(noLimit(cfg.Hooks.ContextWarnBytes)), ProbeTimeout: cfg.Hooks.ProbeTimeout,
-		KeepFiles: cfg.Hooks.KeepFiles})
+		KeepFiles: cfg.Hooks.KeepFiles, OutputCaps: cfg.HookFiles})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
 	a.kubeVersion = kubeVersion(cfg.Log, client)
 	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)

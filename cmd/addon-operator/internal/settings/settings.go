@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/chartrun/crds"
+	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -57,6 +58,8 @@ type Settings struct {
 	ShutdownGrace        time.Duration
 	Policy               supervision.Policy
 	Hooks                HookLimits
+	// HookFiles cap the output files of a hook run (hookfiles.go).
+	HookFiles hookexec.OutputCaps
 	// CRDFilterPrefixes and CRDExtraLabels are the settings of modules'
 	// crds/ (layout.ParseCRDFilterPrefixes, crds.ParseExtraLabels).
 	CRDFilterPrefixes string
@@ -186,7 +189,7 @@ func table() []setting {
 		{"unnumbered-modules-order", "", "order (weight) of a module dir without a numeric prefix, as the original's setting; unset: such modules run after the numbered ones", []string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "UNNUMBERED_MODULE_ORDER"}},
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}, webhookTable()...)
+	}, append(webhookTable(), hookFileTable()...)...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -253,7 +256,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		LogLevel: strings.ToLower(v["log-level"]), LogType: strings.ToLower(v["log-type"]),
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
 		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
-		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v),
+		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v), HookFiles: c.hookFiles(v),
 		ObjectPatcher: ClientLimits{QPS: float32(c.float(v, "object-patcher-kube-client-qps")),
 			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
