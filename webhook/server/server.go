@@ -44,6 +44,7 @@ type Server struct {
 	http     *http.Server
 	log      *slog.Logger
 	ln       net.Listener
+	fresh    *freshConns
 }
 
 // New prepares a server of handler (Dispatcher.Admission or
@@ -66,6 +67,7 @@ func New(s Settings, handler http.Handler, log *slog.Logger) (*Server, error) {
 	if s.MaxConnections <= 0 {
 		s.MaxConnections = DefaultMaxConnections
 	}
+	fresh := newFreshConns()
 	protocols := new(http.Protocols)
 	protocols.SetHTTP1(true)
 	protocols.SetHTTP2(s.HTTP2)
@@ -77,11 +79,12 @@ func New(s Settings, handler http.Handler, log *slog.Logger) (*Server, error) {
 		ReadHeaderTimeout: readHeaderTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
+		ConnState:         fresh.track,
 		// Handshake errors of junk clients are the norm on an open
 		// port; they are logged at debug level only.
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
-	return &Server{settings: s, http: srv, log: log}, nil
+	return &Server{settings: s, http: srv, log: log, fresh: fresh}, nil
 }
 
 // Listen binds the listen address and port.
@@ -110,6 +113,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
+	s.fresh.closeAll()
 	err := s.http.Shutdown(shutdown)
 	if err != nil {
 		// Reviews still in flight after the grace: their apiserver gives

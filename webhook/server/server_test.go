@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -146,4 +147,27 @@ func TestConcurrencyBound(t *testing.T) {
 		t.Errorf("allowed %d of 50, at most %d runs at once (bound 4)", allowed.Load(), most.Load())
 	}
 	t.Logf("50 requests, concurrency 4: at most %d runs at once", most.Load())
+}
+
+// A connection that has sent no request yet (the apiserver opens spare
+// ones) does not hold a shutdown to its grace: Serve returns without an
+// error (start's cleanup checks it) though the connection stays open.
+func TestShutdownClosesFreshConnections(t *testing.T) {
+	var conns []io.Closer
+	t.Cleanup(func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	h := start(t, serverConfig(funcRunner{admit: allow}))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(h.pki.CAPEM)
+	for range 3 {
+		// The handshake done, the server has accepted it; no request.
+		conn, err := tls.Dial("tcp", strings.TrimPrefix(h.base, "https://"), &tls.Config{RootCAs: pool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+	}
 }
