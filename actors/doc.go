@@ -6,8 +6,11 @@
 // of event runs while discovery fails), global (global hooks and values),
 // module (one actor per module), kube (Kubernetes event monitors and
 // snapshots), schedule (cron ticks) and worker (an owner's child that runs
-// hooks and helm off the owner's mailbox). The global and module actors are
-// shells around pure cores (Core.Step); what is not an actor lives outside:
+// hooks and helm off the owner's mailbox). The operator, queue, global and
+// module actors are shells around pure cores: Core.Step takes an event of a
+// closed set and returns effects of a closed set, which the shell carries
+// out (the kube, schedule, config and worker actors are I/O: informers,
+// cron, the ConfigMap, processes). What is not an actor lives outside:
 // the data model (values, hook, layout), messages, board, hookrun, hookexec,
 // chartrun and supervision.
 package actors

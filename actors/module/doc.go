@@ -15,16 +15,21 @@
 // first phase.
 //
 // The decisions are in Core, a pure state machine over explicit phases
-// (core.go, phases.go, finish.go, lifecycle.go, check.go, crds.go,
-// webhooks.go, maintenance.go): Step takes an event (the actor started,
+// (core.go, phases.go, finish.go, lifecycle.go, check.go, drifttrack.go,
+// crds.go, webhooks.go, maintenance.go, record.go; its events and effects
+// are the closed sets of effects.go): Step takes an event (the actor started,
 // its hooks configured, discovery's question, a task assigned, a worker's
 // result, the module's ConfigMap section, the release check's timer...)
 // and returns effects of a closed set (run a hook, run helm, write a
 // config patch, reply to the queue...). The actor (actor.go, shell.go and
-// the shell halves of enabled.go, readywait.go, releasecheck.go) only turns
-// each message into an event and carries out the effects; global values
-// and the enabled modules are read from the board for each Step and pinned
-// by a run when it starts.
+// the shell halves of enabled.go, readywait.go, releasecheck.go,
+// reconfigure.go, webhooks.go) turns each message into an event and carries
+// out the effects: shell.go's apply has a case for every effect
+// (TestApplyCoversEveryEffect), with applyLog, applyLife and
+// applyReconfigure for the effects that only log, those of the module's own
+// life and the hooks' reconfiguration. Global values and the enabled
+// modules are read from the board into Env for each Step (shell.go, step)
+// and pinned by a run when it starts.
 //
 // A module's crds/ (crds.go) and its hooks' webhook bindings (webhooks.go)
 // follow its enabled state: applied and registered in the first run since

@@ -7,7 +7,8 @@
 // actor started later (its dir appeared) before the queue, supervises them
 // with the panic guardian, and on Shutdown stops them one by one in reverse
 // order (the queue first, the config actor last), waiting for each to
-// terminate, so that a graceful stop really leaves no actor behind. System
+// terminate, so that a graceful stop really leaves no actor behind; a child
+// that stops unexpectedly is only logged (root.go, handleTerminated). System
 // is supervision.System, the actor system (the process's slog logger,
 // the inspector, the panic guardian) with the root, and stops the whole
 // tree.
@@ -25,9 +26,10 @@
 // whose answers are events again.
 //
 // At start-up (boot.go) the core has the config actor told which module
-// actor reads which ConfigMap section (messages.SectionReaders), waits for
-// the first good configuration and for the global actor to have configured
-// its hooks, hands the global actor its section, and waits until every
+// actor reads which ConfigMap section (messages.SectionReaders, sent by
+// apply.go), waits for the first good configuration and for the global
+// actor to have configured its hooks (a global kubernetes binding that
+// cannot be watched stops start-up, kubeSynced), hands the global actor its section, and waits until every
 // owner has applied its first section (modules answer the config actor's
 // hand-out to the operator; invalid configuration stops start-up); then it
 // queues the global onStartup hooks, the start of the global hooks'

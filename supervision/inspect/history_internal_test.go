@@ -72,12 +72,12 @@ func TestRingHoldsAtMost256AfterAMillionMessages(t *testing.T) {
 	if got := retained(&rec.history); got != after256 {
 		t.Fatalf("ring keeps %d bytes after a million messages, %d after 256", got, after256)
 	}
-	// The bound the README states: the fixed ring plus bounded strings.
+	// The bound docs/USING.md states: the fixed ring plus bounded strings.
 	if limit := HistorySize*(72+summaryMax+errorMax) + 48; after256 > limit {
 		t.Fatalf("ring keeps %d bytes, over the stated bound %d", after256, limit)
 	}
 	if s := unsafe.Sizeof(slot{}); s != 72 {
-		t.Fatalf("a slot is %d bytes, the README says 72", s)
+		t.Fatalf("a slot is %d bytes, docs/USING.md says 72", s)
 	}
 	last := rec.history.last(1)[0]
 	if len(last.summary) != summaryMax || last.typ.String() != "inspect.chatty" {

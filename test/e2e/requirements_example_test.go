@@ -7,7 +7,7 @@ import (
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
-// exampleModule is a module of the README's worked example: a chart of the
+// exampleModule is a module of docs/MODULES.md's worked example: a chart of the
 // given version with one ConfigMap named after it, and a beforeHelm hook
 // that records its run.
 func exampleModule(files map[string]string, dir, version string) {
@@ -17,7 +17,7 @@ func exampleModule(files map[string]string, dir, version string) {
 	files["modules/"+dir+"/hooks/before"] = hook(`{"configVersion":"v1","beforeHelm":1}`, `record `+name+` order`)
 }
 
-// The README's worked example of module.yaml: three modules, one optional
+// docs/MODULES.md's worked example of module.yaml: three modules, one optional
 // requirement. All enabled, app's optional requirement on metrics is
 // checked and metrics' version does not satisfy it; metrics disabled, the
 // requirement is skipped and app runs after ingress; ingress disabled too,
