@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
+
+	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
 // rbacCommand runs `addon-operator rbac` on the modules in root for the
@@ -315,5 +318,34 @@ fi
 	}
 	if _, err := client.CoreV1().Secrets(other).Get(ctx, "web", metav1.GetOptions{}); err != nil {
 		t.Fatalf("the release's Secret in %s: %v\n%s", other, err, op.logText())
+	}
+}
+
+// `addon-operator rbac`'s YAML (the default output) is what a user pipes
+// to `kubectl apply -f -`: the test cluster's kubectl takes every document
+// (checked by the apiserver, --dry-run=server, so no cluster-wide role
+// outlives the test) and names each of them.
+func TestRBACYAMLAppliesWithKubectl(t *testing.T) {
+	root, ns := examples(t), kube.Namespace(t)
+	out, code := rbacCommand(t, root, ns, "ao")
+	if code != 0 {
+		t.Fatalf("addon-operator rbac: exit %d\n%s", code, out)
+	}
+	bins, err := cluster.EnsureBinaries(context.Background(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bins.Kubectl, "--kubeconfig", kube.Kubeconfig(), "apply", "--dry-run=server", "-f", "-")
+	cmd.Stdin = strings.NewReader(out)
+	applied, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl apply of rbac's output: %v\n%s\n--- the output:\n%s", err, applied, out)
+	}
+	for _, want := range []string{"clusterrole.rbac.authorization.k8s.io/" + ns + "-ao-modules",
+		"clusterrolebinding.rbac.authorization.k8s.io/" + ns + "-ao-modules", "role.rbac.authorization.k8s.io/ao-modules",
+		"rolebinding.rbac.authorization.k8s.io/ao-modules"} {
+		if !strings.Contains(string(applied), want) {
+			t.Errorf("kubectl apply did not take %s:\n%s", want, applied)
+		}
 	}
 }
