@@ -154,6 +154,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.reconfigureDue()
 	case ObjectsChecked:
 		return c.objectsChecked(e, env)
+	case DriftRestored:
+		return c.driftRestored(e.Result)
 	case HookEventArrived:
 		if c.retiring {
 			return nil
