@@ -54,8 +54,9 @@ func (r *Run) Step(ev Event, env Env) []Effect {
 		return r.hookDone(e, env.Scope)
 	case ConfigWritten:
 		return r.configWritten(e)
+	default:
+		panic(fmt.Sprintf("hookrun: event %T has no case in Step", ev))
 	}
-	return nil
 }
 
 func (r *Run) begin(e Begin, now time.Time) []Effect {

@@ -85,8 +85,9 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case HookEventArrived: // a Synchronization from main's GlobalSynchronization's watch takes its activation
 		cur, running := c.Current(messages.MainQueue)
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
+	default:
+		panic(fmt.Sprintf("global: event %T has no case in Step", ev))
 	}
-	return nil
 }
 
 // assigned starts a task on its queue's run; a queue gives one task at a

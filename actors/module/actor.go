@@ -159,7 +159,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.CheckResult:
 		a.handleCheckResult(ctx, msg)
 	case worker.RestoreResult:
-		a.handleRestoreResult(msg)
+		a.step(ctx, DriftRestored{Result: msg})
 	case messages.KubeSyncRuns:
 		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:

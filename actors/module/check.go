@@ -62,6 +62,13 @@ func (c *Core) observeDrift(found []messages.DriftedObject, now time.Time) []Eff
 	return append(out, c.showDrift()...)
 }
 
+// driftRestored takes the worker's restore of drifted fields to the
+// tracker: a restore done counts towards giving up, a failed one is told as
+// failed with its error, and counts for nothing.
+func (c *Core) driftRestored(r worker.RestoreResult) []Effect {
+	return []Effect{DriftJudged{Step: c.drift.restoreDone(r.Drift, r.Restored, r.Err), Mode: c.DriftMode}}
+}
+
 // helmDrift follows a module run's helm step: a run that wrote the
 // release put back every field (helm's three-way merge), one that skipped
 // it checked the drift.

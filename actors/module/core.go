@@ -154,14 +154,17 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.reconfigureDue()
 	case ObjectsChecked:
 		return c.objectsChecked(e, env)
+	case DriftRestored:
+		return c.driftRestored(e.Result)
 	case HookEventArrived:
 		if c.retiring {
 			return nil
 		}
 		cur, running := c.Current()
 		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
+	default:
+		panic(fmt.Sprintf("module: event %T has no case in Step", ev))
 	}
-	return nil
 }
 
 // stepLife handles the events of the module's own life (lifecycle.go).
@@ -179,8 +182,9 @@ func (c *Core) stepLife(ev Event, env Env) []Effect {
 		return c.remove()
 	case Disabled:
 		return c.disabled()
+	default:
+		panic(fmt.Sprintf("module: event %T has no case in stepLife", ev))
 	}
-	return nil
 }
 
 // stepPhase takes the worker's and the kube actor's results of the
@@ -204,8 +208,9 @@ func (c *Core) stepPhase(ev Event, env Env) []Effect {
 		return c.webhooksRegistered(e.Err, env)
 	case WebhooksUnregistered:
 		return c.webhooksUnregistered(e.Err, env)
+	default:
+		panic(fmt.Sprintf("module: event %T has no case in stepPhase", ev))
 	}
-	return nil
 }
 
 // sectionChanged takes the module's ConfigMap section. The echo of our own

@@ -97,3 +97,69 @@ func TestDriftFollowsTheRelease(t *testing.T) {
 		t.Fatalf("drift %+v tracked with the mode off", h.core.State.Drift)
 	}
 }
+
+// TestRestoreOutcomeReachesTheTracker: the worker's restore result is an
+// event of the core. Restores that fail (a PATCH that RBAC forbids) are
+// told as failed with their error, check after check, and never end as
+// "given up"; restores that the worker did and that another writer undoes
+// are given up after driftMaxRestores, and restored no more.
+func TestRestoreOutcomeReachesTheTracker(t *testing.T) {
+	forbidden := errors.New(`restore ConfigMap/ns/a: configmaps "a" is forbidden: cannot patch resource "configmaps"`)
+	for _, tc := range []struct {
+		name                    string
+		done                    bool
+		asked, restored, failed int
+		givenUp                 int
+	}{
+		{name: "forbidden restores end as failed", done: false, asked: 5, failed: 5},
+		{name: "restores undone by another writer are given up", done: true, asked: driftMaxRestores, restored: driftMaxRestores, givenUp: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var asked, restored, failed, givenUp int
+			h := driftingInRestoreMode(t)
+			for range 5 {
+				h.step(CheckDue{}, "CheckObjects")
+				for _, e := range h.core.Step(ObjectsChecked{Check: worker.ReleaseCheck{Drift: []messages.DriftedObject{drifted("ConfigMap/ns/a", "data.a")}}}, h.env) {
+					switch e := e.(type) {
+					case DriftJudged:
+						givenUp += len(e.Step.GiveUp)
+					case RestoreDrift:
+						asked++
+						judged := restoreResult(t, h, e.Drift, tc.done, forbidden)
+						restored, failed = restored+len(judged.Restored), failed+len(judged.Failed)
+						givenUp += len(judged.GiveUp)
+					}
+				}
+			}
+			if asked != tc.asked || restored != tc.restored || failed != tc.failed || givenUp != tc.givenUp {
+				t.Errorf("asked %d, restored %d, failed %d, given up %d; want %d, %d, %d, %d",
+					asked, restored, failed, givenUp, tc.asked, tc.restored, tc.failed, tc.givenUp)
+			}
+		})
+	}
+}
+
+// driftingInRestoreMode is an enabled, idle module in drift mode restore.
+func driftingInRestoreMode(t *testing.T) *harness {
+	h := newHarness(t, true, nil)
+	h.core.DriftMode = DriftRestore
+	enable(h)
+	h.core.State.StartupDone, h.core.Watching = true, true
+	return h
+}
+
+// restoreResult feeds the worker's result of the restore asked (all done,
+// or all failed with err) and returns what the tracker judged of it.
+func restoreResult(t *testing.T, h *harness, drift []messages.DriftedObject, done bool, err error) driftStep {
+	t.Helper()
+	result := worker.RestoreResult{Drift: drift, Err: err}
+	if done {
+		result.Restored, result.Err = objectsOf(drift), nil
+	}
+	effects := h.step(DriftRestored{Result: result}, "DriftJudged")
+	judged := effects[0].(DriftJudged).Step
+	if !done && (len(judged.Failed) != len(drift) || !errors.Is(judged.RestoreErr, err)) {
+		t.Fatalf("failed %v with %v; want every object asked, with %v", objectsOf(judged.Failed), judged.RestoreErr, err)
+	}
+	return judged
+}

@@ -22,7 +22,8 @@ const driftMaxRestores = 3
 
 // driftTracker is what a module knows of its release's drift between
 // checks: since when each object drifts, which fields, how often each was
-// restored and came back. It decides; the actor logs, counts and restores.
+// restored (the worker said so) and came back. It decides; the actor logs,
+// counts and restores.
 type driftTracker struct {
 	objects map[string]*driftedObject
 }
@@ -31,7 +32,8 @@ type driftedObject struct {
 	found    messages.DriftedObject
 	since    time.Time
 	reported string          // the fields last reported
-	restored map[string]bool // the paths restored since the last check
+	asked    map[string]bool // the paths whose restore was asked since the last check
+	restored map[string]bool // of those, the paths the worker restored
 	restores map[string]int  // per path: restores it came back from
 	givenUp  map[string]bool
 }
@@ -49,6 +51,13 @@ type driftStep struct {
 	GiveUp []givenUp
 	// Cleared are the objects that no longer drift.
 	Cleared []string
+	// Restored and Failed are what the worker did of the restores asked
+	// (a restore result): a WARN and a count each, and an ERROR with
+	// RestoreErr for each failed. Only a restore done counts towards
+	// giving up: one that failed (a PATCH that RBAC forbids) was never
+	// undone by another writer.
+	Restored, Failed []messages.DriftedObject
+	RestoreErr       error
 }
 
 type givenUp struct {
@@ -102,7 +111,7 @@ func (t *driftTracker) observeObject(o *driftedObject, f messages.DriftedObject,
 		step.Report = append(step.Report, f)
 		o.reported = sig
 	}
-	o.found, o.restored = f, map[string]bool{}
+	o.found, o.asked, o.restored = f, map[string]bool{}, map[string]bool{}
 	if mode != DriftRestore {
 		return
 	}
@@ -116,12 +125,34 @@ func (t *driftTracker) observeObject(o *driftedObject, f messages.DriftedObject,
 			step.GiveUp = append(step.GiveUp, givenUp{Object: f.Object, Kind: f.Kind, Path: field.Path})
 		default:
 			restore.Fields = append(restore.Fields, field)
-			o.restored[field.Path] = true
+			o.asked[field.Path] = true
 		}
 	}
 	if len(restore.Fields) > 0 {
 		step.Restore = append(step.Restore, restore)
 	}
+}
+
+// restoreDone takes the worker's result of the restores asked: the fields
+// of the objects restored count as restored at the next check; those of
+// the others, as never restored.
+func (t *driftTracker) restoreDone(asked []messages.DriftedObject, restored []string, err error) driftStep {
+	step := driftStep{RestoreErr: err}
+	for _, d := range asked {
+		if !slices.Contains(restored, d.Object) {
+			step.Failed = append(step.Failed, d)
+			continue
+		}
+		step.Restored = append(step.Restored, d)
+		if o := t.objects[d.Object]; o != nil {
+			for _, f := range d.Fields {
+				if o.asked[f.Path] {
+					o.restored[f.Path] = true
+				}
+			}
+		}
+	}
+	return step
 }
 
 // reset forgets everything: helm just wrote the release.

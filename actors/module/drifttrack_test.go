@@ -1,6 +1,7 @@
 package module
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -27,7 +28,8 @@ func objectsOf(ds []messages.DriftedObject) []string {
 // The tracker's decisions over a sequence of checks: a drift is reported
 // once while it stays the same, again when it changes or comes back after a
 // restore; restore mode restores it; a field restored driftMaxRestores
-// times that came back each time is given up once and not restored again;
+// times that came back each time is given up once and not restored again,
+// where a restore that failed counts for nothing;
 // a drift that goes away is cleared and forgets its restores.
 func TestDriftTracker(t *testing.T) {
 	cm, other := "ConfigMap/ns/a", "ConfigMap/ns/b"
@@ -38,6 +40,7 @@ func TestDriftTracker(t *testing.T) {
 		restore []string
 		giveUp  []givenUp
 		cleared []string
+		failed  bool // the worker fails the restores asked
 	}
 	for _, tc := range []struct {
 		name   string
@@ -69,6 +72,13 @@ func TestDriftTracker(t *testing.T) {
 			{found: []messages.DriftedObject{drifted(cm, "x", "y"), drifted(other, "z")}, mode: DriftRestore,
 				report: []string{cm, other}, restore: []string{cm, other}, giveUp: []givenUp{{Object: cm, Kind: "ConfigMap", Path: "x"}}},
 		}},
+		{name: "restores that fail are never given up, nor reported again", checks: []check{
+			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, report: []string{cm}, restore: []string{cm}, failed: true},
+			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, restore: []string{cm}, failed: true},
+			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, restore: []string{cm}, failed: true},
+			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, restore: []string{cm}, failed: true},
+			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, restore: []string{cm}},
+		}},
 		{name: "switching to restore restores what was only reported", checks: []check{
 			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftReport, report: []string{cm}},
 			{found: []messages.DriftedObject{drifted(cm, "data.a")}, mode: DriftRestore, restore: []string{cm}},
@@ -88,9 +98,24 @@ func TestDriftTracker(t *testing.T) {
 				if !reflect.DeepEqual(step.GiveUp, c.giveUp) || !reflect.DeepEqual(step.Cleared, c.cleared) {
 					t.Errorf("check %d: give up %v, cleared %v; want %v, %v", i, step.GiveUp, step.Cleared, c.giveUp, c.cleared)
 				}
+				confirmRestores(&tr, step.Restore, c.failed)
 			}
 		})
 	}
+}
+
+// confirmRestores gives the tracker the worker's result of the restores
+// asked: all done, or all failed.
+func confirmRestores(tr *driftTracker, asked []messages.DriftedObject, failed bool) {
+	if len(asked) == 0 {
+		return
+	}
+	restored := objectsOf(asked)
+	var err error
+	if failed {
+		restored, err = nil, errors.New("forbidden")
+	}
+	tr.restoreDone(asked, restored, err)
 }
 
 // The state module why shows: since the first sighting, the fields, the
@@ -99,7 +124,8 @@ func TestDriftTrackerState(t *testing.T) {
 	var tr driftTracker
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	for i := range driftMaxRestores + 1 {
-		tr.observe(start.Add(time.Duration(i)*time.Minute), []messages.DriftedObject{drifted("ConfigMap/ns/a", "data.a")}, DriftRestore)
+		step := tr.observe(start.Add(time.Duration(i)*time.Minute), []messages.DriftedObject{drifted("ConfigMap/ns/a", "data.a")}, DriftRestore)
+		confirmRestores(&tr, step.Restore, false)
 	}
 	got := tr.state()
 	if len(got) != 1 || got[0].Since != "2026-11-26T12:00:00Z" || got[0].Restores != driftMaxRestores ||

@@ -97,6 +97,9 @@ type (
 		Check worker.ReleaseCheck
 		Err   error
 	}
+	// DriftRestored is the worker's restore of drifted fields
+	// (RestoreDrift).
+	DriftRestored struct{ Result worker.RestoreResult }
 )
 
 func (TaskAssigned) moduleEvent()         {}
@@ -121,6 +124,7 @@ func (EnabledScriptDone) moduleEvent()    {}
 func (HelmWaiting) moduleEvent()          {}
 func (Removed) moduleEvent()              {}
 func (ObjectsChecked) moduleEvent()       {}
+func (DriftRestored) moduleEvent()        {}
 
 // Effect is an output of the module core: one of the types below, a closed
 // set the actor's apply covers case by case.
@@ -217,7 +221,8 @@ type (
 	// them is queued; the actor logs it.
 	AbsentFound struct{ Objects []string }
 	// DriftJudged is what the drift tracker decided (reports, fields
-	// given up, objects no longer drifting), for the log and the metrics.
+	// given up, objects no longer drifting, restores done and failed), for
+	// the log and the metrics.
 	DriftJudged struct {
 		Step driftStep
 		Mode string

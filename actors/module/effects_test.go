@@ -7,10 +7,12 @@ import (
 )
 
 // TestApplyCoversEveryEffect: apply has a case for every effect of the
-// core, and applyHook for every effect of a hook run (the ones the core keeps
+// core (applyLog, applyLife and applyReconfigure for those it hands on),
+// and applyHook for every effect of a hook run (the ones the core keeps
 // included, as panics), so that a new effect type fails here rather than
 // at run time in the shell; and Step has a case for every event of the
-// core, so that a new event cannot be dropped without a word.
+// core (stepLife, whenConfigured and stepPhase for those it hands on), so
+// that a new event cannot be dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	actortest.Covered(t, ".", map[string]actortest.Sealed{
 		"apply":     {Dir: ".", Marker: "moduleEffect"},

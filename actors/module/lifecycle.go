@@ -2,6 +2,7 @@ package module
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -109,8 +110,9 @@ func (c *Core) whenConfigured(ev Event, env Env) []Effect {
 			return []Effect{TaskDropped{To: e.Assigned.Queue, Task: e.Assigned.Task, Err: c.life.err}}
 		}
 		return c.assigned(e.Assigned, env)
+	default:
+		panic(fmt.Sprintf("module: event %T has no case in whenConfigured", ev))
 	}
-	return nil
 }
 
 // checkEnabled answers discovery: a module that failed to start is

@@ -1,6 +1,8 @@
 package module
 
 import (
+	"fmt"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -43,5 +45,7 @@ func (a *Actor) applyReconfigure(ctx actor.Context, e Effect) {
 	case Recovered:
 		a.log.Info(RecoveredMessage, "failures", e.Failures)
 		a.count(func(m Metrics) { m.ModuleFailed(a.name(), nil) })
+	default:
+		panic(fmt.Sprintf("module: effect %T has no case in applyReconfigure", e))
 	}
 }

@@ -45,7 +45,8 @@ func (a *Actor) handleCheckResult(ctx actor.Context, r worker.CheckResult) {
 }
 
 // driftJudged logs and counts what the drift tracker decided: WARN for
-// what is new, ERROR for fields given up, INFO for what no longer drifts.
+// what is new and what was restored, ERROR for fields given up and failed
+// restores, INFO for what no longer drifts.
 func (a *Actor) driftJudged(e DriftJudged) {
 	for _, d := range e.Step.Report {
 		a.log.Warn("release object drifted from its manifest", "object", d.Object, "fields", fieldLines(d),
@@ -61,23 +62,13 @@ func (a *Actor) driftJudged(e DriftJudged) {
 	for _, name := range e.Step.Cleared {
 		a.log.Info("release object no longer drifts", "object", name)
 	}
-}
-
-func (a *Actor) handleRestoreResult(r worker.RestoreResult) {
-	restored := map[string]bool{}
-	for _, name := range r.Restored {
-		restored[name] = true
+	for _, d := range e.Step.Restored {
+		a.log.Warn("drift restored to the manifest", "object", d.Object, "fields", fieldLines(d))
+		a.count(func(m Metrics) { m.DriftRestore(a.name(), d.Kind, "restored") })
 	}
-	for _, d := range r.Drift {
-		outcome := "failed"
-		if restored[d.Object] {
-			outcome = "restored"
-			a.log.Warn("drift restored to the manifest", "object", d.Object, "fields", fieldLines(d))
-		}
-		a.count(func(m Metrics) { m.DriftRestore(a.name(), d.Kind, outcome) })
-	}
-	if r.Err != nil {
-		a.log.Warn("drift restore", "err", r.Err)
+	for _, d := range e.Step.Failed {
+		a.log.Error("drift restore failed", "object", d.Object, "fields", fieldLines(d), "err", e.Step.RestoreErr)
+		a.count(func(m Metrics) { m.DriftRestore(a.name(), d.Kind, "failed") })
 	}
 }
 

@@ -98,6 +98,8 @@ func (l *lifecycle) publish(e Effect) {
 		if l.opts.Destructive != nil {
 			l.opts.Destructive(e.Release, worker.Destructive{Action: worker.ActionPurge, Reason: e.Cause})
 		}
+	default:
+		panic(fmt.Sprintf("operator: effect %T has no case in publish", e))
 	}
 }
 

@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/addon-actors/addon-operator/board"
@@ -152,8 +153,9 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return []Effect{ListDirs{}}
 	case DirsListed:
 		return c.dirsListed(e)
+	default:
+		panic(fmt.Sprintf("operator: event %T has no case in Step", ev))
 	}
-	return nil
 }
 
 // finish answers the running task's queue.

@@ -7,10 +7,12 @@ import (
 )
 
 // TestApplyCoversEveryEffect: the lifecycle's apply has a case for every
-// effect of the core, so that a new effect type fails here rather than
-// at run time in the shell.
+// effect of the core (publish for those it hands on), and Step for every
+// event, so that a new effect or event type fails here rather than being
+// dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	actortest.Covered(t, ".", map[string]actortest.Sealed{
 		"apply": {Dir: ".", Marker: "operatorEffect"},
+		"Step":  {Dir: ".", Marker: "operatorEvent"},
 	})
 }

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -68,8 +69,9 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.retryDue(e)
 	case OwnerLost:
 		return c.ownerLost(e, env)
+	default:
+		panic(fmt.Sprintf("queue: event %T has no case in Step", ev))
 	}
-	return nil
 }
 
 // finished pops a task that succeeded, queuing what it asked for, or

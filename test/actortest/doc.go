@@ -6,7 +6,8 @@
 // the owners an event source sends to; a synchronous dispatcher option for
 // single-actor tests; LogHandler and ExpectLog to assert what an actor
 // logs; Covered, which proves from source that an applier's type switch
-// takes every effect of a sealed set; and Standalone, the kit's TB for
+// takes every effect of a sealed set, as do the functions it hands part of
+// the set to, at any depth, each with a default that panics; and Standalone, the kit's TB for
 // examples. Every actor a test spawns is stopped in its cleanup.
 //
 // It imports, of this module, only supervision and its sub-package inspect

@@ -31,6 +31,24 @@ type Sealed struct {
 // function or method fn of the package in dir names, as they would be
 // written there ("hookrun.Ran"), sorted.
 func missingCases(set Sealed, dir, fn string) ([]string, error) {
+	members, err := written(set)
+	if err != nil {
+		return nil, err
+	}
+	funcs, err := funcsIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	fd, ok := funcs[fn]
+	if !ok {
+		return nil, fmt.Errorf("no function %s in %s", fn, dir)
+	}
+	return without(members, readApplier(fd, setOf(members), funcs).cases), nil
+}
+
+// written returns the members of set as the applier's cases write them,
+// sorted; a set no type belongs to is an error (it would cover trivially).
+func written(set Sealed) ([]string, error) {
 	members, err := implementers(set.Dir, set.Marker)
 	if err != nil {
 		return nil, err
@@ -38,20 +56,12 @@ func missingCases(set Sealed, dir, fn string) ([]string, error) {
 	if len(members) == 0 {
 		return nil, fmt.Errorf("no type in %s has the method %s", set.Dir, set.Marker)
 	}
-	cases, err := switchCasesIn(dir, fn)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, m := range members {
-		if set.Qualifier != "" {
-			m = set.Qualifier + "." + m
-		}
-		if !cases[m] {
-			out = append(out, m)
+	if set.Qualifier != "" {
+		for i, m := range members {
+			members[i] = set.Qualifier + "." + m
 		}
 	}
-	return out, nil
+	return members, nil
 }
 
 // implementers returns the names of the concrete types declared in the
@@ -89,40 +99,6 @@ func has(t types.Type, pkg *types.Package, method string) bool {
 	return isFunc
 }
 
-// switchCasesIn returns the types named by the cases of the type switches in the
-// function or method fn of the package in dir, as written ("RunHelm",
-// "hookrun.Ran").
-func switchCasesIn(dir, fn string) (map[string]bool, error) {
-	fset := token.NewFileSet()
-	files, err := parseDir(fset, dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		for _, decl := range f.Decls {
-			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Name.Name == fn && fd.Body != nil {
-				return switchCases(fd.Body), nil
-			}
-		}
-	}
-	return nil, fmt.Errorf("no function %s in %s", fn, dir)
-}
-
-func switchCases(body *ast.BlockStmt) map[string]bool {
-	out := map[string]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if ts, ok := n.(*ast.TypeSwitchStmt); ok {
-			for _, s := range ts.Body.List {
-				for _, e := range s.(*ast.CaseClause).List {
-					out[types.ExprString(e)] = true
-				}
-			}
-		}
-		return true
-	})
-	return out
-}
-
 // parseDir parses the Go files of the package in dir that the build
 // takes, leaving out its tests.
 func parseDir(fset *token.FileSet, dir string) ([]*ast.File, error) {
@@ -150,16 +126,22 @@ func (emptyImporter) Import(p string) (*types.Package, error) {
 
 // Covered fails t for each applier of the package in dir (a function name,
 // mapped to the set of effects it must take) that lacks a case for one of
-// the set's types.
+// the set's types, whose switch over the set has no default that panics,
+// or that routes a type to a function of the package (routes.go) that
+// lacks the same, at any depth.
 func Covered(t testing.TB, dir string, appliers map[string]Sealed) {
 	t.Helper()
+	funcs, err := funcsIn(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for fn, set := range appliers {
-		missing, err := missingCases(set, dir, fn)
+		members, err := written(set)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(missing) > 0 {
-			t.Errorf("%s has no case for the effects %q", fn, missing)
+		for _, g := range gaps(funcs, setOf(members), fn, members, map[string]bool{}) {
+			t.Error(g)
 		}
 	}
 }

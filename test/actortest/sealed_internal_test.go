@@ -34,3 +34,29 @@ func TestMissingErrors(t *testing.T) {
 		t.Error("a missing applier: want an error")
 	}
 }
+
+// TestGaps: a type routed to a function that has no case for it, and a
+// switch without a default that panics, are found at the depth they are;
+// a concrete value passed on, or a value passed to a function with no
+// switch over the set, is not a route.
+func TestGaps(t *testing.T) {
+	funcs, err := funcsIn("testdata/fx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := gaps(funcs, setOf(members), "Route", members, map[string]bool{})
+	want := []string{
+		`applyPair has no case for ["Remote"] (routed from Route)`,
+		`applyQuiet has a switch over the set without a default that panics (routed from Route)`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := gaps(funcs, setOf(members), "Apply", members, map[string]bool{}); len(got) != 2 {
+		t.Errorf("Apply: got %q, want its missing Forgotten and its quiet switches", got)
+	}
+}

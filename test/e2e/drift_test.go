@@ -295,3 +295,62 @@ func grepLines(text, s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// In restore mode with RBAC that forbids patching ConfigMaps (the rules
+// `addon-operator rbac` computes, less that verb, bound to the operator's
+// ServiceAccount): a ConfigMap edited by hand is asked to be restored at
+// every check, each restore fails, and each is told as failed with the
+// refusal, counted outcome="failed", and never as "given up" (no other
+// writer undid it).
+func TestDriftRestoreForbiddenIsFailedNotGivenUp(t *testing.T) {
+	files := driftModule("drift: restore\n")
+	files["global-hooks/.keep"] = ""
+	files["configmap.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: addon-operator\ndata: {}\n"
+	root, ns, client := tree(t, files), kube.Namespace(t), kube.Client(t)
+	kubeconfig, roles, out := withComputedRBAC(t, client, root, ns)
+	if len(roles) != 1 {
+		t.Fatalf("want one Role in %s:\n%s", ns, out)
+	}
+	withoutPatchOnConfigMaps(t, client, roles[0])
+	op := startSpec(t, root, ns, "KUBE_CONFIG="+kubeconfig, "ADDON_OPERATOR_RESOURCES_CHECK_INTERVAL=500ms")
+	op.waitReady(t)
+	op.waitIdle(t)
+
+	cm, err := client.CoreV1().ConfigMaps(ns).Get(context.Background(), "drifty-cm", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm.Data["b"] = "by hand"
+	if _, err := client.CoreV1().ConfigMaps(ns).Update(context.Background(), cm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	object := map[string]any{"object": "ConfigMap/" + ns + "/drifty-cm"}
+	op.waitLog(t, 60*time.Second, "more failed restores than a fight takes to give up", func(recs []map[string]any) bool {
+		n := 0
+		for _, rec := range recs {
+			if matches(rec, "drift restore failed", object) {
+				n++
+			}
+		}
+		return n > driftMaxRestores
+	})
+	rec := op.waitRecord(t, "drift restore failed", object)
+	if e, _ := rec["err"].(string); !strings.Contains(e, "forbidden") {
+		t.Fatalf("failed restore without the refusal: %v", rec)
+	}
+	if n := op.count("drift restore given up: another writer sets the field back after each restore", nil); n != 0 {
+		t.Fatalf("%d restores given up; they failed:\n%s", n, grepLines(op.logText(), "drift restore"))
+	}
+	if got := cmData(t, client, ns, "drifty-cm")["b"]; got != "by hand" {
+		t.Fatalf("the ConfigMap was restored without the right to patch it: b=%q", got)
+	}
+	_, body := op.get(t, "/metrics") // counted after each record: all but the last are
+	if v := seriesValue(body, `addon_operator_helm_drift_restores_total{kind="ConfigMap",module="drifty",outcome="failed"}`); v < driftMaxRestores ||
+		strings.Contains(body, `outcome="given_up"`) {
+		t.Fatalf("drift_restores_total: failed %v, want >= %d and no given_up:\n%s", v, driftMaxRestores, grepLines(body, "drift_restores"))
+	}
+}
+
+// driftMaxRestores is the operator's: restores a field comes back from
+// before it is given up.
+const driftMaxRestores = 3

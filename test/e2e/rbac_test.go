@@ -216,6 +216,20 @@ func TestComputedRBACIsEnoughAndAMissingRuleIsNamed(t *testing.T) {
 	}
 }
 
+// withComputedRBAC binds the rules `addon-operator rbac` computes for the
+// modules in root to the ServiceAccount "ao" of ns, and returns a
+// kubeconfig of it, the Roles and the command's output.
+func withComputedRBAC(t *testing.T, client kubernetes.Interface, root, ns string) (string, []*rbacv1.Role, string) {
+	t.Helper()
+	kubeconfig := serviceAccountKubeconfig(t, client, ns, "ao")
+	out, code := rbacCommand(t, root, ns, "ao", "-o", "json")
+	if code != 0 {
+		t.Fatalf("addon-operator rbac: exit %d\n%s", code, out)
+	}
+	_, roles := applyRBAC(t, client, out)
+	return kubeconfig, roles, out
+}
+
 // withoutPatchOnConfigMaps takes the verb patch on configmaps out of the
 // role (keeping everything else).
 func withoutPatchOnConfigMaps(t *testing.T, client kubernetes.Interface, role *rbacv1.Role) {
@@ -296,12 +310,7 @@ fi
 		"configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: addon-operator}\ndata: {}\n",
 	})
 	client := kube.Client(t)
-	kubeconfig := serviceAccountKubeconfig(t, client, ns, "ao")
-	out, code := rbacCommand(t, root, ns, "ao", "-o", "json")
-	if code != 0 {
-		t.Fatalf("addon-operator rbac: exit %d\n%s", code, out)
-	}
-	_, roles := applyRBAC(t, client, out)
+	kubeconfig, roles, out := withComputedRBAC(t, client, root, ns)
 	if len(roles) != 2 {
 		t.Fatalf("want a Role in %s and in %s:\n%s", ns, other, out)
 	}

@@ -37,3 +37,39 @@ func Apply(e Effect) string {
 }
 
 var _ = notEffect{}
+
+// Route covers every effect itself, but hands Plain and Remote to
+// applyPair, which forgets Remote, and Forgotten, by the switched value,
+// to applyQuiet, whose switch has no default that panics; keep takes any
+// value and has no switch.
+func Route(ev Effect) string {
+	switch e := ev.(type) {
+	case Plain, Remote:
+		return applyPair(e)
+	case Forgotten:
+		return applyQuiet(ev)
+	case *Pointer, Embedding:
+		return keep(e) // no switch over the set: not a route
+	default:
+		panic("no case")
+	}
+}
+
+func applyPair(e Effect) string {
+	switch e.(type) {
+	case Plain:
+		return "plain"
+	default:
+		panic("no case")
+	}
+}
+
+func applyQuiet(e Effect) string {
+	switch e.(type) {
+	case Forgotten:
+		return "forgotten"
+	}
+	return ""
+}
+
+func keep(any) string { return "" }
