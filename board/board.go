@@ -40,6 +40,16 @@ type Board struct {
 	changed chan struct{} // closed and replaced on every publication
 }
 
+// The phases a module's state is published in: its actor's (starting,
+// idle, failed when its hooks cannot be configured) and the debug API's
+// for a dir not seen since start-up. Readers match these, never literals.
+const (
+	PhaseStarting = "starting"
+	PhaseIdle     = "idle"
+	PhaseFailed   = "failed"
+	PhaseUnseen   = "unseen"
+)
+
 // ModuleState is a module as the operator and debug views show it.
 type ModuleState struct {
 	Name        string `json:"name"`

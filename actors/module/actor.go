@@ -104,7 +104,7 @@ func New(opts Options) actor.Producer {
 		name := opts.Definition.Names.Name
 		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
 			HasChart: opts.Definition.HasChart, HasEnabledScript: opts.Definition.HasEnabledScript, DriftMode: driftMode(opts),
-			State: board.ModuleState{Name: name, Phase: "starting"}}}
+			State: board.ModuleState{Name: name, Phase: board.PhaseStarting}}}
 	}
 }
 

@@ -1,6 +1,7 @@
 package module
 
 import (
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -18,7 +19,7 @@ func valuesForHelm(pinned Env, c *Core) map[string]any {
 func (c *Core) finish(err error, env Env) []Effect {
 	var out []Effect
 	done := messages.TaskDone{}
-	c.State.Phase, c.State.LastError = "idle", ""
+	c.State.Phase, c.State.LastError = board.PhaseIdle, ""
 	r := c.run
 	c.run = nil
 	if r != nil {

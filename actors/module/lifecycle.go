@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -56,7 +57,7 @@ func (c *Core) configure(e Configured, env Env) []Effect {
 	if e.Err != nil {
 		c.life.err = e.Err
 		c.life.failures++
-		c.State.Phase, c.State.LastError = "failed", e.Err.Error()
+		c.State.Phase, c.State.LastError = board.PhaseFailed, e.Err.Error()
 		out = []Effect{StartFailed{Err: e.Err}, Publish{}}
 		if !again {
 			out = append(out, Ready{Err: e.Err.Error()})
@@ -68,7 +69,7 @@ func (c *Core) configure(e Configured, env Env) []Effect {
 		}
 		c.life.err, c.life.failures = nil, 0
 		c.Hooks, c.HasCRDs, c.HasWebhooks, c.State.Webhooks = e.Hooks, e.HasCRDs, e.HasWebhooks, e.Webhooks
-		c.State.Phase, c.State.LastError = "idle", ""
+		c.State.Phase, c.State.LastError = board.PhaseIdle, ""
 		out = append(out, Publish{}, Ready{})
 	}
 	return append(out, c.runDeferred(env)...)

@@ -67,7 +67,7 @@ func newPlanner(cfg Config, a *App, client kubernetes.Interface, common values.S
 	}
 	return whatif.New(whatif.Options{Board: a.Board, Scan: scan, Common: common,
 		GlobalSchemas: schemasOrNil(globalSchemas), Helm: planHelm{cfg.Helm}, Enabled: a.Runner, LiveData: live,
-		IgnoreRelease: cfg.IgnoreRelease, KubeVersion: a.kubeVersion, Log: cfg.Log})
+		IgnoreRelease: cfg.IgnoreRelease, KubeVersion: a.kubeVersion, ParallelModuleRuns: cfg.ParallelModuleRuns, Log: cfg.Log})
 }
 
 // Plan computes what the request's configuration would do (POST /plan).

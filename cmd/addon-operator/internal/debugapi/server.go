@@ -166,5 +166,5 @@ func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) e
 // unseenState is the state of a module whose dir has not been seen since
 // start-up.
 func unseenState(name, reason string) board.ModuleState {
-	return board.ModuleState{Name: name, Phase: "unseen", DirError: reason}
+	return board.ModuleState{Name: name, Phase: board.PhaseUnseen, DirError: reason}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"os"
@@ -49,8 +50,10 @@ const (
 // converge, with a candidate ConfigMap and the modules dirs as they are
 // now) and the operator's own core (taking that ConfigMap, reading the
 // dirs again and converging) decide the same: the same modules enabled,
-// the same unmet requirements, the same runs, deletes (with their reasons)
-// and purges.
+// the same unmet requirements, the same runs (grouped alike in
+// ParallelModuleRuns, by requirements or, with ParallelModuleRuns > 1, by
+// weight), deletes (with their reasons) and purges; a modules set whose
+// requirements form a cycle is refused by both for the same reason.
 func TestPlanDecidesAsTheOperator(t *testing.T) {
 	a, b := moduleDir{dir: "001-a", enabled: true, chart: true}, moduleDir{dir: "002-b", enabled: true}
 	c := moduleDir{dir: "003-c", enabled: true, script: scriptNeedA}
@@ -61,7 +64,11 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		live      map[string]string
 		candidate map[string]string
 		owned     []string
+		parallel  int // the operator's ParallelModuleRuns
 		want      []string
+		// refused: the modules dirs after are refused for this
+		// requirements cycle (want is then what the operator queues).
+		refused string
 	}{
 		{name: "nothing changes", before: []moduleDir{a, b, c}, owned: []string{"a", "b", "c"},
 			want: []string{"run a", "run b", "run c"}},
@@ -91,11 +98,22 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		{name: "a dir that cannot be seen keeps its module and release", before: []moduleDir{a, b},
 			after: []moduleDir{a, {dir: "002-b", dangling: true}}, owned: []string{"a", "b"}, want: []string{"run a"}},
 		{name: "requirements order the runs", before: []moduleDir{{dir: "001-x", enabled: true, requires: []string{"y"}},
-			{dir: "002-y", enabled: true, chart: true}}, want: []string{"run y", "run x"}},
+			{dir: "002-y", enabled: true, chart: true}}, want: []string{"run y [1]", "run x [1]"}},
+		{name: "an unmet requirement disables the module", before: []moduleDir{a, b, {dir: "003-c", enabled: true}},
+			after: []moduleDir{a, b, {dir: "003-c", enabled: true, requires: []string{"z"}}}, owned: []string{"a", "b", "c"},
+			want: []string{"run a", "run b", "delete c: turned off because of unmet requirements: dependency 'z' not found"}},
+		{name: "runs of one weight in parallel", before: []moduleDir{a, b, {dir: "002-d", enabled: true}, c},
+			owned: []string{"a", "b", "c", "d"}, parallel: 2, want: []string{"run a", "run b [1]", "run d [1]", "run c"}},
+		{name: "parallel runs, one disabled", before: []moduleDir{a, b, {dir: "002-d", enabled: true}, {dir: "002-e", enabled: true}},
+			candidate: map[string]string{"dEnabled": "false"}, owned: []string{"a", "b", "d", "e"}, parallel: 2,
+			want: []string{"run a", "run b [1]", "run e [1]", "delete d: disabled in ConfigMap key dEnabled"}},
+		{name: "a requirements cycle is refused", before: []moduleDir{a, b},
+			after: []moduleDir{{dir: "001-a", enabled: true, chart: true, requires: []string{"b"}}, {dir: "002-b", enabled: true, chart: true, requires: []string{"a"}}},
+			owned: []string{"a", "b"}, want: []string{"run a", "run b"}, refused: "module requirements form a cycle: a -> b -> a"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, tc.before, tc.owned)
+			w := newWorld(t, tc.before, tc.owned, tc.parallel)
 			w.converge(t, tc.live)
 			if tc.after != nil {
 				w.layout(t, tc.after)
@@ -109,6 +127,10 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 				t.Fatal(err)
 			}
 			byOperator := w.reconverge(t, tc.candidate)
+			if tc.refused != "" {
+				refusedAlike(t, plan, byOperator, tc.want, tc.refused)
+				return
+			}
 			if got := planned(plan); !reflect.DeepEqual(got, byOperator.tasks) || !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("plan decides\n%q\nthe operator\n%q\nwant\n%q", got, byOperator.tasks, tc.want)
 			}
@@ -119,11 +141,26 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 	}
 }
 
+// refusedAlike: the operator refused the modules dirs for the cycle (and
+// went on with its last good set, want), and the plan is invalid for the
+// same reason, without runs.
+func refusedAlike(t *testing.T, plan Plan, byOperator converged, want []string, cycle string) {
+	t.Helper()
+	if byOperator.refused != cycle || !reflect.DeepEqual(byOperator.tasks, want) {
+		t.Fatalf("the operator refused %q and queued %q, want %q and %q", byOperator.refused, byOperator.tasks, cycle, want)
+	}
+	wantErr := []Problem{{Key: "modules dirs", Error: byOperator.refused}}
+	if plan.Valid || !reflect.DeepEqual(plan.Errors, wantErr) || len(plan.Modules)+len(plan.Purges) > 0 {
+		t.Fatalf("plan valid %t, errors %q, runs %v, purges %v; want invalid for %q, no runs", plan.Valid, plan.Errors,
+			plan.Modules, plan.Purges, byOperator.refused)
+	}
+}
+
 // planned writes a plan's module runs, deletes and purges in queue order.
 func planned(p Plan) []string {
 	out := []string{}
 	for _, m := range p.Modules {
-		out = append(out, strings.TrimSuffix(m.Action+" "+m.Name+": "+m.Reason, ": "))
+		out = append(out, strings.TrimSuffix(m.Action+" "+m.Name+inGroup(m.Group)+": "+m.Reason, ": "))
 	}
 	for _, m := range p.Purges {
 		out = append(out, "purge "+m.Module+": "+m.Reason)
@@ -141,11 +178,12 @@ type world struct {
 	runner *hookexec.Runner
 	config values.Sections
 	// failing are the modules whose actor fails to start.
-	failing map[string]bool
+	failing  map[string]bool
+	parallel int // ParallelModuleRuns
 }
 
-func newWorld(t *testing.T, mods []moduleDir, owned []string) *world {
-	w := &world{dir: t.TempDir(), owned: owned, board: board.New(), failing: map[string]bool{},
+func newWorld(t *testing.T, mods []moduleDir, owned []string, parallel int) *world {
+	w := &world{dir: t.TempDir(), owned: owned, board: board.New(), failing: map[string]bool{}, parallel: parallel,
 		runner: hookexec.NewRunner(hookexec.Options{TmpDir: t.TempDir(), Environ: os.Environ()})}
 	t.Cleanup(w.runner.Close) // before its temp dir goes: it may be making run dirs ahead
 	w.layout(t, mods)
@@ -215,7 +253,7 @@ func (w *world) scan() ([]layout.Definition, []error) {
 // planner is `plan` on the board the operator published.
 func (w *world) planner() *Planner {
 	return New(Options{Board: w.board, Scan: w.scan, Helm: releaseList{owned: w.owned}, Enabled: w.runner,
-		Log: slog.New(slog.DiscardHandler)})
+		ParallelModuleRuns: w.parallel, Log: slog.New(slog.DiscardHandler)})
 }
 
 // converged is what a converge of the operator's core decided.
@@ -223,6 +261,7 @@ type converged struct {
 	enabled []string
 	unmet   map[string][]string
 	tasks   []string
+	refused string // why the modules dirs were refused
 }
 
 // converge starts the operator's core on the modules dir and the live
@@ -233,12 +272,12 @@ func (w *world) converge(t *testing.T, live map[string]string) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	w.core = operator.NewCore(operator.CoreOptions{Rescan: true}, operator.Known{Modules: defs})
+	w.core = operator.NewCore(operator.CoreOptions{Rescan: true, ParallelModuleRuns: w.parallel}, operator.Known{Modules: defs})
 	var owners []string
 	for _, d := range defs {
 		owners = append(owners, messages.ModuleOwner(d.Names.Name))
 		if w.failing[d.Names.Name] {
-			w.board.SetModule(board.ModuleState{Name: d.Names.Name, Phase: phaseFailedStart})
+			w.board.SetModule(board.ModuleState{Name: d.Names.Name, Phase: board.PhaseFailed})
 			continue
 		}
 		w.board.SetModule(board.ModuleState{Name: d.Names.Name})
@@ -285,6 +324,8 @@ func (w *world) discover(t *testing.T) converged {
 			out.enabled, out.unmet = append([]string{}, e.Enabled...), e.Unmet
 		case operator.FinishTask:
 			out.tasks = decided(e.Done)
+		case operator.PublishConverge:
+			out.refused = e.State.ModulesError
 		}
 	}
 	if len(out.unmet) == 0 {
@@ -382,7 +423,7 @@ func decided(d messages.TaskDone) []string {
 	for _, task := range runsOneByOne(d.Next) {
 		switch task.Kind {
 		case messages.TaskModuleRun:
-			out = append(out, "run "+task.Module)
+			out = append(out, "run "+task.Module+inGroup(task.group))
 		case messages.TaskModuleDelete:
 			out = append(out, "delete "+task.Module+": "+task.Reason)
 		case messages.TaskModulePurge:
@@ -390,6 +431,14 @@ func decided(d messages.TaskDone) []string {
 		}
 	}
 	return out
+}
+
+// inGroup writes the ParallelModuleRun a run is one of (none: "").
+func inGroup(group int) string {
+	if group == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" [%d]", group)
 }
 
 // releaseList is helm as a plan of these modules reads it: the releases

@@ -3,6 +3,7 @@ package whatif
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
@@ -18,43 +19,36 @@ import (
 // swapped: the candidate ConfigMap instead of the live one, the modules
 // dirs as they are now, and what the operator published for the rest (the
 // modules it enabled, those whose actor failed to start or whose dir it
-// cannot see, the global hooks' flags). Where the operator asks a module
-// actor, the enabled script runs here with the candidate values; the
-// releases are helm's. It returns the tasks the converge would queue.
-func (c *candidate) discover(ctx context.Context, defs []layout.Definition) ([]messages.Task, error) {
+// cannot see, the global hooks' flags). The core reads the dirs as every
+// discovery after the first converge does, so it refuses a set whose
+// requirements form a cycle as the operator does: the plan is invalid.
+// Where the operator asks a module actor, the enabled script runs here
+// with the candidate values; the releases are helm's. It returns the
+// tasks the converge would queue.
+func (c *candidate) discover(ctx context.Context, defs []layout.Definition, scanErrs []error) ([]messages.Task, error) {
 	o := c.planner.opts
-	core := operator.NewCore(operator.CoreOptions{KubeVersion: o.KubeVersion, IgnoreRelease: o.IgnoreRelease},
-		operator.Known{Modules: defs, Unloaded: c.unloaded, Unseen: o.Board.DirErrors(), Failed: failedToStart(o.Board),
-			Enabled: o.Board.EnabledModules(), Config: c.sections})
+	core := operator.NewCore(operator.CoreOptions{KubeVersion: o.KubeVersion, IgnoreRelease: o.IgnoreRelease,
+		ParallelModuleRuns: o.ParallelModuleRuns, Rescan: true},
+		operator.Known{Failed: failedToStart(o.Board), Enabled: o.Board.EnabledModules(), Config: c.sections})
 	env := operator.Env{Dynamic: o.Board.DynamicEnabled()}
+	core.Step(operator.Started{Ready: true}, env)
 	task := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: "plan"}
 	pending := core.Step(operator.TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, env)
-	c.candidateValues(core)
+	scanned := operator.ModulesScanned{Defs: defs, Errs: scanErrs, Unseen: o.Board.DirErrors()}
 	var next []messages.Task
 	for len(pending) > 0 {
 		e := pending[0]
 		pending = pending[1:]
-		var answer operator.Event
-		switch e := e.(type) {
-		case operator.CheckEnabled:
-			enabled, err := c.script(ctx, c.defs[e.Module], e.EnabledBefore)
-			if err != nil {
-				return nil, err
-			}
-			answer = operator.EnabledAnswered{Msg: messages.EnabledChecked{Module: e.Module, Enabled: enabled}}
-		case operator.ListReleases:
-			names, err := o.Helm.ReleaseNames(ctx)
-			if err != nil {
-				return nil, err
-			}
-			answer = operator.ReleasesListed{Owned: names.Owned, All: names.All}
-		case operator.Discovered:
-			c.plan.Enabled = append(c.plan.Enabled, e.Enabled...)
-			if len(e.Unmet) > 0 {
-				c.plan.Unmet = e.Unmet
-			}
-		case operator.FinishTask:
-			next = e.Done.Next
+		if refused := modulesRefused(e); refused != "" {
+			c.invalid("modules dirs", errors.New(refused))
+			return nil, nil
+		}
+		answer, err := c.answer(ctx, core, e, scanned)
+		if err != nil {
+			return nil, err
+		}
+		if f, ok := e.(operator.FinishTask); ok {
+			next = f.Done.Next
 		}
 		if answer != nil {
 			pending = append(core.Step(answer, env), pending...)
@@ -63,21 +57,58 @@ func (c *candidate) discover(ctx context.Context, defs []layout.Definition) ([]m
 	return next, nil
 }
 
+// answer is what the operator's lifecycle or a module actor would answer
+// the core's effect with (nil: nothing); a discovery's result goes into
+// the plan.
+func (c *candidate) answer(ctx context.Context, core *operator.Core, e operator.Effect, scanned operator.ModulesScanned) (operator.Event, error) {
+	switch e := e.(type) {
+	case operator.ScanModules:
+		return scanned, nil
+	case operator.SpawnModules:
+		return operator.ModulesSpawned{}, nil
+	case operator.TellReaders: // the modules are in force: discovery asks next
+		c.candidateValues(core)
+	case operator.CheckEnabled:
+		enabled, err := c.script(ctx, c.defs[e.Module], e.EnabledBefore)
+		if err != nil {
+			return nil, err
+		}
+		return operator.EnabledAnswered{Msg: messages.EnabledChecked{Module: e.Module, Enabled: enabled}}, nil
+	case operator.ListReleases:
+		names, err := c.planner.opts.Helm.ReleaseNames(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list releases: %w", err)
+		}
+		return operator.ReleasesListed{Owned: names.Owned, All: names.All}, nil
+	case operator.Discovered:
+		c.plan.Enabled = append(c.plan.Enabled, e.Enabled...)
+		if len(e.Unmet) > 0 {
+			c.plan.Unmet = e.Unmet
+		}
+	}
+	return nil, nil
+}
+
+// modulesRefused is why the core refused the modules dirs (a requirements
+// cycle), as it publishes it; "" when e does not say so.
+func modulesRefused(e operator.Effect) string {
+	if p, ok := e.(operator.PublishConverge); ok {
+		return p.State.ModulesError
+	}
+	return ""
+}
+
 // failedToStart are the modules whose actor could not start (its hooks'
 // --config), as their actors publish it.
 func failedToStart(b *board.Board) []string {
 	var out []string
 	for name, state := range b.Modules() {
-		if state.Phase == phaseFailedStart {
+		if state.Phase == board.PhaseFailed {
 			out = append(out, name)
 		}
 	}
 	return out
 }
-
-// phaseFailedStart is the phase a module actor publishes when it cannot
-// start (actors/module: fail).
-const phaseFailedStart = "failed"
 
 // candidateValues builds the candidate values of every module discovery
 // does not leave as it is, in run order.

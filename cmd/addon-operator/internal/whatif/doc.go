@@ -5,7 +5,10 @@
 // dirs as they are now, and what the operator published on the board for
 // the rest; where the operator asks a module actor, it runs the module's
 // enabled script itself (in run order, with the candidate values and the
-// modules enabled before it). It builds each scope's values with the
+// modules enabled before it). The core reads the dirs as the operator's
+// rescans do, so a modules set whose requirements form a cycle is refused
+// as the operator refuses it (an invalid plan naming the cycle), and it
+// groups the runs by the operator's ParallelModuleRuns. It builds each scope's values with the
 // candidate sections (values.Scope, the same layering and OpenAPI
 // validation as the actors), takes the module runs, deletes and purges the
 // core decides, and compares each release's deployed manifest with the

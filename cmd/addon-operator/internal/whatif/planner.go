@@ -42,7 +42,10 @@ type Options struct {
 	// KubeVersion is the apiserver's version, for module.yaml's
 	// requirements.kubernetes.
 	KubeVersion string
-	Log         *slog.Logger
+	// ParallelModuleRuns is the operator's: its runs of one weight are
+	// one ParallelModuleRun, as the operator queues them.
+	ParallelModuleRuns int
+	Log                *slog.Logger
 }
 
 // Planner computes plans; it is safe for concurrent use.
@@ -75,9 +78,9 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 		return out, nil
 	}
 	defs, scanErrs := p.opts.Scan()
-	c := &candidate{planner: p, sections: sections, plan: &out, unloaded: layout.Unloaded(scanErrs)}
+	c := &candidate{planner: p, sections: sections, plan: &out}
 	c.global()
-	tasks, err := c.discover(ctx, defs)
+	tasks, err := c.discover(ctx, defs, scanErrs)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -96,7 +99,6 @@ type candidate struct {
 	globalV  values.Snapshot
 	modules  map[string]values.Snapshot // candidate values of each module
 	defs     map[string]layout.Definition
-	unloaded []string // module dirs there but not loadable now
 }
 
 func (c *candidate) invalid(key string, err error) {
@@ -105,17 +107,18 @@ func (c *candidate) invalid(key string, err error) {
 }
 
 // converge fills in the values and release diff of each module run and
-// delete the converge would queue (a graph's runs in run order), and the
-// purges.
+// delete the converge would queue (a ParallelModuleRun's runs in run
+// order, numbered by their group), and the purges.
 func (c *candidate) converge(ctx context.Context, tasks []messages.Task) error {
 	c.toggles(c.planner.opts.Board.EnabledModules())
-	for _, t := range runsOneByOne(tasks) {
-		switch t.Kind {
+	for _, q := range runsOneByOne(tasks) {
+		switch t := q.Task; t.Kind {
 		case messages.TaskModuleRun:
 			m, err := c.run(ctx, t.Module)
 			if err != nil {
 				return err
 			}
+			m.Group = q.group
 			c.plan.Modules = append(c.plan.Modules, m)
 		case messages.TaskModuleDelete:
 			m, err := c.remove(ctx, t)
@@ -131,17 +134,26 @@ func (c *candidate) converge(ctx context.Context, tasks []messages.Task) error {
 	return nil
 }
 
+// queued is a task the converge would queue; group numbers (from 1) the
+// ParallelModuleRun a module run is one of, 0 for none.
+type queued struct {
+	messages.Task
+	group int
+}
+
 // runsOneByOne lists a ParallelModuleRun's module runs in its place, in
-// run order.
-func runsOneByOne(tasks []messages.Task) []messages.Task {
-	var out []messages.Task
+// run order, each with the group's number (in queue order).
+func runsOneByOne(tasks []messages.Task) []queued {
+	var out []queued
+	group := 0
 	for _, t := range tasks {
 		if t.Kind != messages.TaskParallelModuleRun {
-			out = append(out, t)
+			out = append(out, queued{Task: t})
 			continue
 		}
+		group++
 		for _, m := range t.Modules {
-			out = append(out, messages.NewModuleRun(m, t.Reason))
+			out = append(out, queued{Task: messages.NewModuleRun(m, t.Reason), group: group})
 		}
 	}
 	return out

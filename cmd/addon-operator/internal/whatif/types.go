@@ -70,6 +70,11 @@ type ModulePlan struct {
 	Name   string `json:"name"`
 	Action string `json:"action"` // "run" or "delete"
 	Reason string `json:"reason,omitempty"`
+	// Group numbers (from 1, in queue order) the ParallelModuleRun the
+	// run is one of: a weight's runs in parallel queues
+	// (ADDON_OPERATOR_PARALLEL_MODULE_RUNS), or the runs ordered by
+	// requirements; 0 for a run on its own.
+	Group int `json:"group,omitempty"`
 	ValuesChange
 	// Revision is the deployed release's revision (0: none).
 	Revision int `json:"revision,omitempty"`
