@@ -114,6 +114,10 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	scope, _ := values.NewGlobalScope(a.opts.Schemas, a.opts.Common)
+	// The password paths come with the schemas: published once.
+	if s, ok := a.opts.Schemas.(passworded); ok {
+		a.opts.Board.SetPasswords(messages.OwnerGlobal, s.Passwords())
+	}
 	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil,
 		ServeWebhooks: a.opts.Webhooks != nil})
 	ctx.Request(a.workerFor(ctx, messages.MainQueue), worker.ConfigureJob{Root: a.opts.HooksDir, Scope: bindings.ScopeGlobal})
@@ -130,9 +134,6 @@ func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
 func (a *Actor) publish() {
 	a.opts.Board.SetGlobal(a.core.Scope.Snapshot(), a.core.Scope.DynamicEnabled())
 	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.core.Scope))
-	if s, ok := a.opts.Schemas.(passworded); ok {
-		a.opts.Board.SetPasswords(messages.OwnerGlobal, s.Passwords())
-	}
 }
 
 // passworded is what the global schemas (a *schema.Set) say of the

@@ -280,7 +280,7 @@ func (a *Actor) handleWatchFailed(f watchFailed) {
 		level, msg = slog.LevelError, "not allowed to "+verb+" "+resource+"; retrying"
 	}
 	if d, ok := forbidden.Find(f.err); ok {
-		msg = "not allowed to " + verb + " " + resource + "; retrying; " + d.String()
+		msg += "; " + d.String()
 		if a.opts.Forbidden != nil {
 			a.opts.Forbidden(m.owner, d)
 		}

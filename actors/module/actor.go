@@ -194,6 +194,10 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	// The password paths come with the definition: published once.
+	if a.opts.Board != nil {
+		a.opts.Board.SetPasswords(a.name(), def.Schemas.Passwords())
+	}
 	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil})
 	a.configureHooks(ctx)
 }
@@ -242,7 +246,6 @@ func (a *Actor) publish() {
 		a.opts.Board.SetModule(a.core.State)
 		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
 		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))
-		a.opts.Board.SetPasswords(a.name(), a.opts.Definition.Schemas.Passwords())
 	}
 }
 
