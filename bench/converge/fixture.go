@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
@@ -65,11 +64,7 @@ func moduleFiles(i, root int, hooks bool) map[string]string {
 }
 
 func createNamespace(ctx context.Context, kubeconfig, name string) error {
-	cfg, err := cluster.RestConfig(kubeconfig)
-	if err != nil {
-		return err
-	}
-	client, err := kubernetes.NewForConfig(cfg)
+	client, err := cluster.Clientset(kubeconfig)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/client-go/kubernetes"
-
 	"github.com/addon-actors/addon-operator/test/cluster"
 )
 
@@ -19,11 +17,7 @@ type requestCounts map[string]float64
 
 // apiRequests reads the apiserver's request counters from its /metrics.
 func apiRequests(ctx context.Context, kubeconfig string) (requestCounts, error) {
-	cfg, err := cluster.RestConfig(kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	client, err := kubernetes.NewForConfig(cfg)
+	client, err := cluster.Clientset(kubeconfig)
 	if err != nil {
 		return nil, err
 	}

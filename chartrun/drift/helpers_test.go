@@ -2,13 +2,13 @@ package drift_test
 
 import (
 	"encoding/json"
-	"math"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/chartrun/drift"
@@ -25,28 +25,18 @@ func manifest(t *testing.T, doc string) map[string]any {
 }
 
 // liveObject decodes YAML as a client decodes the apiserver's JSON into unstructured
-// objects: whole numbers are int64.
+// objects (apimachinery's json): whole numbers are int64.
 func liveObject(t *testing.T, doc string) map[string]any {
 	t.Helper()
-	return wholeNumbersToInt64(manifest(t, doc)).(map[string]any)
-}
-
-func wholeNumbersToInt64(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = wholeNumbersToInt64(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = wholeNumbersToInt64(e)
-		}
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-			return int64(v)
-		}
+	body, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		t.Fatalf("live object %q: %v", doc, err)
 	}
-	return v
+	var object map[string]any
+	if err := utiljson.Unmarshal(body, &object); err != nil {
+		t.Fatalf("live object %s: %v", body, err)
+	}
+	return object
 }
 
 // want is the part of a Field a table states; Pointer is checked where it is the point.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
 // rbacTree writes a modules dir: a chart with a Deployment in its release's
@@ -15,8 +17,7 @@ import (
 // validating webhook.
 func rbacTree(t *testing.T, moduleYAML string) (modules, globalHooks string) {
 	t.Helper()
-	root := t.TempDir()
-	files := map[string]string{
+	root := scenario.TempTree(t, map[string]string{
 		"modules/values.yaml":                       "webEnabled: true\n",
 		"modules/010-web/Chart.yaml":                "apiVersion: v2\nname: web\nversion: 0.1.0\n",
 		"modules/010-web/values.yaml":               "web:\n  replicas: 2\n",
@@ -29,16 +30,7 @@ func rbacTree(t *testing.T, moduleYAML string) (modules, globalHooks string) {
 		"modules/010-web/hooks/watch.sh": "#!/bin/sh\necho '{\"configVersion\":\"v1\",\"kubernetes\":[" +
 			"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"namespace\":{\"nameSelector\":{\"matchNames\":[\"shop\"]}}}," +
 			"{\"apiVersion\":\"v1\",\"kind\":\"Node\"}]}'\n",
-	}
-	for name, text := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o755)
 	return filepath.Join(root, "modules"), filepath.Join(root, "global-hooks")
 }
 

@@ -7,8 +7,9 @@
 // single-actor tests; LogHandler and ExpectLog to assert what an actor
 // logs; Covered, which proves from source that an applier's type switch
 // takes every effect of a sealed set, as do the functions it hands part of
-// the set to, at any depth, each with a default that panics; and Standalone, the kit's TB for
-// examples. Every actor a test spawns is stopped in its cleanup.
+// the set to, at any depth, each with a default that panics; Deps, the
+// packages a package compiles, for tests that keep a layer below others;
+// and Standalone, the kit's TB for examples. Every actor a test spawns is stopped in its cleanup.
 //
 // It imports, of this module, only supervision and its sub-package inspect
 // (the actor system, the inspector), so that the tests of the low layers

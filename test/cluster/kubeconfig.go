@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -41,6 +42,19 @@ func RestConfig(kubeconfig string) (*rest.Config, error) {
 	}
 	cfg.QPS, cfg.Burst = 200, 400
 	return cfg, nil
+}
+
+// Clientset is a client of the kubeconfig that Start wrote.
+func Clientset(kubeconfig string) (*kubernetes.Clientset, error) {
+	cfg, err := RestConfig(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("client for %s: %w", cfg.Host, err)
+	}
+	return client, nil
 }
 
 // checkReady asks the apiserver's /readyz with the kubeconfig's credentials.

@@ -191,13 +191,9 @@ func kubeletArgs(c *Cluster, l nodeLayout, nodeIP string) []string {
 // with its exit status when exits has it (a kubelet that exits at once may
 // leave an empty log: klog had not flushed).
 func waitNodeReady(ctx context.Context, c *Cluster, exits map[string]<-chan error) error {
-	cfg, err := RestConfig(c.Kubeconfig)
+	client, err := Clientset(c.Kubeconfig)
 	if err != nil {
 		return err
-	}
-	client, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return fmt.Errorf("client for %s: %w", cfg.Host, err)
 	}
 	deadline := time.NewTimer(readyTimeout)
 	defer deadline.Stop()

@@ -56,14 +56,7 @@ func podSucceeds(ctx context.Context, t *testing.T, client kubernetes.Interface,
 			}},
 		},
 	}
-	if _, err := client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(ctx, t, 2*time.Minute, func() error {
-		got, err := client.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
+	createAndWait(ctx, t, client.CoreV1().Pods(ns), pod, func(got *corev1.Pod) error {
 		if got.Status.Phase == corev1.PodFailed {
 			t.Fatalf("pod failed: %+v", got.Status)
 		}
@@ -101,18 +94,33 @@ func deploymentReady(ctx context.Context, t *testing.T, client kubernetes.Interf
 			},
 		},
 	}
-	if _, err := client.AppsV1().Deployments(ns).Create(ctx, deploy, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(ctx, t, 2*time.Minute, func() error {
-		got, err := client.AppsV1().Deployments(ns).Get(ctx, deploy.Name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
+	createAndWait(ctx, t, client.AppsV1().Deployments(ns), deploy, func(got *appsv1.Deployment) error {
 		if got.Status.ReadyReplicas != 1 {
 			return fmt.Errorf("deployment has %d ready replicas", got.Status.ReadyReplicas)
 		}
 		return nil
+	})
+}
+
+// objects are the create and get of one kind's typed client.
+type objects[T any] interface {
+	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
+	Get(ctx context.Context, name string, opts metav1.GetOptions) (T, error)
+}
+
+// createAndWait creates obj and reads it back until ready passes, within
+// two minutes.
+func createAndWait[T metav1.Object](ctx context.Context, t *testing.T, c objects[T], obj T, ready func(T) error) {
+	t.Helper()
+	if _, err := c.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(ctx, t, 2*time.Minute, func() error {
+		got, err := c.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		return ready(got)
 	})
 }
 

@@ -84,11 +84,13 @@ type Config struct {
 	// defaults, doc-,_ and heritage=addon-operator).
 	CRDFilterPrefixes string
 	CRDExtraLabels    string
-	// ObjectPatcher limits the client of hooks' object patches.
-	ObjectPatcher ObjectPatcherLimits
+	// ObjectPatcher limits the client of hooks' object patches
+	// (OBJECT_PATCHER_KUBE_CLIENT_QPS, _BURST, _TIMEOUT); zero fields take
+	// the operator's client settings (QPS, burst) or none (timeout).
+	ObjectPatcher settings.ClientLimits
 	// Webhooks are the settings of the servers of hooks' webhook
 	// bindings (started only when some hook has one).
-	Webhooks WebhookConfig
+	Webhooks settings.Webhooks
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.

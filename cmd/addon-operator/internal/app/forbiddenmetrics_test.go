@@ -16,8 +16,7 @@ import (
 // delete, global hook run or kubernetes binding carries, by owner, verb and
 // group/resource; a module hook's run is counted with its module run only.
 func TestForbiddenMetric(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	m := newMetrics(reg, "addon_operator_")
+	m := newMetrics(prometheus.NewRegistry(), "addon_operator_")
 	refusal := func(verb, group, resource string) error {
 		return fmt.Errorf(`x is forbidden: User "u" cannot %s resource %q in API group %q in the namespace "ops"`, verb, resource, group)
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,15 +12,6 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec/objectpatch"
 )
-
-// ObjectPatcherLimits are the object patcher's own client limits
-// (OBJECT_PATCHER_KUBE_CLIENT_QPS, _BURST, _TIMEOUT); zero fields take the
-// operator's client settings (QPS, burst) or none (timeout).
-type ObjectPatcherLimits struct {
-	QPS     float32
-	Burst   int
-	Timeout time.Duration
-}
 
 // objectPatchRunner wraps runner so that hook runs apply their object
 // patches through a client of their own, counted in

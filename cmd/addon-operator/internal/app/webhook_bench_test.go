@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
 	"github.com/addon-actors/addon-operator/test/testpki"
 	"github.com/addon-actors/addon-operator/webhook"
 	"github.com/addon-actors/addon-operator/webhook/server"
@@ -69,7 +70,7 @@ func benchServer(b *testing.B, root, ns string) (string, *http.Client) {
 		_ = kc.AdmissionregistrationV1().ValidatingWebhookConfigurations().Delete(context.Background(), ns+"-global", metav1.DeleteOptions{})
 	})
 	s := startAppIn(b, root, ns, func(c *app.Config) {
-		c.Webhooks = app.WebhookConfig{Admission: adm, Conversion: conv, AdmissionURL: base, Concurrency: 4}
+		c.Webhooks = settings.Webhooks{Admission: adm, Conversion: conv, AdmissionURL: base, Concurrency: 4}
 	})
 	s.waitReady(b)
 	pool := x509.NewCertPool()

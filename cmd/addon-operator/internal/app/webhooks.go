@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/webhook"
@@ -21,28 +22,11 @@ import (
 	"github.com/addon-actors/addon-operator/webhook/server"
 )
 
-// WebhookConfig are the settings of the webhook servers.
-type WebhookConfig struct {
-	Admission, Conversion server.Settings
-	// AdmissionURL and ConversionURL, when set, are the servers' base URLs
-	// the apiserver calls (https://host:port); empty: the Services named
-	// in the settings, in the operator's namespace.
-	AdmissionURL, ConversionURL string
-	// Concurrency is how many reviews a hook answers at once.
-	Concurrency int
-	// MaxInFlight bounds the reviews in flight, all hooks together;
-	// MaxInFlightBytes their bodies.
-	MaxInFlight      int
-	MaxInFlightBytes int64
-	// AdmissionMaxBytes and ConversionMaxBytes cap a review's body.
-	AdmissionMaxBytes, ConversionMaxBytes int64
-}
-
 // webhooks serves the owners' webhook bindings: it implements
 // worker.Webhooks (following the modules) and server.Runner (running a
 // hook per review). Its servers start when the first owner registers.
 type webhooks struct {
-	cfg        WebhookConfig
+	cfg        settings.Webhooks
 	namespace  string
 	log        *slog.Logger
 	board      *board.Board

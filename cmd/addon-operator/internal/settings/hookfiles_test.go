@@ -13,21 +13,15 @@ import (
 // The caps of hooks' output files default to hookexec's, are set per kind
 // by variable or flag, and must be positive.
 func TestHookFileCaps(t *testing.T) {
-	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ops")
 	want := hookexec.OutputCaps{ValuesPatch: hookexec.DefaultValuesPatchMaxBytes, Metrics: hookexec.DefaultMetricsMaxBytes,
 		ObjectPatches: hookexec.DefaultObjectPatchesMaxBytes, WebhookResponse: hookexec.DefaultWebhookResponseMaxBytes}
 	if s.HookFiles != want {
 		t.Fatalf("defaults: %+v, want %+v", s.HookFiles, want)
 	}
-	s, err = settings.Load([]string{"--hook-metrics-max-bytes", "2048"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+	s = load(t, []string{"--hook-metrics-max-bytes", "2048"}, "ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_HOOK_VALUES_PATCH_MAX_BYTES", "1000", "ADDON_OPERATOR_HOOK_METRICS_MAX_BYTES", "1024",
-		"ADDON_OPERATOR_HOOK_OBJECT_PATCHES_MAX_BYTES", "3000", "ADDON_OPERATOR_HOOK_WEBHOOK_RESPONSE_MAX_BYTES", "4000"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"ADDON_OPERATOR_HOOK_OBJECT_PATCHES_MAX_BYTES", "3000", "ADDON_OPERATOR_HOOK_WEBHOOK_RESPONSE_MAX_BYTES", "4000")
 	want = hookexec.OutputCaps{ValuesPatch: 1000, Metrics: 2048, ObjectPatches: 3000, WebhookResponse: 4000}
 	if s.HookFiles != want {
 		t.Fatalf("set: %+v, want %+v (the flag wins)", s.HookFiles, want)

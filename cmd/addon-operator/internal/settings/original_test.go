@@ -14,21 +14,15 @@ import (
 // UPSTREAM.md §9: the SHELL_OPERATOR_* names are read when the
 // ADDON_OPERATOR_* ones are not set, and lose to them.
 func TestShellOperatorFallbacks(t *testing.T) {
-	s, err := settings.Load(nil, env("SHELL_OPERATOR_NAMESPACE", "ns", "SHELL_OPERATOR_HOOKS_DIR", "/so-hooks",
+	s := load(t, nil, "SHELL_OPERATOR_NAMESPACE", "ns", "SHELL_OPERATOR_HOOKS_DIR", "/so-hooks",
 		"SHELL_OPERATOR_TMP_DIR", "/so-tmp", "SHELL_OPERATOR_LISTEN_ADDRESS", "127.0.0.2",
-		"SHELL_OPERATOR_LISTEN_PORT", "9650", "SHELL_OPERATOR_PROMETHEUS_METRICS_PREFIX", "so_"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"SHELL_OPERATOR_LISTEN_PORT", "9650", "SHELL_OPERATOR_PROMETHEUS_METRICS_PREFIX", "so_")
 	if s.Namespace != "ns" || s.GlobalHooksDir != "/so-hooks" || s.TmpDir != "/so-tmp" ||
 		s.ListenAddress != "127.0.0.2" || s.ListenPort != 9650 || s.MetricsPrefix != "so_" {
 		t.Fatalf("fallbacks not read: %+v", s)
 	}
-	s, err = settings.Load(nil, env("SHELL_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_NAMESPACE", "ao",
-		"SHELL_OPERATOR_HOOKS_DIR", "/so-hooks", "GLOBAL_HOOKS_DIR", "/plain", "ADDON_OPERATOR_GLOBAL_HOOKS_DIR", "/ao-hooks"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = load(t, nil, "SHELL_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_NAMESPACE", "ao",
+		"SHELL_OPERATOR_HOOKS_DIR", "/so-hooks", "GLOBAL_HOOKS_DIR", "/plain", "ADDON_OPERATOR_GLOBAL_HOOKS_DIR", "/ao-hooks")
 	if s.Namespace != "ao" || s.GlobalHooksDir != "/ao-hooks" {
 		t.Fatalf("ADDON_OPERATOR_* should win: namespace %q, hooks %q", s.Namespace, s.GlobalHooksDir)
 	}
@@ -41,15 +35,12 @@ func TestShellOperatorFallbacks(t *testing.T) {
 // UPSTREAM.md §9: HELM_HISTORY_MAX, HELM_TIMEOUT, KUBE_SERVER and
 // LOG_NO_TIME are read.
 func TestHelmAndKubeServerSettings(t *testing.T) {
-	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "HELM_HISTORY_MAX", "3", "HELM_TIMEOUT", "90s",
-		"KUBE_SERVER", "https://10.0.0.1:6443", "LOG_NO_TIME", "true"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ns", "HELM_HISTORY_MAX", "3", "HELM_TIMEOUT", "90s",
+		"KUBE_SERVER", "https://10.0.0.1:6443", "LOG_NO_TIME", "true")
 	if s.Helm != (settings.Helm{HistoryMax: 3, Timeout: 90 * time.Second}) || s.KubeServer != "https://10.0.0.1:6443" || !s.LogNoTime {
 		t.Fatalf("settings: %+v", s)
 	}
-	_, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "HELM_TIMEOUT", "soon"), io.Discard)
+	_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "HELM_TIMEOUT", "soon"), io.Discard)
 	if !errors.Is(err, settings.ErrBadSetting) || !strings.Contains(err.Error(), "HELM_TIMEOUT") {
 		t.Fatalf("err = %v, want a bad setting naming HELM_TIMEOUT", err)
 	}
@@ -73,11 +64,8 @@ func TestRemovedTillerSettingsStopStartUp(t *testing.T) {
 // original's settings this operator does not read are listed, set ones
 // only, by name, each with what is done instead (start-up warns).
 func TestDebugKeepFilesAndUnsupportedSettings(t *testing.T) {
-	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "DEBUG_KEEP_TMP_FILES", "true",
-		"USE_NELM", "true", "ADDON_OPERATOR_SHELL_CHROOT_DIR", "/chroot", "LOG_PROXY_HOOK_JSON", ""), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ns", "DEBUG_KEEP_TMP_FILES", "true",
+		"USE_NELM", "true", "ADDON_OPERATOR_SHELL_CHROOT_DIR", "/chroot", "LOG_PROXY_HOOK_JSON", "")
 	if !s.Hooks.KeepFiles {
 		t.Error("DEBUG_KEEP_TMP_FILES=true not read")
 	}
@@ -101,10 +89,7 @@ func TestDebugKeepFilesAndUnsupportedSettings(t *testing.T) {
 // order of a module dir without a numeric prefix; 0 is an order.
 func TestUnnumberedModulesOrder(t *testing.T) {
 	for _, v := range []string{"0", "1", "2147483647"} {
-		s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", v), io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ns", "ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", v)
 		if o := s.UnnumberedModulesOrder; o == nil || strconv.Itoa(*o) != v || len(s.Unsupported) > 0 {
 			t.Fatalf("%s: order %v, unsupported %v", v, o, s.Unsupported)
 		}

@@ -20,11 +20,19 @@ func env(kv ...string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
-func TestDefaults(t *testing.T) {
-	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
+// load is Load of args with the variables kv (name, value, ...); it fails
+// the test when Load fails.
+func load(t *testing.T, args []string, kv ...string) settings.Settings {
+	t.Helper()
+	s, err := settings.Load(args, env(kv...), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestDefaults(t *testing.T) {
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ops")
 	if !reflect.DeepEqual(s.ModulesDirs, []string{"/modules"}) || s.GlobalHooksDir != "/global-hooks" ||
 		s.ConfigMap != "addon-operator" || s.ListenAddress != "0.0.0.0" || s.ListenPort != 9115 ||
 		s.MetricsPrefix != "addon_operator_" || s.HA || s.KubeQPS != 50 || s.KubeBurst != 100 ||
@@ -64,17 +72,14 @@ func TestWaitReady(t *testing.T) {
 }
 
 func TestHookLimits(t *testing.T) {
-	s, err := settings.Load([]string{"--hook-output-max-lines", "10"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+	s := load(t, []string{"--hook-output-max-lines", "10"}, "ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_HOOK_TIMEOUT", "30s", "ADDON_OPERATOR_HOOK_SLOW_THRESHOLD", "0",
 		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_BYTES", "0", "ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT", "2s",
-		"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES", "1024", "ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES", "0"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"ADDON_OPERATOR_HOOK_CONTEXT_WARN_BYTES", "1024", "ADDON_OPERATOR_QUEUED_CONTEXTS_MAX_BYTES", "0")
 	if s.Hooks != (settings.HookLimits{Timeout: 30 * time.Second, MaxOutputLines: 10, ContextWarnBytes: 1024, ProbeTimeout: 2 * time.Second}) {
 		t.Fatalf("hook limits: %+v", s.Hooks)
 	}
-	_, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HOOK_TIMEOUT", "soon",
+	_, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_HOOK_TIMEOUT", "soon",
 		"ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES", "-1"), io.Discard)
 	for _, want := range []string{`ADDON_OPERATOR_HOOK_TIMEOUT="soon"`, `ADDON_OPERATOR_HOOK_OUTPUT_MAX_LINES="-1"`} {
 		if !errors.Is(err, settings.ErrBadSetting) || err == nil || !strings.Contains(err.Error(), want) {
@@ -84,16 +89,12 @@ func TestHookLimits(t *testing.T) {
 }
 
 func TestEnvNamesOfTheOriginal(t *testing.T) {
-	s, err := settings.Load(nil, env(
-		"ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_MODULES_DIR", "/a:/b", "GLOBAL_HOOKS_DIR", "/g",
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_MODULES_DIR", "/a:/b", "GLOBAL_HOOKS_DIR", "/g",
 		"ADDON_OPERATOR_CONFIG_MAP", "cm", "ADDON_OPERATOR_LISTEN_PORT", "8080", "ADDON_OPERATOR_HA", "true",
 		"ADDON_OPERATOR_POD", "pod-1", "KUBECONFIG", "/kc", "KUBE_CONTEXT", "ctx", "KUBE_CLIENT_QPS", "7.5",
 		"LOG_LEVEL", "DEBUG", "LOG_TYPE", "text", "HELM_IGNORE_RELEASE", "me", "RETRY_POLICY", "fixed",
 		"RETRY_INITIAL_DELAY", "2s", "OBJECT_PATCHER_KUBE_CLIENT_QPS", "20", "OBJECT_PATCHER_KUBE_CLIENT_BURST", "30",
-		"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT", "3s", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "8"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"OBJECT_PATCHER_KUBE_CLIENT_TIMEOUT", "3s", "ADDON_OPERATOR_PARALLEL_MODULE_RUNS", "8")
 	if !reflect.DeepEqual(s.ModulesDirs, []string{"/a", "/b"}) || s.GlobalHooksDir != "/g" || s.ConfigMap != "cm" ||
 		s.ListenPort != 8080 || !s.HA || s.Pod != "pod-1" || s.KubeConfig != "/kc" || s.KubeContext != "ctx" ||
 		s.KubeQPS != 7.5 || s.LogLevel != "debug" || s.LogType != "text" || s.HelmIgnore != "me" ||
@@ -105,11 +106,8 @@ func TestEnvNamesOfTheOriginal(t *testing.T) {
 }
 
 func TestPrecedence(t *testing.T) {
-	s, err := settings.Load([]string{"--modules-dir", "/flag"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
-		"MODULES_DIR", "/plain", "ADDON_OPERATOR_MODULES_DIR", "/prefixed", "KUBE_CONFIG", "/one", "KUBECONFIG", "/two"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := load(t, []string{"--modules-dir", "/flag"}, "ADDON_OPERATOR_NAMESPACE", "ops",
+		"MODULES_DIR", "/plain", "ADDON_OPERATOR_MODULES_DIR", "/prefixed", "KUBE_CONFIG", "/one", "KUBECONFIG", "/two")
 	if !reflect.DeepEqual(s.ModulesDirs, []string{"/flag"}) || s.KubeConfig != "/one" {
 		t.Fatalf("precedence: %+v", s)
 	}

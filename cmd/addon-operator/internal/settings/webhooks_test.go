@@ -13,10 +13,7 @@ import (
 // The webhook servers' settings default to shell-operator's, read its
 // variables, and take the URL form and the concurrency of our own.
 func TestWebhookSettings(t *testing.T) {
-	s, err := settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ops")
 	adm, conv := server.DefaultAdmission(), server.DefaultConversion()
 	adm.MaxConnections, conv.MaxConnections = 1024, 1024
 	want := settings.Webhooks{Admission: adm, Conversion: conv, Concurrency: 4, MaxInFlight: 256, MaxInFlightBytes: 64 << 20,
@@ -24,13 +21,10 @@ func TestWebhookSettings(t *testing.T) {
 	if !reflect.DeepEqual(s.Webhooks, want) {
 		t.Fatalf("defaults\n got %+v\nwant %+v", s.Webhooks, want)
 	}
-	s, err = settings.Load([]string{"--webhook-concurrency", "2"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+	s = load(t, []string{"--webhook-concurrency", "2"}, "ADDON_OPERATOR_NAMESPACE", "ops",
 		"VALIDATING_WEBHOOK_CONFIGURATION_NAME", "ops-hooks", "VALIDATING_WEBHOOK_LISTEN_PORT", "8443",
 		"VALIDATING_WEBHOOK_CLIENT_CA", "/a.crt, /b.crt", "CONVERSION_WEBHOOK_SERVER_CERT", "/c/tls.crt",
-		"ADDON_OPERATOR_WEBHOOK_URL", "https://127.0.0.1:8443/", "ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "9"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"ADDON_OPERATOR_WEBHOOK_URL", "https://127.0.0.1:8443/", "ADDON_OPERATOR_WEBHOOK_CONCURRENCY", "9")
 	w := s.Webhooks
 	if w.Admission.ConfigurationName != "ops-hooks" || w.Admission.ListenPort != 8443 ||
 		!reflect.DeepEqual(w.Admission.ClientCAFiles, []string{"/a.crt", "/b.crt"}) || w.Conversion.CertFile != "/c/tls.crt" ||
@@ -50,20 +44,17 @@ func TestWebhookSettings(t *testing.T) {
 // The servers' hardening settings: HTTP/2 (off by default), the bound on
 // reviews in flight, connections, and the body caps, for both servers.
 func TestWebhookLimitSettings(t *testing.T) {
-	s, err := settings.Load([]string{"--webhook-http2=true", "--webhook-max-in-flight", "5"}, env("ADDON_OPERATOR_NAMESPACE", "ops",
+	s := load(t, []string{"--webhook-http2=true", "--webhook-max-in-flight", "5"}, "ADDON_OPERATOR_NAMESPACE", "ops",
 		"ADDON_OPERATOR_WEBHOOK_MAX_CONNECTIONS", "64", "ADDON_OPERATOR_WEBHOOK_ADMISSION_MAX_BYTES", "1000",
-		"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES", "2000", "ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT_BYTES", "4000"), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"ADDON_OPERATOR_WEBHOOK_CONVERSION_MAX_BYTES", "2000", "ADDON_OPERATOR_WEBHOOK_MAX_IN_FLIGHT_BYTES", "4000")
 	w := s.Webhooks
 	if !w.Admission.HTTP2 || !w.Conversion.HTTP2 || w.Admission.MaxConnections != 64 || w.Conversion.MaxConnections != 64 ||
 		w.MaxInFlight != 5 || w.MaxInFlightBytes != 4000 || w.AdmissionMaxBytes != 1000 || w.ConversionMaxBytes != 2000 {
 		t.Fatalf("settings %+v", w)
 	}
-	s, err = settings.Load(nil, env("ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_WEBHOOK_HTTP2", "true"), io.Discard)
-	if err != nil || !s.Webhooks.Admission.HTTP2 {
-		t.Fatalf("ADDON_OPERATOR_WEBHOOK_HTTP2=true: %v %+v", err, s.Webhooks.Admission)
+	s = load(t, nil, "ADDON_OPERATOR_NAMESPACE", "ops", "ADDON_OPERATOR_WEBHOOK_HTTP2", "true")
+	if !s.Webhooks.Admission.HTTP2 {
+		t.Fatalf("ADDON_OPERATOR_WEBHOOK_HTTP2=true: %+v", s.Webhooks.Admission)
 	}
 }
 
