@@ -91,6 +91,9 @@ type Config struct {
 	// Webhooks are the settings of the servers of hooks' webhook
 	// bindings (started only when some hook has one).
 	Webhooks settings.Webhooks
+	// ModuleObjects writes the Module objects (modules.addon-operator.io)
+	// and their Events (ADDON_OPERATOR_MODULE_OBJECTS).
+	ModuleObjects bool
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
@@ -180,6 +183,11 @@ func Start(cfg Config) (*App, error) {
 	life := lifecycleOptions(cfg, a, m, parts, read)
 	if _, err := a.System.StartWith(parts.children(), life); err != nil {
 		return nil, err
+	}
+	if cfg.ModuleObjects {
+		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs); err != nil {
+			return nil, err
+		}
 	}
 	go releaseAfterStart(a.Board.ReadyCh(), a.stopped, cfg.Log)
 	a.tick(m.liveTicks)

@@ -102,7 +102,19 @@ func Own(ns string) Set {
 	s.Add(ns, "events.k8s.io", "events", eventVerbs)
 	s.Add("", "authentication.k8s.io", "tokenreviews", []string{"create"})
 	s.Add("", "authorization.k8s.io", "subjectaccessreviews", []string{"create"})
+	addModuleObjects(&s)
 	return s
+}
+
+// addModuleObjects: the Module objects (ADDON_OPERATOR_MODULE_OBJECTS),
+// their status, the CRD created when missing, and their Events, which
+// land in "default" (the objects are cluster-scoped).
+func addModuleObjects(s *Set) {
+	verbs := []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+	s.Add("", "addon-operator.io", "modules", verbs)
+	s.Add("", "addon-operator.io", "modules/status", verbs)
+	s.Add("", "apiextensions.k8s.io", "customresourcedefinitions", []string{"get", "create", "watch"})
+	s.Add("", "events.k8s.io", "events", eventVerbs)
 }
 
 // addObjects adds helm's verbs on each release object's resource, and the

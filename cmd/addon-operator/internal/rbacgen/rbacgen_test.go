@@ -49,10 +49,14 @@ func TestComputeReleaseObjectsBindingsWebhooksAndModuleRules(t *testing.T) {
 	wantCluster := []rbacgen.Rule{
 		rule("", []string{"namespaces", "serviceaccounts"}, all), // in a namespace a release creates: cluster-wide
 		rule("", []string{"pods"}, watch),
+		// the Module objects, their CRD and their Events (operator's own)
+		rule("addon-operator.io", []string{"modules", "modules/status"}, all),
 		rule("admissionregistration.k8s.io", []string{"validatingwebhookconfigurations"}, []string{"create", "delete", "get", "update"}),
-		rule("apiextensions.k8s.io", []string{"customresourcedefinitions"}, []string{"get", "update"}, "crontabs.stable.example.com"),
+		rule("apiextensions.k8s.io", []string{"customresourcedefinitions"}, []string{"create", "get", "watch"}),
+		rule("apiextensions.k8s.io", []string{"customresourcedefinitions"}, []string{"update"}, "crontabs.stable.example.com"),
 		rule("authentication.k8s.io", []string{"tokenreviews"}, []string{"create"}),
 		rule("authorization.k8s.io", []string{"subjectaccessreviews"}, []string{"create"}),
+		rule("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 		rule("rbac.authorization.k8s.io", []string{"clusterroles"}, all),
 	}
 	if !reflect.DeepEqual(got.Cluster, wantCluster) {
@@ -76,7 +80,6 @@ func TestComputeReleaseObjectsBindingsWebhooksAndModuleRules(t *testing.T) {
 		rule("apps", []string{"deployments"}, all),
 		rule("apps", []string{"replicasets"}, watch),
 		rule("coordination.k8s.io", []string{"leases"}, []string{"create", "get", "patch", "update"}),
-		rule("events.k8s.io", []string{"events"}, []string{"create", "patch"}),
 	}
 	if !reflect.DeepEqual(ops, wantOps) {
 		t.Errorf("ops rules\n%+v\nwant\n%+v", ops, wantOps)

@@ -74,6 +74,9 @@ type Settings struct {
 	UnnumberedModulesOrder *int
 	// Webhooks are the webhook servers' settings.
 	Webhooks Webhooks
+	// ModuleObjects writes the Module objects and their Events; false
+	// leaves the objects as they are.
+	ModuleObjects bool
 }
 
 // Helm bounds the helm calls: revisions kept per release (HELM_HISTORY_MAX)
@@ -188,6 +191,7 @@ func table() []setting {
 		{"parallel-module-runs", "1", "module runs of one weight (dir prefix) that run at once in parallel queues parallel_queue_K; 1: one by one in main", []string{"ADDON_OPERATOR_PARALLEL_MODULE_RUNS"}},
 		{"unnumbered-modules-order", "", "order (weight) of a module dir without a numeric prefix, as the original's setting; unset: such modules run after the numbered ones", []string{"ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER", "UNNUMBERED_MODULE_ORDER"}},
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
+		{"module-objects", "true", "write a Module object (modules.addon-operator.io) per module and one named global, with status, conditions and Events; false turns it off and leaves the objects as they are", []string{"ADDON_OPERATOR_MODULE_OBJECTS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
 	}, append(webhookTable(), hookFileTable()...)...)
 }
@@ -263,6 +267,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
 		Webhooks: c.webhooks(v), UnnumberedModulesOrder: c.optionalOrder(v, "unnumbered-modules-order"),
+		ModuleObjects: c.boolean(v, "module-objects"),
 	}
 	if st.WaitReadyTimeout == 0 {
 		c.bad(v, "wait-ready-timeout", "a duration above 0")

@@ -1,0 +1,175 @@
+package moduleobjects
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/yaml"
+
+	"github.com/addon-actors/addon-operator/moduleobject"
+)
+
+// gvr is the Module objects' resource.
+func gvr() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: moduleobject.Group, Version: moduleobject.Version,
+		Resource: moduleobject.Resource}
+}
+
+func crdGVR() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1",
+		Resource: "customresourcedefinitions"}
+}
+
+// ErrCRDForbidden: the operator may not create the Module CRD.
+var ErrCRDForbidden = errors.New("the Module CRD is missing and may not be created: grant the operator's ClusterRole " +
+	"`customresourcedefinitions` (group apiextensions.k8s.io) verbs get, create, or install the chart's crds/modules.yaml")
+
+// OwnerLabel names the namespace of the operator that writes an object:
+// an operator lists, and deletes, only its own.
+const OwnerLabel = "addon-operator.io/namespace"
+
+// Objects is the Module objects of the operator of Namespace on the
+// apiserver, through a dynamic client.
+type Objects struct {
+	Client    dynamic.Interface
+	Namespace string
+}
+
+// EnsureCRD creates the Module CRD when it is missing.
+func (o Objects) EnsureCRD(ctx context.Context) error {
+	_, err := o.Client.Resource(crdGVR()).Get(ctx, moduleobject.CRDName, metav1.GetOptions{})
+	if err == nil {
+		return nil
+	}
+	if apierrors.IsForbidden(err) {
+		return fmt.Errorf("get CRD %s: %w: %w", moduleobject.CRDName, ErrCRDForbidden, err)
+	}
+	if !apierrors.IsNotFound(err) {
+		return fmt.Errorf("get CRD %s: %w", moduleobject.CRDName, err)
+	}
+	crd := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(moduleobject.CRD(), &crd.Object); err != nil {
+		return fmt.Errorf("read the embedded CRD: %w", err)
+	}
+	_, err = o.Client.Resource(crdGVR()).Create(ctx, crd, metav1.CreateOptions{})
+	switch {
+	case apierrors.IsForbidden(err):
+		return fmt.Errorf("create CRD %s: %w: %w", moduleobject.CRDName, ErrCRDForbidden, err)
+	case err != nil && !apierrors.IsAlreadyExists(err):
+		return fmt.Errorf("create CRD %s: %w", moduleobject.CRDName, err)
+	}
+	return o.established(ctx)
+}
+
+// established waits, by a watch, until the CRD is served.
+func (o Objects) established(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, EstablishTimeout)
+	defer cancel()
+	w, err := o.Client.Resource(crdGVR()).Watch(ctx, metav1.ListOptions{
+		FieldSelector: "metadata.name=" + moduleobject.CRDName})
+	if err != nil {
+		return fmt.Errorf("watch CRD %s: %w", moduleobject.CRDName, err)
+	}
+	defer w.Stop()
+	for ev := range w.ResultChan() {
+		if u, ok := ev.Object.(*unstructured.Unstructured); ok && isEstablished(u) {
+			return nil
+		}
+	}
+	return fmt.Errorf("CRD %s not established within %s", moduleobject.CRDName, EstablishTimeout)
+}
+
+// EstablishTimeout bounds the wait for a created CRD to be served.
+const EstablishTimeout = 30 * time.Second
+
+func isEstablished(u *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == "Established" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// List returns the objects by name with their generation and status.
+func (o Objects) List(ctx context.Context) (map[string]Existing, error) {
+	list, err := o.Client.Resource(gvr()).List(ctx, metav1.ListOptions{LabelSelector: OwnerLabel + "=" + o.Namespace})
+	if err != nil {
+		return nil, fmt.Errorf("list Module objects: %w", err)
+	}
+	out := make(map[string]Existing, len(list.Items))
+	for _, item := range list.Items {
+		ex := Existing{Generation: item.GetGeneration()}
+		if raw, ok := item.Object["status"].(map[string]any); ok {
+			var st moduleobject.Status
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &st); err == nil {
+				ex.Status = &st
+			}
+		}
+		out[item.GetName()] = ex
+	}
+	return out, nil
+}
+
+// Create creates object name (an existing one is taken as it is) and
+// writes its status; it returns the object's generation.
+func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status) (int64, error) {
+	obj := &unstructured.Unstructured{}
+	obj.SetAPIVersion(moduleobject.Group + "/" + moduleobject.Version)
+	obj.SetKind(moduleobject.Kind)
+	obj.SetName(name)
+	obj.SetLabels(map[string]string{"app.kubernetes.io/managed-by": "addon-operator", OwnerLabel: o.Namespace})
+	created, err := o.Client.Resource(gvr()).Create(ctx, obj, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		created, err = o.Client.Resource(gvr()).Get(ctx, name, metav1.GetOptions{})
+	}
+	if err != nil {
+		return 0, fmt.Errorf("create Module %s: %w", name, err)
+	}
+	st.ObservedGeneration = created.GetGeneration()
+	return created.GetGeneration(), o.WriteStatus(ctx, name, st)
+}
+
+// WriteStatus replaces the object's status through the status
+// subresource (a JSON patch: no read, no conflict).
+func (o Objects) WriteStatus(ctx context.Context, name string, st moduleobject.Status) error {
+	patch, err := json.Marshal([]map[string]any{{"op": "add", "path": "/status", "value": st}})
+	if err != nil {
+		return fmt.Errorf("status of Module %s: %w", name, err)
+	}
+	_, err = o.Client.Resource(gvr()).Patch(ctx, name, types.JSONPatchType, patch, metav1.PatchOptions{}, "status")
+	if err != nil {
+		return fmt.Errorf("write status of Module %s: %w", name, err)
+	}
+	return nil
+}
+
+// Delete deletes object name; one already gone is no error.
+func (o Objects) Delete(ctx context.Context, name string) error {
+	err := o.Client.Resource(gvr()).Delete(ctx, name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete Module %s: %w", name, err)
+	}
+	return nil
+}
+
+// reference is the object an Event is about.
+func reference(name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion(moduleobject.Group + "/" + moduleobject.Version)
+	u.SetKind(moduleobject.Kind)
+	u.SetName(name)
+	return u
+}

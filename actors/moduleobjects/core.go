@@ -1,0 +1,167 @@
+package moduleobjects
+
+import (
+	"log/slog"
+	"sort"
+	"time"
+
+	"github.com/addon-actors/addon-operator/actors/step"
+	"github.com/addon-actors/addon-operator/moduleobject"
+)
+
+// MinInterval is the least time between two status writes of one object.
+const MinInterval = time.Second
+
+// RetryDelay is when a failed write is tried again.
+const RetryDelay = time.Second
+
+// object is what the core knows of one Module object.
+type object struct {
+	// exists: the object is on the apiserver (listed, or created by us).
+	exists bool
+	gen    int64
+	// written is its status as the apiserver has it, nil when none.
+	written *moduleobject.Status
+	want    moduleobject.Status
+	// in is the module's last input; nil until one was published, and
+	// after the module left the board.
+	in        *moduleobject.Input
+	lastWrite time.Time
+	inflight  bool
+	armed     bool
+}
+
+// Core decides what to write to the Module objects.
+type Core struct {
+	objects   map[string]*object
+	leading   bool
+	converged bool
+}
+
+// NewCore returns a core that does not lead yet.
+func NewCore() *Core { return &Core{objects: map[string]*object{}} }
+
+// Step takes one event and returns the effects to carry out, in order.
+func (c *Core) Step(ev Event, env Env) []Effect {
+	switch e := ev.(type) {
+	case Published:
+		return c.published(e, env)
+	case Leading:
+		return c.lead(e, env)
+	case NotLeading:
+		c.leading = false
+		return nil
+	case Tick:
+		return c.tick(e, env)
+	case Written:
+		return c.written(e, env)
+	case WriteFailed:
+		return c.failed(e)
+	case Deleted:
+		delete(c.objects, e.Name)
+		return nil
+	default:
+		panic("moduleobjects: unknown event " + typeName(ev))
+	}
+}
+
+func (c *Core) obj(name string) *object {
+	o, ok := c.objects[name]
+	if !ok {
+		o = &object{gen: 1}
+		c.objects[name] = o
+	}
+	return o
+}
+
+// published computes each module's status and Events; objects of modules
+// no longer on the board are deleted once the first converge is done (a
+// module leaves the board after its dir is gone and its release purged).
+func (c *Core) published(e Published, env Env) []Effect {
+	c.converged = e.Converged
+	seen := map[string]bool{}
+	var out []Effect
+	for _, in := range e.Inputs {
+		seen[in.Name] = true
+		o := c.obj(in.Name)
+		if c.leading {
+			for _, ev := range moduleobject.Events(o.in, in) {
+				out = append(out, EmitEvent{Name: in.Name, Event: ev})
+			}
+		}
+		o.in = &in
+		o.want = moduleobject.Compute(in, o.base(), o.gen, env.Now)
+		out = append(out, c.decide(in.Name, env)...)
+	}
+	for _, name := range c.names() {
+		if !seen[name] {
+			c.objects[name].in = nil
+			out = append(out, c.decide(name, env)...)
+		}
+	}
+	return out
+}
+
+// base is the status the next one keeps its transition times from.
+func (o *object) base() moduleobject.Status {
+	if o.written != nil {
+		return *o.written
+	}
+	return o.want
+}
+
+func (c *Core) names() []string {
+	out := make([]string, 0, len(c.objects))
+	for name := range c.objects {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *Core) lead(e Leading, env Env) []Effect {
+	c.leading = true
+	for name, ex := range e.Existing {
+		o := c.obj(name)
+		o.exists, o.gen, o.written = true, ex.Generation, ex.Status
+		if o.in != nil {
+			o.want = moduleobject.Compute(*o.in, o.base(), o.gen, env.Now)
+		}
+	}
+	var out []Effect
+	for _, name := range c.names() {
+		out = append(out, c.decide(name, env)...)
+	}
+	return out
+}
+
+func (c *Core) tick(e Tick, env Env) []Effect {
+	o, ok := c.objects[e.Name]
+	if !ok {
+		return nil
+	}
+	o.armed = false
+	return c.decide(e.Name, env)
+}
+
+func (c *Core) written(e Written, env Env) []Effect {
+	o := c.obj(e.Name)
+	st := e.Status
+	o.exists, o.inflight, o.gen, o.written, o.lastWrite = true, false, e.Generation, &st, env.Now
+	return c.decide(e.Name, env)
+}
+
+func (c *Core) failed(e WriteFailed) []Effect {
+	o, ok := c.objects[e.Name]
+	if !ok {
+		return nil
+	}
+	o.inflight = false
+	out := []Effect{Log(step.At(slog.LevelWarn, "module object not written, retrying", "object", e.Name, "op", e.Op,
+		"err", e.Err, "in", RetryDelay))}
+	if !o.armed {
+		o.armed = true
+		out = append(out, ArmTimer{Name: e.Name, After: RetryDelay})
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package moduleobjects
+
+import (
+	"reflect"
+
+	"github.com/addon-actors/addon-operator/moduleobject"
+)
+
+// decide is what object name needs now: nothing while a write of it is in
+// flight or its timer is armed, else its creation, its deletion, or its
+// status written when it changed (at most once per MinInterval).
+func (c *Core) decide(name string, env Env) []Effect {
+	o := c.objects[name]
+	if !c.leading || o.inflight || o.armed {
+		return nil
+	}
+	switch {
+	case o.in == nil && o.exists && c.converged:
+		o.inflight = true
+		return []Effect{DeleteObject{Name: name}}
+	case o.in == nil:
+		return nil
+	case !o.exists:
+		o.inflight = true
+		return []Effect{CreateObject{Name: name, Status: o.want}}
+	case o.written != nil && moduleobject.Same(*o.written, o.want):
+		return nil
+	case c.held(o):
+		return nil
+	}
+	if wait := o.lastWrite.Add(MinInterval).Sub(env.Now); wait > 0 {
+		o.armed = true
+		return []Effect{ArmTimer{Name: name, After: wait}}
+	}
+	o.inflight = true
+	return []Effect{WriteStatus{Name: name, Generation: o.gen, Status: o.want}}
+}
+
+// held: before the first converge is done, an object that has a status
+// keeps it while its module only waits or runs (a restart's converge
+// writes nothing for a module whose state comes back the same).
+func (c *Core) held(o *object) bool {
+	if c.converged || o.written == nil || o.written.Phase == "" {
+		return false
+	}
+	switch o.want.Phase {
+	case moduleobject.Pending, moduleobject.Running, moduleobject.WaitingForRequirement:
+		return true
+	}
+	return false
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return "<nil>"
+	}
+	return reflect.TypeOf(v).String()
+}

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
+
+	"github.com/addon-actors/addon-operator/actors/moduleobjects"
+	"github.com/addon-actors/addon-operator/board"
+	"github.com/addon-actors/addon-operator/layout"
+)
+
+// reportingController names the Module objects' Events' writer.
+const reportingController = "addon-operator.io/module-objects"
+
+// startModuleObjects starts the writer of the Module objects
+// (ADDON_OPERATOR_MODULE_OBJECTS), fed from the board's changes until
+// work is done. The app runs only while this replica leads, so the writer
+// takes the lead as it starts.
+func (a *App) startModuleObjects(work context.Context, namespace string, client kubernetes.Interface,
+	dyn dynamic.Interface, defs []layout.Definition) error {
+	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
+	broadcaster.StartRecordingToSinkWithContext(work)
+	go func() { <-work.Done(); broadcaster.Shutdown() }()
+	props := a.System.TopProps("moduleobjects", moduleobjects.New(moduleobjects.Options{
+		Store: moduleobjects.Objects{Client: dyn, Namespace: namespace}, Recorder: broadcaster.NewRecorder(scheme.Scheme, reportingController),
+		Clock: a.clock, Log: a.log.With("actor", "moduleobjects"), Work: work}))
+	pid, err := a.System.Actors.Root.SpawnNamed(props, "moduleobjects")
+	if err != nil {
+		return fmt.Errorf("start the Module objects' writer: %w", err)
+	}
+	versions := map[string]string{}
+	for _, d := range defs {
+		versions[d.Names.Name] = d.Version
+	}
+	go a.feedModuleObjects(work, pid, versions)
+	return nil
+}
+
+// feedModuleObjects sends the writer the board's state after each
+// publication; it reads the board inside WaitFor's first check, so that no
+// publication between two reads is missed.
+func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions map[string]string) {
+	var readyAt time.Time
+	for {
+		first := true
+		err := a.Board.WaitFor(work, func(*board.Board) bool {
+			if !first {
+				return true
+			}
+			first = false
+			now := a.clock.Now()
+			if readyAt.IsZero() && a.Board.Ready() {
+				readyAt = now
+			}
+			a.System.Actors.Root.Send(pid, moduleobjects.Published{
+				Inputs: moduleInputs(a.Board, versions, readyAt, now), Converged: a.Board.Ready()})
+			return false
+		})
+		if err != nil {
+			return
+		}
+	}
+}
