@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun"
@@ -78,7 +80,10 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		candidate map[string]string
 		owned     []string
 		parallel  int // the operator's ParallelModuleRuns
-		want      []string
+		// globalPatch is a global hook's values patch (JSON), applied
+		// before the first converge.
+		globalPatch string
+		want        []string
 		// refused: the modules dirs after are refused for this
 		// requirements cycle (want is then what the operator queues).
 		refused string
@@ -129,6 +134,10 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		{name: "enabled by the global section", before: []moduleDir{a, {dir: "002-b", enabled: true, script: scriptFullMode}},
 			live: map[string]string{"global": "mode: lite"}, candidate: map[string]string{"global": "mode: full"}, owned: []string{"a"},
 			want: []string{"run a", "run b"}},
+		{name: "a global hook's patch stays over the global section", before: []moduleDir{a,
+			{dir: "002-b", enabled: true, script: scriptFullMode}}, globalPatch: `[{"op":"add","path":"/global/mode","value":"full"}]`,
+			live: map[string]string{"global": "mode: full"}, candidate: map[string]string{"global": "mode: lite\nsize: 2"},
+			owned: []string{"a", "b"}, want: []string{"run a", "run b"}},
 		{name: "a default of its schema, then a section over it", before: []moduleDir{a,
 			{dir: "002-b", enabled: true, script: scriptReplicas3, configSchema: replicasDefault3}},
 			candidate: map[string]string{"b": "replicas: 1"}, owned: []string{"a", "b"},
@@ -140,6 +149,7 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, tc.before, tc.owned, tc.parallel)
+			w.globalPatch = tc.globalPatch
 			w.converge(t, tc.live)
 			if tc.after != nil {
 				w.layout(t, tc.after)
@@ -207,6 +217,8 @@ type world struct {
 	// failing are the modules whose actor fails to start.
 	failing  map[string]bool
 	parallel int // ParallelModuleRuns
+	// globalPatch is the global hooks' in-memory patch ("": none).
+	globalPatch string
 }
 
 func newWorld(t *testing.T, mods []moduleDir, owned []string, parallel int) *world {
@@ -326,7 +338,8 @@ func (w *world) converge(t *testing.T, live map[string]string) {
 	}
 	w.discover(t)
 	w.step(t, operator.TaskAssigned{Assigned: hookrun.Assigned{Task: messages.Task{Kind: messages.TaskConvergeDone}}})
-	w.board.SetGlobal(w.global().Snapshot(), nil)
+	w.board.SetGlobal(w.global(t).Snapshot(), nil)
+	w.board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(w.global(t)))
 	for _, def := range w.core.Modules() {
 		w.board.SetModuleValues(def.Names.Name, w.module(def).Snapshot())
 	}
@@ -436,7 +449,7 @@ func (w *world) checkEnabled(t *testing.T, e operator.CheckEnabled) messages.Ena
 	if !ok {
 		return messages.EnabledChecked{Module: e.Module, Enabled: true}
 	}
-	in := values.ModuleHookInput(w.global().Snapshot(), w.module(def).Snapshot(), e.EnabledBefore)
+	in := values.ModuleHookInput(w.global(t).Snapshot(), w.module(def).Snapshot(), e.EnabledBefore)
 	vals, _ := json.Marshal(in.Values)
 	cfg, _ := json.Marshal(in.ConfigValues)
 	res, err := w.runner.RunEnabled(context.Background(), hookexec.EnabledRequest{Script: script, Values: vals, ConfigValues: cfg})
@@ -446,10 +459,22 @@ func (w *world) checkEnabled(t *testing.T, e operator.CheckEnabled) messages.Ena
 	return messages.EnabledChecked{Module: e.Module, Enabled: res.Enabled != nil && *res.Enabled}
 }
 
-// global is the global actor's scope: its values files (none here), then
-// the ConfigMap's global section as the actor takes it.
-func (w *world) global() values.Scope {
+// global is the global actor's scope: its values files (none here), its
+// hooks' patch, then the ConfigMap's global section as the actor takes it.
+func (w *world) global(t *testing.T) values.Scope {
+	t.Helper()
 	scope, _ := values.NewGlobalScope(nil)
+	if w.globalPatch != "" {
+		p, err := jsonpatch.DecodePatch([]byte(w.globalPatch))
+		var applied hookrun.Applied
+		if err == nil {
+			applied, err = hookrun.Apply(scope, "g.sh", hookexec.Result{ValuesPatch: p})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		scope = applied.Scope
+	}
 	scope, _ = hookrun.ApplySection(scope, messages.OwnerGlobal, w.config.Global)
 	return scope
 }
@@ -474,7 +499,7 @@ func valuesAlike(t *testing.T, w *world, plan Plan) {
 	if !plan.Valid {
 		t.Fatalf("plan invalid: %q", plan.Errors)
 	}
-	if want := w.global().Values(); !values.Equal(plan.Global.Values, want) {
+	if want := w.global(t).Values(); !values.Equal(plan.Global.Values, want) {
 		t.Fatalf("plan's global values %v, the actor's %v", plan.Global.Values, want)
 	}
 	for _, m := range plan.Modules {
