@@ -18,21 +18,23 @@ func TestTextModuleLists(t *testing.T) {
 		{Name: "bee", Phase: board.PhaseFailed, LastError: "hook x.sh: exit status 1", Maintenance: "NoResourceReconciliation"},
 		{Name: "c", Phase: board.PhaseUnseen, LastError: "old", DirError: "dangling symlink"},
 	}
-	list := "MODULE  ENABLED  MAINTENANCE               PHASE   LAST TASK  TASKS  REVISION  LAST ERROR\n" +
-		"a       true     -                         idle    ModuleRun  4      3         -\n" +
-		"bee     false    NoResourceReconciliation  failed  -          0      0         hook x.sh: exit status 1\n" +
-		"c       false    -                         unseen  -          0      0         dangling symlink\n"
+	// Both lists pad the shared columns alike; only the last one differs.
+	head := "MODULE  ENABLED  MAINTENANCE               PHASE   LAST TASK  TASKS  REVISION  "
+	rows := []string{
+		"a       true     -                         idle    ModuleRun  4      3         ",
+		"bee     false    NoResourceReconciliation  failed  -          0      0         ",
+		"c       false    -                         unseen  -          0      0         ",
+	}
+	list := head + "LAST ERROR\n" + rows[0] + "-\n" + rows[1] + "hook x.sh: exit status 1\n" + rows[2] + "dangling symlink\n"
 	if got := printed(t, textModules, mods); got != list {
 		t.Fatalf("module list:\n%s\nwant\n%s", got, list)
 	}
 	var whys []debugapi.Why
-	for _, m := range mods {
+	wide := head + "WHY\n"
+	for i, m := range mods {
 		whys = append(whys, debugapi.Why{Module: m.Name, State: m, Summary: "why " + m.Name})
+		wide += rows[i] + "why " + m.Name + "\n"
 	}
-	wide := "MODULE  ENABLED  MAINTENANCE               PHASE   LAST TASK  TASKS  REVISION  WHY\n" +
-		"a       true     -                         idle    ModuleRun  4      3         why a\n" +
-		"bee     false    NoResourceReconciliation  failed  -          0      0         why bee\n" +
-		"c       false    -                         unseen  -          0      0         why c\n"
 	if got := printed(t, textModulesWide, whys); got != wide {
 		t.Fatalf("module list -o wide:\n%s\nwant\n%s", got, wide)
 	}
