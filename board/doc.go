@@ -9,6 +9,10 @@
 // so that a publication costs the same with 10 or 1,000 modules, and a
 // reader of the whole map gets a copy of its own.
 //
-// Readers wait for a condition with WaitFor, which checks it again after
-// every publication.
+// Readers read through Reader (reader.go), the one typed read side: the
+// debug API and plan take a Reader, never a *Board, and the write side's
+// conventions (the unseen and failed phases, an owner's values published
+// as a snapshot, patches and password paths) are read there once (Known,
+// KnownModules, FailedToStart, OwnerValues). Readers wait for a condition
+// with WaitFor, which checks it again after every publication.
 package board

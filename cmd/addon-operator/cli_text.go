@@ -40,10 +40,16 @@ func textModules(w io.Writer, body []byte) error {
 		if m.DirError != "" {
 			lastErr = m.DirError
 		}
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, httpapi.Dash(m.Maintenance), m.Phase, httpapi.Dash(m.LastRun), m.Tasks,
-			m.Revision, httpapi.Dash(short(lastErr)))
+		moduleRow(tw, m, httpapi.Dash(short(lastErr)))
 	}
 	return tw.Flush()
+}
+
+// moduleRow writes a module's row of `module list`, ending in last (its
+// last error, or with -o wide its WHY).
+func moduleRow(w io.Writer, m board.ModuleState, last string) {
+	fmt.Fprintf(w, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, httpapi.Dash(m.Maintenance), m.Phase,
+		httpapi.Dash(m.LastRun), m.Tasks, m.Revision, last)
 }
 
 // configNote says, under the module list, when the configuration in force

@@ -226,9 +226,7 @@ func textModulesWide(w io.Writer, body []byte) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODULE\tENABLED\tMAINTENANCE\tPHASE\tLAST TASK\tTASKS\tREVISION\tWHY")
 	for _, why := range all {
-		m := why.State
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\t%d\t%d\t%s\n", m.Name, m.Enabled, httpapi.Dash(m.Maintenance), m.Phase,
-			httpapi.Dash(m.LastRun), m.Tasks, m.Revision, short(why.Summary))
+		moduleRow(tw, why.State, short(why.Summary))
 	}
 	return tw.Flush()
 }

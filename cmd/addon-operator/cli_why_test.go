@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,15 +50,7 @@ func TestTextWhyReadyWait(t *testing.T) {
 // whyText is `module why` printing why.
 func whyText(t *testing.T, why debugapi.Why) *bytes.Buffer {
 	t.Helper()
-	body, err := json.Marshal(why)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := textWhy(&out, body); err != nil {
-		t.Fatal(err)
-	}
-	return &out
+	return bytes.NewBufferString(printed(t, textWhy, why))
 }
 
 // A run the apiserver refused has a forbidden row per refusal, naming the

@@ -11,7 +11,6 @@ import (
 	"net/http/pprof"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/addon-actors/addon-operator/board"
@@ -24,7 +23,7 @@ type Renderer func(ctx context.Context, module string) (string, error)
 
 // Options are what the debug API reads.
 type Options struct {
-	Board     *board.Board
+	Board     board.Reader
 	Inspector *inspect.Registry
 	Render    Renderer
 	// Plan answers POST /plan; nil: not available.
@@ -44,7 +43,7 @@ type ModuleValues struct {
 func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /queue", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.Queues()) })
-	mux.HandleFunc("GET /modules", func(w http.ResponseWriter, _ *http.Request) { write(w, modules(o.Board)) })
+	mux.HandleFunc("GET /modules", func(w http.ResponseWriter, _ *http.Request) { write(w, o.Board.KnownModules()) })
 	mux.HandleFunc("GET /why", func(w http.ResponseWriter, _ *http.Request) { write(w, whyAll(o.Board, time.Now())) })
 	mux.HandleFunc("GET /modules/{name}/why", func(w http.ResponseWriter, r *http.Request) {
 		why, ok := whyOf(o.Board, r.PathValue("name"), time.Now())
@@ -116,26 +115,6 @@ func noModule(w http.ResponseWriter, name string) {
 	http.Error(w, fmt.Sprintf("no module %q", name), http.StatusNotFound)
 }
 
-// modules lists every module the operator knows, with those whose dir
-// could not be seen since start-up (no actor yet: their state is their dir
-// error alone).
-func modules(b *board.Board) []board.ModuleState {
-	var out []board.ModuleState
-	dirErrors := b.DirErrors()
-	states := b.Modules()
-	for _, m := range states {
-		m.DirError = dirErrors[m.Name]
-		out = append(out, m)
-	}
-	for name, reason := range dirErrors {
-		if _, ok := states[name]; !ok {
-			out = append(out, unseenState(name, reason))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
 func write(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
@@ -161,10 +140,4 @@ func Serve(ctx context.Context, path string, h http.Handler, log *slog.Logger) e
 		return fmt.Errorf("debug socket %s: %w", path, err)
 	}
 	return serve.Server{Name: "debug API", Handler: h, Limits: serve.DefaultLimits(), Log: log}.Run(ctx, ln)
-}
-
-// unseenState is the state of a module whose dir has not been seen since
-// start-up.
-func unseenState(name, reason string) board.ModuleState {
-	return board.ModuleState{Name: name, Phase: board.PhaseUnseen, DirError: reason}
 }

@@ -13,7 +13,7 @@ import (
 // (owner "global" or "module/NAME") as the kube actor published them: by
 // binding, each object as {"object": ..., "filterResult": ...}, a Secret's
 // data masked (see maskedSnapshot).
-func snapshots(b *board.Board, owner, hook string) (map[string][]json.RawMessage, error) {
+func snapshots(b board.Reader, owner, hook string) (map[string][]json.RawMessage, error) {
 	snaps, ok := b.Snapshots(owner, hook)
 	if !ok {
 		return nil, fmt.Errorf("no kubernetes bindings watched for hook %q of %s (no such hook, no kubernetes bindings, or its module is disabled)", hook, owner)

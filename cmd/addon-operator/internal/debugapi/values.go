@@ -12,33 +12,34 @@ import (
 )
 
 // globalValues is /global/values, its password settings masked.
-func globalValues(b *board.Board) ModuleValues {
-	g := b.Global()
-	return maskedValues(b, values.GlobalKey, values.GlobalKey, ModuleValues{Config: g.Config,
-		Values: values.WithEnabledModules(g.Values, b.EnabledModules()), Patches: b.Patches(values.GlobalKey)})
+func globalValues(b board.Reader) ModuleValues {
+	g, _ := b.OwnerValues(values.GlobalKey)
+	g.Snapshot.Values = values.WithEnabledModules(g.Snapshot.Values, b.EnabledModules())
+	return maskedValues(g, b.Secrets())
 }
 
 // moduleValues is /modules/NAME/values, its password settings masked.
-func moduleValues(b *board.Board, name string) (ModuleValues, bool) {
-	s, ok := b.ModuleValues(name)
+func moduleValues(b board.Reader, name string) (ModuleValues, bool) {
+	v, ok := b.OwnerValues(name)
 	if !ok {
 		return ModuleValues{}, false
 	}
-	return maskedValues(b, name, s.Key, ModuleValues{Config: s.Config, Values: s.Values, Patches: b.Patches(name)}), true
+	return maskedValues(v, b.Secrets()), true
 }
 
 // maskedValues masks what the owner's schemas mark `format: password`, by
 // path in its config and values and in the values its patches set, and
 // every password value (any owner's) wherever else it shows up: a hook may
 // copy one to another key.
-func maskedValues(b *board.Board, owner, key string, v ModuleValues) ModuleValues {
-	paths, secrets := b.Passwords(owner), b.Secrets()
+func maskedValues(o board.OwnerValues, secrets mask.Secrets) ModuleValues {
+	v := ModuleValues{Config: o.Snapshot.Config, Values: o.Snapshot.Values, Patches: o.Patches}
+	paths := o.Passwords
 	if len(paths)+len(secrets) == 0 {
 		return v
 	}
 	v.Config = secrets.Document(paths.Document(v.Config))
 	v.Values = secrets.Document(paths.Document(v.Values))
-	v.Patches = maskedPatches(v.Patches, key, paths, secrets)
+	v.Patches = maskedPatches(v.Patches, o.Snapshot.Key, paths, secrets)
 	return v
 }
 

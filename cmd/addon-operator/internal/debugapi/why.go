@@ -2,7 +2,6 @@ package debugapi
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -175,16 +174,12 @@ func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), 
 
 // whyOf assembles the chain of one module from the board, false when the
 // operator does not know it.
-func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
-	st, ok := b.Modules()[name]
+func whyOf(b board.Reader, name string, now time.Time) (Why, bool) {
+	st, ok := b.Known(name)
 	if !ok {
-		reason, unseen := b.DirErrors()[name]
-		if !unseen {
-			return Why{}, false
-		}
-		st = unseenState(name, reason)
+		return Why{}, false
 	}
-	in := WhyInput{State: st, DirError: b.DirErrors()[name], Queues: b.Queues(), Converge: b.Converge(),
+	in := WhyInput{State: st, DirError: st.DirError, Queues: b.Queues(), Converge: b.Converge(),
 		Webhooks: b.Webhooks(name), Now: now}
 	if d, ok := b.EnabledDecisions()[name]; ok {
 		in.Decision = &d
@@ -193,13 +188,12 @@ func whyOf(b *board.Board, name string, now time.Time) (Why, bool) {
 }
 
 // whyAll is the chain of every module, by name.
-func whyAll(b *board.Board, now time.Time) []Why {
+func whyAll(b board.Reader, now time.Time) []Why {
 	out := []Why{}
-	for _, m := range modules(b) {
+	for _, m := range b.KnownModules() {
 		if w, ok := whyOf(b, m.Name, now); ok {
 			out = append(out, w)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Module < out[j].Module })
 	return out
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
 	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun"
@@ -35,6 +37,8 @@ type moduleDir struct {
 	// failsToStart: its actor cannot start (its hooks' --config);
 	// dangling: the dir is a symlink to nowhere (it cannot be seen).
 	failsToStart, dangling bool
+	// configSchema is its openapi/config-values.yaml ("": none).
+	configSchema string
 }
 
 // Enabled scripts: they say true, false, or true when module a is enabled
@@ -43,6 +47,14 @@ const (
 	scriptTrue  = `echo true > "$MODULE_ENABLED_RESULT"`
 	scriptFalse = `echo false > "$MODULE_ENABLED_RESULT"`
 	scriptNeedA = `if grep -q 'enabledModules":\[[^]]*"a"' "$VALUES_PATH"; then echo true; else echo false; fi > "$MODULE_ENABLED_RESULT"`
+	// scriptReplicas3 says true when its module's replicas are 3, and
+	// scriptFullMode when the global mode is full: the values' layers
+	// (values files, ConfigMap sections, OpenAPI defaults) decide.
+	scriptReplicas3 = `if grep -q '"replicas":3' "$VALUES_PATH"; then echo true; else echo false; fi > "$MODULE_ENABLED_RESULT"`
+	scriptFullMode  = `if grep -q '"mode":"full"' "$VALUES_PATH"; then echo true; else echo false; fi > "$MODULE_ENABLED_RESULT"`
+	// replicasDefault3 and replicasRequired are config-values.yaml schemas.
+	replicasDefault3 = "type: object\nproperties:\n  replicas:\n    type: integer\n    default: 3\n"
+	replicasRequired = "type: object\nrequired: [replicas]\nproperties:\n  replicas:\n    type: integer\n"
 )
 
 // TestPlanDecidesAsTheOperator: for a table of configurations, `plan`
@@ -52,8 +64,11 @@ const (
 // dirs again and converging) decide the same: the same modules enabled,
 // the same unmet requirements, the same runs (grouped alike in
 // ParallelModuleRuns, by requirements or, with ParallelModuleRuns > 1, by
-// weight), deletes (with their reasons) and purges; a modules set whose
-// requirements form a cycle is refused by both for the same reason.
+// weight), deletes (with their reasons) and purges, and the same values
+// for the global scope and each run (the values files, the ConfigMap
+// sections and the OpenAPI defaults layered as the actors layer them); a
+// modules set whose requirements form a cycle is refused by both for the
+// same reason.
 func TestPlanDecidesAsTheOperator(t *testing.T) {
 	a, b := moduleDir{dir: "001-a", enabled: true, chart: true}, moduleDir{dir: "002-b", enabled: true}
 	c := moduleDir{dir: "003-c", enabled: true, script: scriptNeedA}
@@ -65,7 +80,10 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		candidate map[string]string
 		owned     []string
 		parallel  int // the operator's ParallelModuleRuns
-		want      []string
+		// globalPatch is a global hook's values patch (JSON), applied
+		// before the first converge.
+		globalPatch string
+		want        []string
 		// refused: the modules dirs after are refused for this
 		// requirements cycle (want is then what the operator queues).
 		refused string
@@ -110,10 +128,28 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 		{name: "a requirements cycle is refused", before: []moduleDir{a, b},
 			after: []moduleDir{{dir: "001-a", enabled: true, chart: true, requires: []string{"b"}}, {dir: "002-b", enabled: true, chart: true, requires: []string{"a"}}},
 			owned: []string{"a", "b"}, want: []string{"run a", "run b"}, refused: "module requirements form a cycle: a -> b -> a"},
+		{name: "enabled by a value of its ConfigMap section", before: []moduleDir{a, {dir: "002-b", enabled: true, script: scriptReplicas3}},
+			live: map[string]string{"b": "replicas: 1"}, candidate: map[string]string{"b": "replicas: 3"}, owned: []string{"a"},
+			want: []string{"run a", "run b"}},
+		{name: "enabled by the global section", before: []moduleDir{a, {dir: "002-b", enabled: true, script: scriptFullMode}},
+			live: map[string]string{"global": "mode: lite"}, candidate: map[string]string{"global": "mode: full"}, owned: []string{"a"},
+			want: []string{"run a", "run b"}},
+		{name: "a global hook's patch stays over the global section", before: []moduleDir{a,
+			{dir: "002-b", enabled: true, script: scriptFullMode}}, globalPatch: `[{"op":"add","path":"/global/mode","value":"full"}]`,
+			live: map[string]string{"global": "mode: full"}, candidate: map[string]string{"global": "mode: lite\nsize: 2"},
+			owned: []string{"a", "b"}, want: []string{"run a", "run b"}},
+		{name: "a default of its schema, then a section over it", before: []moduleDir{a,
+			{dir: "002-b", enabled: true, script: scriptReplicas3, configSchema: replicasDefault3}},
+			candidate: map[string]string{"b": "replicas: 1"}, owned: []string{"a", "b"},
+			want: []string{"run a", "delete b: disabled by its enabled script"}},
+		{name: "a setting its schema requires comes with the ConfigMap", before: []moduleDir{a,
+			{dir: "002-b", enabled: true, script: scriptReplicas3, configSchema: replicasRequired}},
+			live: map[string]string{"b": "replicas: 3"}, owned: []string{"a", "b"}, want: []string{"run a", "run b"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, tc.before, tc.owned, tc.parallel)
+			w.globalPatch = tc.globalPatch
 			w.converge(t, tc.live)
 			if tc.after != nil {
 				w.layout(t, tc.after)
@@ -137,6 +173,7 @@ func TestPlanDecidesAsTheOperator(t *testing.T) {
 			if !reflect.DeepEqual(plan.Enabled, byOperator.enabled) || !reflect.DeepEqual(plan.Unmet, byOperator.unmet) {
 				t.Fatalf("plan enables %v (unmet %v), the operator %v (unmet %v)", plan.Enabled, plan.Unmet, byOperator.enabled, byOperator.unmet)
 			}
+			valuesAlike(t, w, plan)
 		})
 	}
 }
@@ -180,6 +217,8 @@ type world struct {
 	// failing are the modules whose actor fails to start.
 	failing  map[string]bool
 	parallel int // ParallelModuleRuns
+	// globalPatch is the global hooks' in-memory patch ("": none).
+	globalPatch string
 }
 
 func newWorld(t *testing.T, mods []moduleDir, owned []string, parallel int) *world {
@@ -227,6 +266,9 @@ func (w *world) layout(t *testing.T, mods []moduleDir) {
 			}
 			files["module.yaml"] = yaml
 		}
+		if m.configSchema != "" {
+			files["openapi/config-values.yaml"] = m.configSchema
+		}
 		if m.chart {
 			files["Chart.yaml"] = "apiVersion: v2\nname: " + names.Name + "\nversion: 1.0.0\n"
 		}
@@ -240,6 +282,9 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		t.Fatal(err)
 	}
 	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -293,6 +338,11 @@ func (w *world) converge(t *testing.T, live map[string]string) {
 	}
 	w.discover(t)
 	w.step(t, operator.TaskAssigned{Assigned: hookrun.Assigned{Task: messages.Task{Kind: messages.TaskConvergeDone}}})
+	w.board.SetGlobal(w.global(t).Snapshot(), nil)
+	w.board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(w.global(t)))
+	for _, def := range w.core.Modules() {
+		w.board.SetModuleValues(def.Names.Name, w.module(def).Snapshot())
+	}
 }
 
 // reconverge hands the core the candidate ConfigMap and runs the
@@ -399,14 +449,7 @@ func (w *world) checkEnabled(t *testing.T, e operator.CheckEnabled) messages.Ena
 	if !ok {
 		return messages.EnabledChecked{Module: e.Module, Enabled: true}
 	}
-	scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	if err == nil {
-		scope, err = scope.WithConfig(w.config.Modules[def.Names.ValuesKey])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := values.ModuleHookInput(values.Snapshot{}, scope.Snapshot(), e.EnabledBefore)
+	in := values.ModuleHookInput(w.global(t).Snapshot(), w.module(def).Snapshot(), e.EnabledBefore)
 	vals, _ := json.Marshal(in.Values)
 	cfg, _ := json.Marshal(in.ConfigValues)
 	res, err := w.runner.RunEnabled(context.Background(), hookexec.EnabledRequest{Script: script, Values: vals, ConfigValues: cfg})
@@ -414,6 +457,58 @@ func (w *world) checkEnabled(t *testing.T, e operator.CheckEnabled) messages.Ena
 		t.Fatal(err)
 	}
 	return messages.EnabledChecked{Module: e.Module, Enabled: res.Enabled != nil && *res.Enabled}
+}
+
+// global is the global actor's scope: its values files (none here), its
+// hooks' patch, then the ConfigMap's global section as the actor takes it.
+func (w *world) global(t *testing.T) values.Scope {
+	t.Helper()
+	scope, _ := values.NewGlobalScope(nil)
+	if w.globalPatch != "" {
+		p, err := jsonpatch.DecodePatch([]byte(w.globalPatch))
+		var applied hookrun.Applied
+		if err == nil {
+			applied, err = hookrun.Apply(scope, "g.sh", hookexec.Result{ValuesPatch: p})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		scope = applied.Scope
+	}
+	scope, _ = hookrun.ApplySection(scope, messages.OwnerGlobal, w.config.Global)
+	return scope
+}
+
+// module is a module actor's scope: its values files and schemas, then
+// its ConfigMap section as the actor takes it (a section it refuses
+// leaves the scope as it was).
+func (w *world) module(def layout.Definition) values.Scope {
+	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	var section any
+	if s, ok := w.config.Modules[def.Names.ValuesKey]; ok {
+		section = s
+	}
+	scope, _ = hookrun.ApplySection(scope, messages.ModuleOwner(def.Names.Name), section)
+	return scope
+}
+
+// valuesAlike: the plan is valid, and its global values and each run's
+// values are those the actors hold after taking the candidate.
+func valuesAlike(t *testing.T, w *world, plan Plan) {
+	t.Helper()
+	if !plan.Valid {
+		t.Fatalf("plan invalid: %q", plan.Errors)
+	}
+	if want := w.global(t).Values(); !values.Equal(plan.Global.Values, want) {
+		t.Fatalf("plan's global values %v, the actor's %v", plan.Global.Values, want)
+	}
+	for _, m := range plan.Modules {
+		for _, def := range w.core.Modules() {
+			if want := w.module(def).Values(); m.Action == ActionRun && def.Names.Name == m.Name && !values.Equal(m.Values, want) {
+				t.Fatalf("plan's values of %s %v, the actor's %v", m.Name, m.Values, want)
+			}
+		}
+	}
 }
 
 // decided writes a discovery's module runs (a graph's in run order),

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/addon-actors/addon-operator/actors/operator"
-	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
@@ -29,7 +28,7 @@ func (c *candidate) discover(ctx context.Context, defs []layout.Definition, scan
 	o := c.planner.opts
 	core := operator.NewCore(operator.CoreOptions{KubeVersion: o.KubeVersion, IgnoreRelease: o.IgnoreRelease,
 		ParallelModuleRuns: o.ParallelModuleRuns, Rescan: true},
-		operator.Known{Failed: failedToStart(o.Board), Enabled: o.Board.EnabledModules(), Config: c.sections})
+		operator.Known{Failed: o.Board.FailedToStart(), Enabled: o.Board.EnabledModules(), Config: c.sections})
 	env := operator.Env{Dynamic: o.Board.DynamicEnabled()}
 	core.Step(operator.Started{Ready: true}, env)
 	task := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: "plan"}
@@ -96,18 +95,6 @@ func modulesRefused(e operator.Effect) string {
 		return p.State.ModulesError
 	}
 	return ""
-}
-
-// failedToStart are the modules whose actor could not start (its hooks'
-// --config), as their actors publish it.
-func failedToStart(b *board.Board) []string {
-	var out []string
-	for name, state := range b.Modules() {
-		if state.Phase == board.PhaseFailed {
-			out = append(out, name)
-		}
-	}
-	return out
 }
 
 // candidateValues builds the candidate values of every module discovery

@@ -8,10 +8,13 @@
 // modules enabled before it). The core reads the dirs as the operator's
 // rescans do, so a modules set whose requirements form a cycle is refused
 // as the operator refuses it (an invalid plan naming the cycle), and it
-// groups the runs by the operator's ParallelModuleRuns. It builds each scope's values with the
-// candidate sections (values.Scope, the same layering and OpenAPI
-// validation as the actors), takes the module runs, deletes and purges the
-// core decides, and compares each release's deployed manifest with the
-// chart rendered with the candidate values (chartrun/manifestdiff). Hooks
-// other than enabled scripts are not run.
+// groups the runs by the operator's ParallelModuleRuns. It builds each
+// scope's values as its actor takes a ConfigMap change
+// (hookrun.ApplySection on the scope the actor holds, rebuilt from what it
+// published: the same layering, OpenAPI defaults and validation), reads
+// the operator's published state through board.Reader alone, takes the
+// module runs, deletes and purges the core decides, and compares each
+// release's deployed manifest with the chart rendered with the candidate
+// values (chartrun/manifestdiff). Hooks other than enabled scripts are not
+// run.
 package whatif

@@ -30,7 +30,7 @@ type EnabledRunner interface {
 // Options are what a Planner reads: the operator's published state and
 // its modules dirs, helm, and the live ConfigMap.
 type Options struct {
-	Board         *board.Board
+	Board         board.Reader
 	Scan          func() ([]layout.Definition, []error)
 	Common        values.Sections // $MODULES_DIR/values.yaml
 	GlobalSchemas values.Schemas  // nil: none
