@@ -13,6 +13,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // buildBatchHook builds test/batchhook (a real module-sdk protocol
@@ -142,7 +143,7 @@ func TestRunNestedBatchHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := mustJSON(t, res.ValuesPatch)
+	got := valuestest.Marshal(t, res.ValuesPatch)
 	for _, w := range []string{`"/batchModule/moduleName","value":"batch-module"`, `"value":"every-second"`, `"value":"empty"`} {
 		if !strings.Contains(got, w) {
 			t.Errorf("values patch %s lacks %s", got, w)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/hookexec/objectpatch"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // FuzzParseMetrics: a metrics file parses into valid operations or an
@@ -133,7 +134,7 @@ func FuzzParsePatch(f *testing.F) {
 			t.Fatalf("the patch written back does not parse: %v\n%s", err, again)
 		}
 		if !reflect.DeepEqual(decoded(t, back), decoded(t, patch)) {
-			t.Fatalf("written back and parsed again:\n%s\nwant\n%s", mustJSON(t, back), again)
+			t.Fatalf("written back and parsed again:\n%s\nwant\n%s", valuestest.Marshal(t, back), again)
 		}
 	})
 }
@@ -143,7 +144,7 @@ func FuzzParsePatch(f *testing.F) {
 func decoded(t *testing.T, v any) any {
 	t.Helper()
 	var out any
-	if err := json.Unmarshal([]byte(mustJSON(t, v)), &out); err != nil {
+	if err := json.Unmarshal([]byte(valuestest.Marshal(t, v)), &out); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -180,14 +181,14 @@ func FuzzObjectPatches(f *testing.F) {
 		var stream bytes.Buffer
 		for i, op := range ops {
 			checkObjectPatch(t, i, op)
-			stream.WriteString(mustJSON(t, objectPatchItem(op)) + "\n")
+			stream.WriteString(valuestest.Marshal(t, objectPatchItem(op)) + "\n")
 		}
 		back, err := objectpatch.Parse(stream.Bytes())
 		if err != nil {
 			t.Fatalf("written back, the operations do not parse: %v\n%s", err, stream.Bytes())
 		}
 		if want := decoded(t, objectPatchItems(ops)); !reflect.DeepEqual(decoded(t, objectPatchItems(back)), want) {
-			t.Fatalf("written back and parsed again:\n%s\nwant\n%s", mustJSON(t, objectPatchItems(back)), stream.Bytes())
+			t.Fatalf("written back and parsed again:\n%s\nwant\n%s", valuestest.Marshal(t, objectPatchItems(back)), stream.Bytes())
 		}
 	})
 }

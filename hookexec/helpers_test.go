@@ -2,7 +2,6 @@ package hookexec
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -159,13 +158,4 @@ func wantErr(t *testing.T, err, target error, names ...string) {
 			t.Errorf("err %q lacks %q", err, s)
 		}
 	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

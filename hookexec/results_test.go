@@ -2,6 +2,7 @@ package hookexec
 
 import (
 	"context"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 	"testing"
 )
 
@@ -80,7 +81,7 @@ func TestParseMetrics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameJSONValue(t, "metrics", got, mustJSON(t, tc.want))
+			sameJSONValue(t, "metrics", got, valuestest.Marshal(t, tc.want))
 		})
 	}
 }

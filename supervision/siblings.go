@@ -15,3 +15,13 @@ func Siblings(ctx actor.Context) func(name string) *actor.PID {
 		return actor.NewPID(parent.Address, parent.Id+"/"+name)
 	}
 }
+
+// OrSiblings is resolve, or Siblings(ctx) when there is none: an actor's
+// options may say how it addresses the owners (a test's probes), else it
+// addresses them as its siblings.
+func OrSiblings(resolve func(name string) *actor.PID, ctx actor.Context) func(name string) *actor.PID {
+	if resolve != nil {
+		return resolve
+	}
+	return Siblings(ctx)
+}

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
 	"reflect"
+	"slices"
 )
 
 // ErrNotJSON is returned when a value cannot be represented as JSON.
@@ -22,24 +25,10 @@ func Normalize(v any) (any, error) {
 		return x, nil
 	case map[string]any:
 		out := make(map[string]any, len(x))
-		for k, e := range x {
-			n, err := Normalize(e)
-			if err != nil {
-				return nil, fmt.Errorf("key %q: %w", k, err)
-			}
-			out[k] = n
-		}
-		return out, nil
+		return keep(out, normalizeEach(maps.All(x), "key %q", func(k string, n any) { out[k] = n }))
 	case []any:
 		out := make([]any, len(x))
-		for i, e := range x {
-			n, err := Normalize(e)
-			if err != nil {
-				return nil, fmt.Errorf("index %d: %w", i, err)
-			}
-			out[i] = n
-		}
-		return out, nil
+		return keep(out, normalizeEach(slices.All(x), "index %d", func(i int, n any) { out[i] = n }))
 	case int:
 		return float64(x), nil
 	case int64:
@@ -56,13 +45,33 @@ func Normalize(v any) (any, error) {
 	return roundTrip(v)
 }
 
-func roundTrip(v any) (any, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %T: %v", ErrNotJSON, v, err)
+// normalizeEach normalizes each element of a container into put; an error
+// names the element's key or index with where.
+func normalizeEach[K comparable](all iter.Seq2[K, any], where string, put func(K, any)) error {
+	for k, e := range all {
+		n, err := Normalize(e)
+		if err != nil {
+			return fmt.Errorf(where+": %w", k, err)
+		}
+		put(k, n)
 	}
-	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
+	return nil
+}
+
+// keep returns out, or nothing with err.
+func keep(out any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func roundTrip(v any) (out any, err error) {
+	raw, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(raw, &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: %T: %v", ErrNotJSON, v, err)
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // listSchemaScope is module "my-module" with its own values.yaml and the
@@ -82,7 +83,7 @@ func TestListSectionSchema(t *testing.T) {
 func TestListSectionValuesSchema(t *testing.T) {
 	s := listSchemaScope(t, "myModule: [1, 2]", map[string]string{
 		"values.yaml": "type: array\nitems: {type: integer}\n"})
-	next, _, err := s.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/myModule/-","value":3}]`))
+	next, _, err := s.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/myModule/-","value":3}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestListSectionValuesSchema(t *testing.T) {
 	if err := next.ValidateForHelm(); err != nil {
 		t.Errorf("helm validation: %v", err)
 	}
-	same, _, err := next.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/myModule/-","value":"x"}]`))
+	same, _, err := next.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/myModule/-","value":"x"}]`))
 	want := `module "my-module": values do not match modules/001-my-module/openapi/values.yaml: ` +
 		`/myModule/3: type: myModule.3 in body must be of type integer: "string"`
 	if err == nil || err.Error() != want {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // A module section may be a list (spec/MODULES.md: "a map or an array";
@@ -84,7 +85,7 @@ func TestListSectionPatches(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := listScope(t, "", "myModule: [1, 2]")
 			for _, p := range c.patches {
-				next, changed, err := s.WithValuesPatch(patchOf(t, p))
+				next, changed, err := s.WithValuesPatch(valuestest.Patch(t, p))
 				if err != nil || !changed {
 					t.Fatalf("patch %s: changed %v, %v", p, changed, err)
 				}
@@ -111,7 +112,7 @@ func TestListSectionPatchErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			next, _, err := s.WithValuesPatch(patchOf(t, c.patch))
+			next, _, err := s.WithValuesPatch(valuestest.Patch(t, c.patch))
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("err = %v, want %v containing %q", err, c.want, c.msg)
 			}
@@ -125,7 +126,7 @@ func TestListSectionPatchErrors(t *testing.T) {
 // with the previous config kept.
 func TestListSectionPatchesReplayOverNewConfig(t *testing.T) {
 	s := listScope(t, "", "myModule: [1, 2]")
-	s, _, err := s.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/myModule/-","value":3},
+	s, _, err := s.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/myModule/-","value":3},
 		{"op":"replace","path":"/myModule/1","value":"b"}]`))
 	if err != nil {
 		t.Fatal(err)
@@ -145,17 +146,17 @@ func TestListSectionPatchesReplayOverNewConfig(t *testing.T) {
 // in the ConfigMap layer.
 func TestListSectionConfigPatch(t *testing.T) {
 	s := listScope(t, "", "myModule: [1, 2]")
-	s, err := s.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/myModule","value":["a"]}]`))
+	s, err := s.WithConfigPatch(valuestest.Patch(t, `[{"op":"add","path":"/myModule","value":["a"]}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err = s.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/myModule/-","value":"b"}]`))
+	s, err = s.WithConfigPatch(valuestest.Patch(t, `[{"op":"add","path":"/myModule/-","value":"b"}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertJSON(t, "config values", s.ConfigValues(), `["a", "b"]`)
 	assertJSON(t, "values", s.Values(), `["a", "b"]`)
-	s, err = s.WithConfigPatch(patchOf(t, `[{"op":"remove","path":"/myModule"}]`))
+	s, err = s.WithConfigPatch(valuestest.Patch(t, `[{"op":"remove","path":"/myModule"}]`))
 	if err != nil {
 		t.Fatal(err)
 	}

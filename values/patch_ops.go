@@ -77,20 +77,9 @@ func describe(v any) string {
 // add reports, beside keyed, the length of the path of the shallowest parent
 // it created (0: none).
 func add(doc map[string]any, path []string, value any) (keyed bool, created int, err error) {
-	_, keyed, err = walk(doc, path, 0, &created, func(parent any, key string) (any, error) {
-		switch c := parent.(type) {
-		case map[string]any:
-			c[key] = value
-			return c, nil
-		case []any:
-			i, err := indexAt(path, len(c), true)
-			if err != nil {
-				return nil, err
-			}
-			return slices.Insert(c, i, value), nil
-		}
-		return nil, notContainer(path[:len(path)-1], parent)
-	})
+	_, keyed, err = walk(doc, path, 0, &created, place(path, true,
+		func(c map[string]any, key string) error { c[key] = value; return nil },
+		func(c []any, i int) []any { return slices.Insert(c, i, value) }))
 	return keyed, created, err
 }
 
@@ -117,25 +106,38 @@ func remove(doc map[string]any, path []string) (bool, error) {
 }
 
 func replace(doc map[string]any, path []string, value any) (bool, error) {
-	_, keyed, err := walk(doc, path, 0, nil, func(parent any, key string) (any, error) {
-		switch c := parent.(type) {
-		case map[string]any:
+	_, keyed, err := walk(doc, path, 0, nil, place(path, false,
+		func(c map[string]any, key string) error {
 			if _, ok := c[key]; !ok {
-				return nil, fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path))
+				return fmt.Errorf("%w: %s does not exist", ErrPathNotFound, formatPointer(path))
 			}
 			c[key] = value
+			return nil
+		},
+		func(c []any, i int) []any { c[i] = value; return c }))
+	return keyed, err
+}
+
+// place is the visitor of an operation on the place that path names:
+// inObject changes the object holding it, inList the list (at index i, the
+// end allowed when end is set) and returns the list to store.
+func place(path []string, end bool, inObject func(c map[string]any, key string) error, inList func(c []any, i int) []any) visitor {
+	return func(parent any, key string) (any, error) {
+		switch c := parent.(type) {
+		case map[string]any:
+			if err := inObject(c, key); err != nil {
+				return nil, err
+			}
 			return c, nil
 		case []any:
-			i, err := indexAt(path, len(c), false)
+			i, err := indexAt(path, len(c), end)
 			if err != nil {
 				return nil, err
 			}
-			c[i] = value
-			return c, nil
+			return inList(c, i), nil
 		}
 		return nil, notContainer(path[:len(path)-1], parent)
-	})
-	return keyed, err
+	}
 }
 
 // get returns the value at path.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // TestSpecEnabledInValuesFiles is "keys in values.yaml files" of
@@ -81,7 +82,7 @@ func TestEnabledLayers(t *testing.T) {
 // "xEnabled" keys; they come out of the global scope as flags, not values.
 func TestDynamicEnabledFromGlobalHook(t *testing.T) {
 	global, _ := values.NewGlobalScope(nil)
-	global, changed, err := global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":true},
+	global, changed, err := global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/someModuleEnabled","value":true},
 		{"op":"add","path":"/global/discovered","value":{"a":1}}]`))
 	if err != nil || !changed {
 		t.Fatalf("changed %v, %v", changed, err)
@@ -90,7 +91,7 @@ func TestDynamicEnabledFromGlobalHook(t *testing.T) {
 		t.Errorf("DynamicEnabled = %v", flags)
 	}
 	assertJSON(t, "global values", global.Values(), `{"discovered":{"a":1}}`)
-	_, _, err = global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":"yes"}]`))
+	_, _, err = global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/someModuleEnabled","value":"yes"}]`))
 	if err == nil {
 		t.Error("a non-boolean enabled flag must be refused")
 	}
@@ -101,13 +102,13 @@ func TestDynamicEnabledFromGlobalHook(t *testing.T) {
 // non-boolean one fails the hook before anything is written.
 func TestGlobalConfigPatchEnabledKeys(t *testing.T) {
 	global, _ := values.NewGlobalScope(nil)
-	next, err := global.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":false},
+	next, err := global.WithConfigPatch(valuestest.Patch(t, `[{"op":"add","path":"/someModuleEnabled","value":false},
 		{"op":"add","path":"/global/a","value":1}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertJSON(t, "global config", next.ConfigValues(), `{"a":1}`)
-	if _, err := global.WithConfigPatch(patchOf(t, `[{"op":"add","path":"/someModuleEnabled","value":"no"}]`)); err == nil {
+	if _, err := global.WithConfigPatch(valuestest.Patch(t, `[{"op":"add","path":"/someModuleEnabled","value":"no"}]`)); err == nil {
 		t.Error("a non-boolean enabled key must fail the hook")
 	}
 	var zero values.Scope

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // assertJSON compares got, marshalled as a hook would find it in its file,
@@ -27,17 +27,8 @@ func assertJSON(t *testing.T, what string, got any, want string) {
 		t.Fatalf("%s: bad expectation: %v", what, err)
 	}
 	if !values.Equal(gotDoc, wantDoc) {
-		t.Errorf("%s:\n got  %s\n want %s", what, raw, mustMarshal(t, wantDoc))
+		t.Errorf("%s:\n got  %s\n want %s", what, raw, valuestest.Marshal(t, wantDoc))
 	}
-}
-
-func mustMarshal(t *testing.T, v any) string {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
 }
 
 func valuesFile(t *testing.T, file, content string) values.Sections {
@@ -56,15 +47,6 @@ func parseConfigMap(t *testing.T, data map[string]string) values.Sections {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func patchOf(t *testing.T, s string) jsonpatch.Patch {
-	t.Helper()
-	p, err := jsonpatch.DecodePatch([]byte(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func moduleNames(t *testing.T, dir string) values.Names {

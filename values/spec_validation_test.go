@@ -9,6 +9,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // specSchemas loads the schemas of a spec/VALUES.md example from
@@ -57,10 +58,10 @@ func TestSpecValidationExample(t *testing.T) {
 	}
 	// As printed, the value is the JSON string "{}", which is a string and
 	// so passes; the spec means an object, which is refused.
-	if _, err := global.WithConfigPatch(patchOf(t, `[{"op":"add", "path":"/global/clusterHostname", "value":"{}"}]`)); err != nil {
+	if _, err := global.WithConfigPatch(valuestest.Patch(t, `[{"op":"add", "path":"/global/clusterHostname", "value":"{}"}]`)); err != nil {
 		t.Errorf("the string \"{}\" is a string: %v", err)
 	}
-	same, err := global.WithConfigPatch(patchOf(t, `[{"op":"add", "path":"/global/clusterHostname", "value":{}}]`))
+	same, err := global.WithConfigPatch(valuestest.Patch(t, `[{"op":"add", "path":"/global/clusterHostname", "value":{}}]`))
 	if err == nil || !strings.Contains(err.Error(), `/global/clusterHostname: type: global.clusterHostname in body must be of type string: "object"`) {
 		t.Fatalf("err = %v, want a type violation at /global/clusterHostname", err)
 	}
@@ -80,7 +81,7 @@ func TestSpecDefaultsExample(t *testing.T) {
 	assertJSON(t, "$VALUES_PATH", in.Values, `{"global":{"project":"p","clusterName":"c","discovery":{}}}`)
 	assertJSON(t, "$CONFIG_VALUES_PATH", in.ConfigValues, `{"global":{}}`)
 	// A hook sets param1, which values.yaml requires.
-	global, _, err = global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/global/param1","value":"x"},
+	global, _, err = global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/global/param1","value":"x"},
 		{"op":"add","path":"/global/discovery/found","value":true}]`))
 	if err != nil {
 		t.Fatal(err)
@@ -102,14 +103,14 @@ func TestSpecRequiredForHelmExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	global, _, err = global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/global/param1","value":"a"}]`))
+	global, _, err = global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/global/param1","value":"a"}]`))
 	if err != nil {
 		t.Fatalf("first hook: %v", err)
 	}
 	if err := global.ValidateForHelm(); err == nil || !strings.Contains(err.Error(), "/global/param2: required") {
 		t.Errorf("before helm with param1 only: %v", err)
 	}
-	global, _, err = global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/global/param2","value":"b"}]`))
+	global, _, err = global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/global/param2","value":"b"}]`))
 	if err != nil {
 		t.Fatalf("second hook: %v", err)
 	}
@@ -117,7 +118,7 @@ func TestSpecRequiredForHelmExample(t *testing.T) {
 		t.Errorf("before helm with both: %v", err)
 	}
 	// A patch that breaks values.yaml fails the hook and changes nothing.
-	same, _, err := global.WithValuesPatch(patchOf(t, `[{"op":"add","path":"/global/param1","value":5}]`))
+	same, _, err := global.WithValuesPatch(valuestest.Patch(t, `[{"op":"add","path":"/global/param1","value":5}]`))
 	if !errors.Is(err, schema.ErrInvalidValues) || !strings.Contains(err.Error(), "/global/param1: type") {
 		t.Fatalf("err = %v", err)
 	}

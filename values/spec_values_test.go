@@ -8,6 +8,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 // scopes builds the global and module scopes of the spec/VALUES.md example.
@@ -64,7 +65,7 @@ func TestSpecValuesExample(t *testing.T) {
 	assertJSON(t, "helm values", values.HelmValues(global.Snapshot(), module.Snapshot()), wantValues)
 
 	// The hook's config patch is written to the ConfigMap at once.
-	patch := patchOf(t, `[{"op":"add", "path":"/someModule/param3", "value":"newValue"}]`)
+	patch := valuestest.Patch(t, `[{"op":"add", "path":"/someModule/param3", "value":"newValue"}]`)
 	written, changed, err := configmap.ApplyPatch(data, patch)
 	if err != nil || !changed {
 		t.Fatalf("ApplyPatch: changed %v, %v", changed, err)
@@ -179,12 +180,12 @@ func TestSpecModulesValuesExample(t *testing.T) {
  }
 }`)
 
-	_, _, err = module.WithValuesPatch(patchOf(t, `[{"op": "replace", "path":"simpleOneModule.param2", "value":"patchedValue_2"}]`))
+	_, _, err = module.WithValuesPatch(valuestest.Patch(t, `[{"op": "replace", "path":"simpleOneModule.param2", "value":"patchedValue_2"}]`))
 	if !errors.Is(err, values.ErrInvalidPath) || !strings.Contains(err.Error(), `"/simpleOneModule/param2"`) ||
 		!strings.Contains(err.Error(), `module "simple-one-module"`) {
 		t.Fatalf("dotted path: err = %v, want ErrInvalidPath naming the module and the pointer to use", err)
 	}
-	module, changed, err := module.WithValuesPatch(patchOf(t, `[{"op": "replace", "path":"/simpleOneModule/param2", "value":"patchedValue_2"}]`))
+	module, changed, err := module.WithValuesPatch(valuestest.Patch(t, `[{"op": "replace", "path":"/simpleOneModule/param2", "value":"patchedValue_2"}]`))
 	if err != nil || !changed {
 		t.Fatalf("changed %v, %v", changed, err)
 	}

@@ -134,9 +134,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 }
 
 func (a *Actor) handleStarted(ctx actor.Context) {
-	if a.opts.Owner == nil {
-		a.opts.Owner = supervision.Siblings(ctx)
-	}
+	a.opts.Owner = supervision.OrSiblings(a.opts.Owner, ctx)
 	if a.opts.Report == nil {
 		a.opts.Report = ctx.Parent()
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"math/big"
@@ -60,33 +61,25 @@ func jqValue(v any) (any, bool) {
 	case int32:
 		return int(x), true
 	case map[string]any:
-		var out map[string]any
-		for k, e := range x {
-			if n, changed := jqValue(e); changed {
-				if out == nil {
-					out = maps.Clone(x)
-				}
-				out[k] = n
-			}
-		}
-		if out == nil {
-			return x, false
-		}
-		return out, true
+		return jqEach(x, maps.All(x), maps.Clone, func(m map[string]any, k string, n any) { m[k] = n })
 	case []any:
-		var out []any
-		for i, e := range x {
-			if n, changed := jqValue(e); changed {
-				if out == nil {
-					out = slices.Clone(x)
-				}
-				out[i] = n
-			}
-		}
-		if out == nil {
-			return x, false
-		}
-		return out, true
+		return jqEach(x, slices.All(x), slices.Clone, func(l []any, i int, n any) { l[i] = n })
 	}
 	return v, false
+}
+
+// jqEach converts the elements of container c (all of them in all): c is
+// copied at the first element that changes, and returned as it is when none
+// does.
+func jqEach[K comparable, C any](c C, all iter.Seq2[K, any], clone func(C) C, set func(C, K, any)) (any, bool) {
+	out, copied := c, false
+	for k, e := range all {
+		if n, changed := jqValue(e); changed {
+			if !copied {
+				out, copied = clone(c), true
+			}
+			set(out, k, n)
+		}
+	}
+	return out, copied
 }

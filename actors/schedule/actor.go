@@ -83,9 +83,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 
 // handleStarted re-arms the schedules after a restart.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	if a.opts.Owner == nil {
-		a.opts.Owner = supervision.Siblings(ctx)
-	}
+	a.opts.Owner = supervision.OrSiblings(a.opts.Owner, ctx)
 	replay := func(w messages.WatchSchedules) { a.handleWatch(ctx, w) }
 	if n := supervision.Replay(a.inputs.watches, replay); n > 0 {
 		a.opts.Log.Info("schedules re-armed after a restart", "owners", n)

@@ -20,7 +20,7 @@ type admissionRaw struct {
 	Group                string                 `json:"group"`
 	LabelSelector        *metav1.LabelSelector  `json:"labelSelector"`
 	Namespace            *admissionNamespaceRaw `json:"namespace"`
-	Rules                *[]ruleRaw             `json:"rules"`
+	Rules                *[]bindings.Rule       `json:"rules"`
 	FailurePolicy        *string                `json:"failurePolicy"`
 	SideEffects          *string                `json:"sideEffects"`
 	TimeoutSeconds       *int32                 `json:"timeoutSeconds"`

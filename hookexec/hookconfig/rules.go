@@ -6,20 +6,13 @@ import (
 	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-)
 
-// ruleRaw is one entry of an admission binding's `rules`.
-type ruleRaw struct {
-	APIGroups   []string `json:"apiGroups"`
-	APIVersions []string `json:"apiVersions"`
-	Resources   []string `json:"resources"`
-	Operations  []string `json:"operations"`
-	Scope       *string  `json:"scope"`
-}
+	"github.com/addon-actors/addon-operator/hook/bindings"
+)
 
 // rules converts `rules`: when given, at least one rule, each with the
 // four lists non-empty, operations and scope from their enums.
-func rules(field string, list *[]ruleRaw) ([]admissionregistrationv1.RuleWithOperations, error) {
+func rules(field string, list *[]bindings.Rule) ([]admissionregistrationv1.RuleWithOperations, error) {
 	if list == nil {
 		return nil, nil
 	}
@@ -28,16 +21,17 @@ func rules(field string, list *[]ruleRaw) ([]admissionregistrationv1.RuleWithOpe
 	}
 	out := make([]admissionregistrationv1.RuleWithOperations, 0, len(*list))
 	for i, r := range *list {
-		rule, err := r.rule(fmt.Sprintf("%s[%d]", field, i))
+		converted, err := rule(fmt.Sprintf("%s[%d]", field, i), r)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, rule)
+		out = append(out, converted)
 	}
 	return out, nil
 }
 
-func (r ruleRaw) rule(field string) (admissionregistrationv1.RuleWithOperations, error) {
+// rule converts one entry of `rules` (bindings.Rule is its JSON form).
+func rule(field string, r bindings.Rule) (admissionregistrationv1.RuleWithOperations, error) {
 	for _, l := range []struct {
 		key  string
 		list []string

@@ -5,20 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
-
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
-
-func mustPatch(t *testing.T, s string) jsonpatch.Patch {
-	t.Helper()
-	p, err := jsonpatch.DecodePatch([]byte(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestParse(t *testing.T) {
 	s, err := configmap.Parse(map[string]string{
@@ -176,7 +166,7 @@ func TestApplyPatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, changed, err := configmap.ApplyPatch(data, mustPatch(t, c.patch))
+			got, changed, err := configmap.ApplyPatch(data, valuestest.Patch(t, c.patch))
 			if err != nil || changed != c.changed {
 				t.Fatalf("changed %v, err %v; want changed %v", changed, err, c.changed)
 			}
@@ -207,7 +197,7 @@ func TestApplyPatch(t *testing.T) {
 }
 
 func TestApplyPatchToMissingConfigMap(t *testing.T) {
-	got, changed, err := configmap.ApplyPatch(nil, mustPatch(t, `[{"op":"add","path":"/global/a","value":{"b":1}}]`))
+	got, changed, err := configmap.ApplyPatch(nil, valuestest.Patch(t, `[{"op":"add","path":"/global/a","value":{"b":1}}]`))
 	if err != nil || !changed || len(got) != 1 || got["global"] != "a:\n  b: 1\n" {
 		t.Errorf("got %q, %v, %v", got, changed, err)
 	}
@@ -230,14 +220,14 @@ func TestApplyPatchErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := configmap.ApplyPatch(data, mustPatch(t, c.patch))
+			_, _, err := configmap.ApplyPatch(data, valuestest.Patch(t, c.patch))
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("err = %v, want %v containing %q", err, c.want, c.msg)
 			}
 		})
 	}
 	// A broken key the patch does not touch is no obstacle.
-	if _, _, err := configmap.ApplyPatch(data, mustPatch(t, `[{"op":"add","path":"/global/a","value":1}]`)); err != nil {
+	if _, _, err := configmap.ApplyPatch(data, valuestest.Patch(t, `[{"op":"add","path":"/global/a","value":1}]`)); err != nil {
 		t.Errorf("untouched broken key: %v", err)
 	}
 }
@@ -268,7 +258,7 @@ func TestCacheParsesOnlyChangedKeys(t *testing.T) {
 // TestApplyPatchRoundTripsTrickyStrings: strings that YAML would read as
 // something else are written so that they read back as strings.
 func TestApplyPatchRoundTripsTrickyStrings(t *testing.T) {
-	patch := mustPatch(t, `[{"op":"add","path":"/m/v","value":{"yes":"yes","on":"on","n":"1.0","null":"null","e":"","t":"true","x":"0x1F","d":"2024-01-01","big":12345678901}}]`)
+	patch := valuestest.Patch(t, `[{"op":"add","path":"/m/v","value":{"yes":"yes","on":"on","n":"1.0","null":"null","e":"","t":"true","x":"0x1F","d":"2024-01-01","big":12345678901}}]`)
 	data, _, err := configmap.ApplyPatch(nil, patch)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +290,7 @@ func TestApplyPatchListSection(t *testing.T) {
 			if c.data != "" {
 				data["myModule"] = c.data
 			}
-			got, changed, err := configmap.ApplyPatch(data, mustPatch(t, c.patch))
+			got, changed, err := configmap.ApplyPatch(data, valuestest.Patch(t, c.patch))
 			if err != nil || !changed || got["myModule"] != c.want {
 				t.Fatalf("got %q, %v, %v; want %q", got["myModule"], changed, err, c.want)
 			}

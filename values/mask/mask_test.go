@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/values/mask"
+	"github.com/addon-actors/addon-operator/values/valuestest"
 )
 
 func TestBytes(t *testing.T) {
@@ -36,15 +37,6 @@ func decode(t *testing.T, s string) any {
 	return v
 }
 
-func encode(t *testing.T, v any) string {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
-}
-
 func TestPathsDocument(t *testing.T) {
 	m := mask.String
 	cases := []struct {
@@ -68,11 +60,11 @@ func TestPathsDocument(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			doc := decode(t, c.doc)
-			before := encode(t, doc)
-			if got := encode(t, c.paths.Document(doc)); got != c.want {
+			before := valuestest.Marshal(t, doc)
+			if got := valuestest.Marshal(t, c.paths.Document(doc)); got != c.want {
 				t.Fatalf("got  %s\nwant %s", got, c.want)
 			}
-			if encode(t, doc) != before {
+			if valuestest.Marshal(t, doc) != before {
 				t.Fatal("the input was changed")
 			}
 		})
@@ -81,7 +73,7 @@ func TestPathsDocument(t *testing.T) {
 
 func TestPathsAt(t *testing.T) {
 	paths := mask.Paths{{"db", "password"}}
-	got := encode(t, paths.At([]string{"db"}, decode(t, `{"password":"p"}`)))
+	got := valuestest.Marshal(t, paths.At([]string{"db"}, decode(t, `{"password":"p"}`)))
 	if want := `{"password":"` + mask.String("p") + `"}`; got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
@@ -133,7 +125,7 @@ func TestObjectSecret(t *testing.T) {
 
 func TestObjectByValue(t *testing.T) {
 	cm := decode(t, `{"apiVersion":"v1","kind":"ConfigMap","data":{"DB_PASSWORD":"pw-marker-1","URL":"x://pw-marker-1@h","MODE":"fast"}}`).(map[string]any)
-	got := encode(t, mask.Object(cm, mask.Manifest, mask.Secrets{"pw-marker-1"}))
+	got := valuestest.Marshal(t, mask.Object(cm, mask.Manifest, mask.Secrets{"pw-marker-1"}))
 	if strings.Contains(got, "pw-marker-1") || !strings.Contains(got, "fast") {
 		t.Fatalf("got %s", got)
 	}
@@ -168,7 +160,7 @@ func TestDriftRule(t *testing.T) {
 
 func TestFieldComposite(t *testing.T) {
 	env := decode(t, `[{"name":"TOKEN","value":"tok-123456"}]`)
-	got := encode(t, mask.Field("Deployment", []string{"spec", "template", "spec", "containers", "0", "env"}, env, mask.Drift, nil))
+	got := valuestest.Marshal(t, mask.Field("Deployment", []string{"spec", "template", "spec", "containers", "0", "env"}, env, mask.Drift, nil))
 	if strings.Contains(got, "tok-123456") || !strings.Contains(got, "TOKEN") {
 		t.Fatalf("got %s", got)
 	}

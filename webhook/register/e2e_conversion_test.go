@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 	"github.com/addon-actors/addon-operator/webhook/register"
 )
 
@@ -74,7 +75,7 @@ func TestConversionThroughAPIServer(t *testing.T) {
 	})
 	eventually(t, func() error { return established(crds, crd.Name) })
 
-	d, _, conversionURL, ca := serve(t, hooks{convert: convertVersion})
+	d, _, conversionURL, ca := serve(t, webhooktest.Funcs{OnConvert: convertVersion})
 	owner := "conv-" + ns
 	d.Set(owner, nil, []webhook.Conversion{
 		{Hook: "a.sh", Name: "v1-v2", CRDName: crd.Name, Rules: []webhook.ConversionRule{{From: "v1", To: "v2"}, {From: "v2", To: "v1"}}},

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 	"github.com/addon-actors/addon-operator/webhook/register"
 )
 
@@ -58,7 +59,7 @@ func TestAdmissionThroughAPIServer(t *testing.T) {
 	ns := kube.Namespace(t)
 	cfg := kube.Config(t)
 	client := kubernetes.NewForConfigOrDie(cfg)
-	d, admissionURL, _, ca := serve(t, hooks{admit: admitByName})
+	d, admissionURL, _, ca := serve(t, webhooktest.Funcs{OnAdmit: admitByName})
 	owner := "mod-" + ns
 	reg := register.New(client, nil, "test-hooks", register.Endpoint{URL: admissionURL, CABundle: ca})
 	ctx := context.Background()

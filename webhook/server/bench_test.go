@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 )
 
 // BenchmarkAdmission measures a review's round trip through the TLS
@@ -16,7 +17,7 @@ import (
 func BenchmarkAdmission(b *testing.B) {
 	for _, clients := range []int{1, 20} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-			h := start(b, serverConfig(funcRunner{admit: allow}))
+			h := start(b, serverConfig(webhooktest.Funcs{OnAdmit: allow}))
 			h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "fast", Kind: webhook.Validating, Concurrency: clients}}, nil)
 			h.d.Ready("mod", "h.sh")
 			latencies := make([]time.Duration, b.N)

@@ -1,5 +1,8 @@
 package server_test
 
-import "github.com/addon-actors/addon-operator/webhook/server"
+import (
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
+	"github.com/addon-actors/addon-operator/webhook/server"
+)
 
-func serverConfig(r funcRunner) server.Config { return server.Config{Runner: r} }
+func serverConfig(r webhooktest.Funcs) server.Config { return server.Config{Runner: r} }

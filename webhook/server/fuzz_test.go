@@ -13,6 +13,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 	"github.com/addon-actors/addon-operator/webhook/server"
 )
 
@@ -73,6 +74,17 @@ func review(t *testing.T, h http.Handler, path string, body []byte) (*httptest.R
 	return rec, false
 }
 
+// fuzzAnswered fuzzes h with a path (made absolute) and a body, and checks
+// with check the reply of each review that h answered.
+func fuzzAnswered(f *testing.F, h http.Handler, check func(t *testing.T, path string, body, reply []byte)) {
+	f.Fuzz(func(t *testing.T, path string, body []byte) {
+		path = abs(path)
+		if rec, answered := review(t, h, path, body); answered {
+			check(t, path, body, rec.Body.Bytes())
+		}
+	})
+}
+
 // convertAll is a conversion hook that sets every object's apiVersion to
 // the rule's target.
 func convertAll(_ context.Context, _ webhook.Conversion, _, to string, request json.RawMessage) ([]byte, error) {
@@ -93,7 +105,7 @@ func convertAll(_ context.Context, _ webhook.Conversion, _, to string, request j
 // hooks that are functions: the reviews' decoding and routing are fuzzed,
 // not processes.
 func fuzzDispatcher(f *testing.F) *server.Dispatcher {
-	d, err := server.NewDispatcher(server.Config{Runner: funcRunner{admit: allow, convert: convertAll}})
+	d, err := server.NewDispatcher(server.Config{Runner: webhooktest.Funcs{OnAdmit: allow, OnConvert: convertAll}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -114,20 +126,14 @@ func FuzzAdmissionReview(f *testing.F) {
 		f.Add(admissionPath, []byte(seed))
 		f.Add("/global/policy.example.com", []byte(seed))
 	}
-	h := fuzzDispatcher(f).Admission()
-	f.Fuzz(func(t *testing.T, path string, body []byte) {
-		path = abs(path)
-		rec, answered := review(t, h, path, body)
-		if !answered {
-			return
-		}
+	fuzzAnswered(f, fuzzDispatcher(f).Admission(), func(t *testing.T, path string, body, reply []byte) {
 		var out admissionv1.AdmissionReview
-		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Response == nil {
-			t.Fatalf("reply %s is no AdmissionReview with a response (%v)", rec.Body, err)
+		if err := json.Unmarshal(reply, &out); err != nil || out.Response == nil {
+			t.Fatalf("reply %s is no AdmissionReview with a response (%v)", reply, err)
 		}
 		if path != admissionPath {
 			if out.Response.Allowed || out.Response.Result == nil || !strings.Contains(out.Response.Result.Message, "no hook found") {
-				t.Fatalf("a path no hook serves: %s", rec.Body)
+				t.Fatalf("a path no hook serves: %s", reply)
 			}
 			return
 		}
@@ -151,20 +157,14 @@ func FuzzConversionReview(f *testing.F) {
 		`{"request":{"objects":[{}]}}`, `{"request":{"objects":[null,1,"x"]}}`, `{"request":null}`, `{}`, ``} {
 		f.Add("/"+crdName, []byte(seed))
 	}
-	h := fuzzDispatcher(f).Conversion()
-	f.Fuzz(func(t *testing.T, path string, body []byte) {
-		path = abs(path)
-		rec, answered := review(t, h, path, body)
-		if !answered {
-			return
-		}
+	fuzzAnswered(f, fuzzDispatcher(f).Conversion(), func(t *testing.T, path string, body, reply []byte) {
 		var in apiextensionsv1.ConversionReview
 		if err := json.Unmarshal(body, &in); err != nil || in.Request == nil {
 			t.Fatalf("a body that does not decode was answered 200: %v", err)
 		}
 		var out apiextensionsv1.ConversionReview
-		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Response == nil {
-			t.Fatalf("reply %s is no ConversionReview with a response (%v)", rec.Body, err)
+		if err := json.Unmarshal(reply, &out); err != nil || out.Response == nil {
+			t.Fatalf("reply %s is no ConversionReview with a response (%v)", reply, err)
 		}
 		r := out.Response
 		if r.UID != in.Request.UID {

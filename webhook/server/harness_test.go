@@ -2,11 +2,9 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"testing"
@@ -15,29 +13,9 @@ import (
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/test/testpki"
-	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 	"github.com/addon-actors/addon-operator/webhook/server"
 )
-
-// funcRunner is a Runner of functions; a nil one fails.
-type funcRunner struct {
-	admit   func(ctx context.Context, a webhook.Admission, request json.RawMessage) ([]byte, error)
-	convert func(ctx context.Context, c webhook.Conversion, from, to string, request json.RawMessage) ([]byte, error)
-}
-
-func (f funcRunner) Admit(ctx context.Context, a webhook.Admission, request json.RawMessage) ([]byte, error) {
-	if f.admit == nil {
-		return nil, errors.New("no admit")
-	}
-	return f.admit(ctx, a, request)
-}
-
-func (f funcRunner) Convert(ctx context.Context, c webhook.Conversion, from, to string, request json.RawMessage) ([]byte, error) {
-	if f.convert == nil {
-		return nil, errors.New("no convert")
-	}
-	return f.convert(ctx, c, from, to, request)
-}
 
 type harness struct {
 	d      *server.Dispatcher
@@ -61,27 +39,12 @@ func start(t testing.TB, cfg server.Config) *harness {
 	}
 	s := server.DefaultAdmission()
 	s.ListenAddress, s.ListenPort, s.CertFile, s.KeyFile = "127.0.0.1", 0, pki.CertFile, pki.KeyFile
-	srv, err := server.New(s, d.Admission(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
+	base := webhooktest.Serve(t, s, d.Admission())
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(pki.CAPEM)
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 100}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx) }()
-	t.Cleanup(func() {
-		client.CloseIdleConnections()
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &harness{d: d, pki: pki, base: "https://" + srv.Addr().String(), client: client}
+	t.Cleanup(client.CloseIdleConnections)
+	return &harness{d: d, pki: pki, base: base, client: client}
 }
 
 // review posts an AdmissionReview with uid to path and returns the status

@@ -16,6 +16,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 )
 
 // rawPost sends a POST's headers alone on a TLS connection of its own,
@@ -37,7 +38,7 @@ func rawPost(t *testing.T, h *harness, path string, contentLength int64) string 
 // sends the head of a 60 MiB review and nothing more, and gets its
 // answer; a served path's body is read (100 Continue).
 func TestRoutingBeforeBody(t *testing.T) {
-	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: allow}))
 	h.d.Set("mod", deny(), nil)
 	h.d.Ready("mod", "h.sh")
 	head := `{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","request":{"uid":"u9","object":{"data":"` +
@@ -115,7 +116,7 @@ func TestBodyCap(t *testing.T) {
 		ran.Add(1)
 		return allow(ctx, a, r)
 	}
-	cfg := serverConfig(funcRunner{admit: counting})
+	cfg := serverConfig(webhooktest.Funcs{OnAdmit: counting})
 	cfg.AdmissionMaxBytes = 1 << 20
 	h := start(t, cfg)
 	h.d.Set("mod", deny(), nil)
@@ -164,7 +165,7 @@ func TestInFlightBound(t *testing.T) {
 		<-unblock
 		return allow(ctx, a, r)
 	}
-	cfg := serverConfig(funcRunner{admit: blocked})
+	cfg := serverConfig(webhooktest.Funcs{OnAdmit: blocked})
 	cfg.MaxInFlight = 2
 	h := start(t, cfg)
 	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "busy", Kind: webhook.Validating, Concurrency: 8, TimeoutSeconds: 10}}, nil)
@@ -209,7 +210,7 @@ func TestInFlightBytesBound(t *testing.T) {
 		}
 		return allow(ctx, a, r)
 	}
-	cfg := serverConfig(funcRunner{admit: blocked})
+	cfg := serverConfig(webhooktest.Funcs{OnAdmit: blocked})
 	cfg.MaxInFlight, cfg.MaxInFlightBytes, cfg.AdmissionMaxBytes, cfg.ConversionMaxBytes = 10, 1000, 1000, 1000
 	h := start(t, cfg)
 	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "busy", Kind: webhook.Validating, Concurrency: 8, TimeoutSeconds: 10}}, nil)

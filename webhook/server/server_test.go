@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/addon-actors/addon-operator/webhook"
+	"github.com/addon-actors/addon-operator/webhook/internal/webhooktest"
 )
 
 func allow(context.Context, webhook.Admission, json.RawMessage) ([]byte, error) {
@@ -26,7 +27,7 @@ func deny() []webhook.Admission {
 }
 
 func TestHTTP(t *testing.T) {
-	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: allow}))
 	h.d.Set("mod", deny(), nil)
 	h.d.Ready("mod", "h.sh")
 	resp, err := h.client.Get(h.base + "/healthz")
@@ -59,7 +60,7 @@ func TestHTTP(t *testing.T) {
 }
 
 func TestCertificateRotation(t *testing.T) {
-	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: allow}))
 	served := func() string {
 		pool := x509.NewCertPool()
 		pool.AppendCertsFromPEM(h.pki.CAPEM)
@@ -86,7 +87,7 @@ func TestTimeout(t *testing.T) {
 		time.Sleep(3 * time.Second) // a Runner that ignores its context
 		return []byte(`{"allowed":true}`), nil
 	}
-	h := start(t, serverConfig(funcRunner{admit: hung}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: hung}))
 	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "slow", Kind: webhook.Validating, TimeoutSeconds: 1}}, nil)
 	h.d.Ready("mod", "h.sh")
 	began := time.Now()
@@ -109,7 +110,7 @@ func TestSynchronizationGate(t *testing.T) {
 		ran.Add(1)
 		return allow(ctx, a, r)
 	}
-	h := start(t, serverConfig(funcRunner{admit: counting}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: counting}))
 	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "gated", Kind: webhook.Validating, TimeoutSeconds: 1}}, nil)
 	if _, reply := h.review(t, "/mod/gated", "u1"); response(reply)["allowed"] != false || ran.Load() != 0 {
 		t.Errorf("before Ready: reply %v, hook runs %d; want the failure reply and none", reply, ran.Load())
@@ -130,7 +131,7 @@ func TestConcurrencyBound(t *testing.T) {
 		running.Add(-1)
 		return []byte(`{"allowed":true}`), nil
 	}
-	h := start(t, serverConfig(funcRunner{admit: busy}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: busy}))
 	h.d.Set("mod", []webhook.Admission{{Hook: "h.sh", Name: "busy", Kind: webhook.Validating, Concurrency: 4}}, nil)
 	h.d.Ready("mod", "h.sh")
 	var wg sync.WaitGroup
@@ -159,7 +160,7 @@ func TestShutdownClosesFreshConnections(t *testing.T) {
 			_ = c.Close()
 		}
 	})
-	h := start(t, serverConfig(funcRunner{admit: allow}))
+	h := start(t, serverConfig(webhooktest.Funcs{OnAdmit: allow}))
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(h.pki.CAPEM)
 	for range 3 {
