@@ -41,68 +41,82 @@ type checkEnv struct {
 // checkEvent is an input of the checker.
 type checkEvent interface{ checkEvent() }
 
-type (
-	// CheckDue: the check's timer fired.
-	CheckDue struct{}
-	// ObjectsChecked is the worker's release check.
-	ObjectsChecked struct {
-		Check worker.ReleaseCheck
-		Err   error
-	}
-	// DriftRestored is the worker's restore of drifted fields
-	// (RestoreDrift).
-	DriftRestored struct{ Result worker.RestoreResult }
-	// runSucceeded: a module run succeeded; the check is armed.
-	runSucceeded struct{}
-	// helmDone is a module run's helm step.
-	helmDone struct{ Result worker.HelmResult }
-	// driftForgotten: the module is disabled, its release deleted.
-	driftForgotten struct{}
-)
+// CheckDue: the check's timer fired.
+type CheckDue struct{}
 
-func (CheckDue) checkEvent()       {}
+func (CheckDue) checkEvent() {}
+
+// ObjectsChecked is the worker's release check.
+type ObjectsChecked struct {
+	Check worker.ReleaseCheck
+	Err   error
+}
+
 func (ObjectsChecked) checkEvent() {}
-func (DriftRestored) checkEvent()  {}
-func (runSucceeded) checkEvent()   {}
-func (helmDone) checkEvent()       {}
+
+// DriftRestored is the worker's restore of drifted fields
+// (RestoreDrift).
+type DriftRestored struct{ Result worker.RestoreResult }
+
+func (DriftRestored) checkEvent() {}
+
+// runSucceeded: a module run succeeded; the check is armed.
+type runSucceeded struct{}
+
+func (runSucceeded) checkEvent() {}
+
+// helmDone is a module run's helm step.
+type helmDone struct{ Result worker.HelmResult }
+
+func (helmDone) checkEvent() {}
+
+// driftForgotten: the module is disabled, its release deleted.
+type driftForgotten struct{}
+
 func (driftForgotten) checkEvent() {}
 
 // checkEffect is an output of the checker.
 type checkEffect interface{ checkEffect() }
 
-type (
-	// ArmCheck arms the next check, After from now.
-	ArmCheck struct{ After time.Duration }
-	// CheckObjects asks the worker for the release's absent objects, and
-	// drifted ones with Drift (ObjectsChecked follows); Module is the
-	// module's values (its secrets are masked).
-	CheckObjects struct {
-		Drift  bool
-		Module values.Snapshot
-	}
-	// RestoreDrift asks the worker to put drifted fields back.
-	RestoreDrift struct{ Drift []messages.DriftedObject }
-	// DriftJudged is what the drift tracker decided (reports, fields
-	// given up, objects no longer drifting, restores done and failed), for
-	// the log and the metrics.
-	DriftJudged struct {
-		Step driftStep
-		Mode string
-	}
-	// DriftCounted is how many objects drift now, for the metric.
-	DriftCounted struct{ Objects int }
-	// driftShown is what drifts now, for the module's state.
-	driftShown struct{ State []board.DriftState }
-)
+// ArmCheck arms the next check, After from now.
+type ArmCheck struct{ After time.Duration }
 
-func (ArmCheck) checkEffect()     {}
+func (ArmCheck) checkEffect() {}
+
+// CheckObjects asks the worker for the release's absent objects, and
+// drifted ones with Drift (ObjectsChecked follows); Module is the
+// module's values (its secrets are masked).
+type CheckObjects struct {
+	Drift  bool
+	Module values.Snapshot
+}
+
 func (CheckObjects) checkEffect() {}
+
+// RestoreDrift asks the worker to put drifted fields back.
+type RestoreDrift struct{ Drift []messages.DriftedObject }
+
 func (RestoreDrift) checkEffect() {}
-func (DriftJudged) checkEffect()  {}
+
+// DriftJudged is what the drift tracker decided (reports, fields
+// given up, objects no longer drifting, restores done and failed), for
+// the log and the metrics.
+type DriftJudged struct {
+	Step driftStep
+	Mode string
+}
+
+func (DriftJudged) checkEffect() {}
+
+// DriftCounted is how many objects drift now, for the metric.
+type DriftCounted struct{ Objects int }
+
 func (DriftCounted) checkEffect() {}
-func (driftShown) checkEffect()   {}
-func (Log) checkEffect()          {}
-func (Enqueue) checkEffect()      {}
+
+// driftShown is what drifts now, for the module's state.
+type driftShown struct{ State []board.DriftState }
+
+func (driftShown) checkEffect() {}
 
 // checkStep is the checker Step (named for it: the coverage test finds
 // functions by name); it takes ev and returns what it calls for.
@@ -216,19 +230,17 @@ func (k *checker) show() []checkEffect {
 func (c *Core) stepCheck(ev checkEvent, env Env) []Effect {
 	cenv := checkEnv{Now: env.Now, Enabled: c.state.Enabled, Maintenance: c.InMaintenance(), Busy: c.Busy(),
 		Values: c.scope.Snapshot()}
-	var out []Effect
-	for _, e := range c.check.checkStep(ev, cenv) {
+	return absorb(c.check.checkStep(ev, cenv), func(e checkEffect) []Effect {
 		switch e := e.(type) {
 		case driftShown:
 			c.state.Drift = e.State
-			out = append(out, Publish{})
-		case Log:
-			out = append(out, e)
-		case Enqueue:
-			out = append(out, e)
-		default:
-			out = append(out, CheckEffect{Effect: e})
+			return []Effect{Publish{}}
+		case Log, Enqueue:
+			return []Effect{e.(Effect)}
 		}
-	}
-	return out
+		return []Effect{CheckEffect{Effect: e}}
+	})
 }
+
+func (Log) checkEffect()     {}
+func (Enqueue) checkEffect() {}

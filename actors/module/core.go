@@ -209,14 +209,14 @@ func (c *Core) take(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled, ReconfigureDue:
 		return c.stepLife(ev, env)
-	case HookRunEvent, KubeSynced, HelmWaiting, HelmFinished:
-		return c.stepRun(ev, env)
-	case SectionChanged, CheckAsked, HookEventArrived:
-		return c.stepOwner(ev)
 	case CheckEvent:
 		return c.stepCheck(e.Event, env)
+	case HookRunEvent, KubeSynced, HelmWaiting, HelmFinished:
+		return c.stepRun(ev, env)
 	case WebhookEvent:
 		return c.stepWebhooks(e.Event, env)
+	case SectionChanged, CheckAsked, HookEventArrived:
+		return c.stepOwner(ev)
 	case DeleteEvent:
 		return c.stepDelete(e.Event, env)
 	default:
@@ -230,13 +230,13 @@ func (c *Core) stepRun(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
 	case HookRunEvent:
 		return c.stepHook(e.Event, env)
+	case HelmFinished:
+		c.state.Wait = nil // the wait ends with the step; published with its outcome
+		return append(c.helmDrift(e.Result, env), c.helmFinished(e.Result, env)...)
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
 	case HelmWaiting:
 		return c.helmWaiting(e.NotReady, env)
-	case HelmFinished:
-		c.state.Wait = nil // the wait ends with the step; published with its outcome
-		return append(c.helmDrift(e.Result, env), c.helmFinished(e.Result, env)...)
 	default:
 		panic(fmt.Sprintf("module: event %T has no case in stepRun", ev))
 	}
@@ -251,6 +251,17 @@ func (c *Core) published(out []Effect) []Effect {
 			out[i] = Publish{State: c.state, Values: c.scope.Snapshot(), Patches: hookrun.PatchesJSON(c.scope),
 				Waiting: c.Waiting(), Board: !c.life.removed}
 		}
+	}
+	return out
+}
+
+// absorb takes a sub-machine's effects in order: take returns what each
+// is for the core (its own effects, those it wraps, or what it does of
+// those it keeps).
+func absorb[F any](effects []F, take func(F) []Effect) []Effect {
+	var out []Effect
+	for _, e := range effects {
+		out = append(out, take(e)...)
 	}
 	return out
 }

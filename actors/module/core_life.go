@@ -20,10 +20,8 @@ func (c *Core) stepLife(ev Event, env Env) []Effect {
 		return c.configure(e, env)
 	case TaskAssigned, EnabledAsked:
 		return c.whenConfigured(ev, env)
-	case EnabledScriptDone:
-		return c.stepStartup(e, env)
-	case ReconfigureDue:
-		return c.stepStartup(e, env)
+	case EnabledScriptDone, ReconfigureDue:
+		return c.stepStartup(ev.(lifeEvent), env)
 	case Removed:
 		return c.remove()
 	case Disabled:
@@ -36,19 +34,16 @@ func (c *Core) stepLife(ev Event, env Env) []Effect {
 // stepStartup steps the startup sub-machine and takes back what concerns
 // the core: the state it leaves and the tasks it lets run.
 func (c *Core) stepStartup(ev lifeEvent, env Env) []Effect {
-	var out []Effect
-	for _, e := range c.life.lifeStep(ev) {
+	return absorb(c.life.lifeStep(ev), func(e lifeEffect) []Effect {
 		switch e := e.(type) {
 		case lifeState:
 			c.state.Phase, c.state.LastError = e.Phase, e.LastError
-			out = append(out, Publish{})
+			return []Effect{Publish{}}
 		case taskAccepted:
-			out = append(out, c.assigned(e.Assigned, env)...)
-		default:
-			out = append(out, LifeEffect{Effect: e})
+			return c.assigned(e.Assigned, env)
 		}
-	}
-	return out
+		return []Effect{LifeEffect{Effect: e}}
+	})
 }
 
 // configure takes the configured hooks, or the error that leaves the

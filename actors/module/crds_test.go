@@ -21,7 +21,7 @@ func TestCRDsBeforeTheFirstRun(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
-	h.step(CRDsApplied{}) // late: nothing
+	h.step(CRDsApplied{})                                                            // late: nothing
 }
 
 // A failed apply fails the run (counted as a module run failure); its

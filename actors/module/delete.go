@@ -25,25 +25,29 @@ type deletion struct {
 // deleteEvent is an input of deletion, with the running delete.
 type deleteEvent interface{ deleteEvent() }
 
-type (
-	// deleteEntered: the delete entered Phase; Hooks: the module has
-	// beforeDeleteHelm hooks.
-	deleteEntered struct {
-		Phase Phase
-		Hooks bool
-	}
-	// ReleaseChecked says whether the release exists (CheckRelease).
-	ReleaseChecked struct{ Result worker.ReleaseResult }
-	// DeleteFinished is the worker's uninstall result.
-	DeleteFinished struct{ Result worker.DeleteResult }
-	// deleteEnded: the delete ended, with Err.
-	deleteEnded struct{ Err error }
-)
+// deleteEntered: the delete entered Phase; Hooks: the module has
+// beforeDeleteHelm hooks.
+type deleteEntered struct {
+	Phase Phase
+	Hooks bool
+}
 
-func (deleteEntered) deleteEvent()  {}
+func (deleteEntered) deleteEvent() {}
+
+// ReleaseChecked says whether the release exists (CheckRelease).
+type ReleaseChecked struct{ Result worker.ReleaseResult }
+
 func (ReleaseChecked) deleteEvent() {}
+
+// DeleteFinished is the worker's uninstall result.
+type DeleteFinished struct{ Result worker.DeleteResult }
+
 func (DeleteFinished) deleteEvent() {}
-func (deleteEnded) deleteEvent()    {}
+
+// deleteEnded: the delete ended, with Err.
+type deleteEnded struct{ Err error }
+
+func (deleteEnded) deleteEvent() {}
 
 // deleteEnv is the running delete, as the core tells it.
 type deleteEnv struct {
@@ -56,29 +60,32 @@ type deleteEnv struct {
 // deleteEffect is an output of deletion.
 type deleteEffect interface{ deleteEffect() }
 
-type (
-	// CheckRelease asks whether the release exists (ReleaseChecked).
-	CheckRelease struct{}
-	// Uninstall uninstalls the release.
-	Uninstall struct{}
-	// DeleteFailed counts a failed delete of the module (a
-	// beforeDeleteHelm or afterDeleteHelm hook, or the uninstall).
-	DeleteFailed struct{ Err error }
-	// beforeDeleteHooks: the release exists, its beforeDeleteHelm hooks
-	// run.
-	beforeDeleteHooks struct{}
-	// releaseGone: the release is uninstalled.
-	releaseGone struct{}
-)
+// CheckRelease asks whether the release exists (ReleaseChecked).
+type CheckRelease struct{}
 
-func (CheckRelease) deleteEffect()      {}
-func (Uninstall) deleteEffect()         {}
-func (DeleteFailed) deleteEffect()      {}
+func (CheckRelease) deleteEffect() {}
+
+// Uninstall uninstalls the release.
+type Uninstall struct{}
+
+func (Uninstall) deleteEffect() {}
+
+// DeleteFailed counts a failed delete of the module (a
+// beforeDeleteHelm or afterDeleteHelm hook, or the uninstall).
+type DeleteFailed struct{ Err error }
+
+func (DeleteFailed) deleteEffect() {}
+
+// beforeDeleteHooks: the release exists, its beforeDeleteHelm hooks
+// run.
+type beforeDeleteHooks struct{}
+
 func (beforeDeleteHooks) deleteEffect() {}
-func (releaseGone) deleteEffect()       {}
-func (phaseOver) deleteEffect()         {}
-func (DestructiveDone) deleteEffect()   {}
-func (Log) deleteEffect()               {}
+
+// releaseGone: the release is uninstalled.
+type releaseGone struct{}
+
+func (releaseGone) deleteEffect() {}
 
 // deleteStep is the deletion Step (named for it: the coverage test finds
 // functions by name); it takes ev in the running delete and returns what it calls for; a
@@ -156,23 +163,23 @@ func (c *Core) stepDelete(ev deleteEvent, env Env) []Effect {
 	if c.run != nil {
 		denv.Running, denv.Task = len(c.run.left) > 0, c.run.task
 	}
-	var out []Effect
-	for _, e := range c.del.deleteStep(ev, denv) {
+	return absorb(c.del.deleteStep(ev, denv), func(e deleteEffect) []Effect {
 		switch e := e.(type) {
 		case phaseOver:
-			out = append(out, c.phaseOver(e, env)...)
+			return c.phaseOver(e, env)
 		case beforeDeleteHooks:
 			c.run.left = c.ordered(bindings.BeforeDeleteHelm, false)
-			out = append(out, c.nextHook(env)...)
+			return c.nextHook(env)
 		case releaseGone:
 			c.state.Revision = 0
-		case DestructiveDone:
-			out = append(out, e)
-		case Log:
-			out = append(out, e)
-		default:
-			out = append(out, DeleteEffect{Effect: e})
+			return nil
+		case DestructiveDone, Log:
+			return []Effect{e.(Effect)}
 		}
-	}
-	return out
+		return []Effect{DeleteEffect{Effect: e}}
+	})
 }
+
+func (phaseOver) deleteEffect()       {}
+func (DestructiveDone) deleteEffect() {}
+func (Log) deleteEffect()             {}

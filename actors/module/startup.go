@@ -35,78 +35,96 @@ type startup struct {
 // lifeEvent is an input of startup.
 type lifeEvent interface{ lifeEvent() }
 
-type (
-	// hooksConfigured: the hooks' configuration ended, with Err.
-	hooksConfigured struct{ Err error }
-	// enabledAsked is discovery's question, with the enabled script's
-	// input.
-	enabledAsked struct {
-		From  *actor.PID
-		Input values.HookInput
-	}
-	// taskOffered is a task for a module whose hooks are configured.
-	taskOffered struct{ Assigned hookrun.Assigned }
-	// removed: the module's dir is gone.
-	removed struct{}
-)
+// hooksConfigured: the hooks' configuration ended, with Err.
+type hooksConfigured struct{ Err error }
 
-func (hooksConfigured) lifeEvent()   {}
-func (enabledAsked) lifeEvent()      {}
-func (taskOffered) lifeEvent()       {}
-func (removed) lifeEvent()           {}
-func (ReconfigureDue) lifeEvent()    {}
-func (EnabledScriptDone) lifeEvent() {}
+func (hooksConfigured) lifeEvent() {}
+
+// enabledAsked is discovery's question, with the enabled script's
+// input.
+type enabledAsked struct {
+	From  *actor.PID
+	Input values.HookInput
+}
+
+func (enabledAsked) lifeEvent() {}
+
+// taskOffered is a task for a module whose hooks are configured.
+type taskOffered struct{ Assigned hookrun.Assigned }
+
+func (taskOffered) lifeEvent() {}
+
+// removed: the module's dir is gone.
+type removed struct{}
+
+func (removed) lifeEvent() {}
 
 // lifeEffect is an output of startup.
 type lifeEffect interface{ lifeEffect() }
 
-type (
-	// StartFailed: the hooks could not be configured, the module is left
-	// out; the actor logs and counts it.
-	StartFailed struct{ Err error }
-	// Ready tells the operator the module has started (Err: it failed to;
-	// no Err after a failure: it has now).
-	Ready struct{ Err string }
-	// ArmReconfigure arms the retry of the hooks' configuration after the
-	// retry policy's delay for this failure (Attempt counts from 1).
-	ArmReconfigure struct{ Attempt int }
-	// Reconfigure asks the worker to configure the hooks again.
-	Reconfigure struct{}
-	// Recovered: the hooks are configured after Failures failures; the
-	// actor logs it and clears the failure's metric.
-	Recovered struct{ Failures int }
-	// TaskDropped answers a task of a module that failed to start: it is
-	// dropped, not failed (its retry could never succeed).
-	TaskDropped struct {
-		To   *actor.PID
-		Task messages.Task
-		Err  error
-	}
-	// RunEnabledScript runs the enabled script with the values given
-	// (EnabledScriptDone follows).
-	RunEnabledScript struct{ Values, ConfigValues []byte }
-	// EnabledReply answers discovery.
-	EnabledReply struct {
-		To      *actor.PID
-		Checked messages.EnabledChecked
-	}
-	// lifeState is the module's phase and last error as its start leaves
-	// them; the core publishes them.
-	lifeState struct{ Phase, LastError string }
-	// taskAccepted: the core runs the task.
-	taskAccepted struct{ Assigned hookrun.Assigned }
-)
+// StartFailed: the hooks could not be configured, the module is left
+// out; the actor logs and counts it.
+type StartFailed struct{ Err error }
 
-func (StartFailed) lifeEffect()      {}
-func (Ready) lifeEffect()            {}
-func (ArmReconfigure) lifeEffect()   {}
-func (Reconfigure) lifeEffect()      {}
-func (Recovered) lifeEffect()        {}
-func (TaskDropped) lifeEffect()      {}
+func (StartFailed) lifeEffect() {}
+
+// Ready tells the operator the module has started (Err: it failed to;
+// no Err after a failure: it has now).
+type Ready struct{ Err string }
+
+func (Ready) lifeEffect() {}
+
+// ArmReconfigure arms the retry of the hooks' configuration after the
+// retry policy's delay for this failure (Attempt counts from 1).
+type ArmReconfigure struct{ Attempt int }
+
+func (ArmReconfigure) lifeEffect() {}
+
+// Reconfigure asks the worker to configure the hooks again.
+type Reconfigure struct{}
+
+func (Reconfigure) lifeEffect() {}
+
+// Recovered: the hooks are configured after Failures failures; the
+// actor logs it and clears the failure's metric.
+type Recovered struct{ Failures int }
+
+func (Recovered) lifeEffect() {}
+
+// TaskDropped answers a task of a module that failed to start: it is
+// dropped, not failed (its retry could never succeed).
+type TaskDropped struct {
+	To   *actor.PID
+	Task messages.Task
+	Err  error
+}
+
+func (TaskDropped) lifeEffect() {}
+
+// RunEnabledScript runs the enabled script with the values given
+// (EnabledScriptDone follows).
+type RunEnabledScript struct{ Values, ConfigValues []byte }
+
 func (RunEnabledScript) lifeEffect() {}
-func (EnabledReply) lifeEffect()     {}
-func (lifeState) lifeEffect()        {}
-func (taskAccepted) lifeEffect()     {}
+
+// EnabledReply answers discovery.
+type EnabledReply struct {
+	To      *actor.PID
+	Checked messages.EnabledChecked
+}
+
+func (EnabledReply) lifeEffect() {}
+
+// lifeState is the module's phase and last error as its start leaves
+// them; the core publishes them.
+type lifeState struct{ Phase, LastError string }
+
+func (lifeState) lifeEffect() {}
+
+// taskAccepted: the core runs the task.
+type taskAccepted struct{ Assigned hookrun.Assigned }
+
+func (taskAccepted) lifeEffect() {}
 
 // lifeStep is the startup Step (named for it: the coverage test finds
 // functions by name); it takes ev and returns what it calls for.
@@ -210,3 +228,6 @@ func (s *startup) enabledScriptDone(e EnabledScriptDone) []lifeEffect {
 	}
 	return []lifeEffect{EnabledReply{To: to, Checked: reply}}
 }
+
+func (ReconfigureDue) lifeEvent()    {}
+func (EnabledScriptDone) lifeEvent() {}

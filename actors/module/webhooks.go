@@ -43,49 +43,60 @@ func (w *webhooks) configured(hooks hookrun.HookSet, c []crds.CRD) {
 // the worker's result of one, with the phase the run is in.
 type webhookEvent interface{ webhookEvent() }
 
-type (
-	// phaseEntered: the run entered Phase.
-	phaseEntered struct{ Phase Phase }
-	// CRDsApplied is the worker's CRDs result.
-	CRDsApplied struct{ Err error }
-	// WebhooksRegistered and WebhooksUnregistered are the worker's
-	// webhook results.
-	WebhooksRegistered   struct{ Err error }
-	WebhooksUnregistered struct{ Err error }
-)
+// phaseEntered: the run entered Phase.
+type phaseEntered struct{ Phase Phase }
 
-func (phaseEntered) webhookEvent()         {}
-func (CRDsApplied) webhookEvent()          {}
-func (WebhooksRegistered) webhookEvent()   {}
+func (phaseEntered) webhookEvent() {}
+
+// CRDsApplied is the worker's CRDs result.
+type CRDsApplied struct{ Err error }
+
+func (CRDsApplied) webhookEvent() {}
+
+// WebhooksRegistered is the worker's result of the registration.
+type WebhooksRegistered struct{ Err error }
+
+func (WebhooksRegistered) webhookEvent() {}
+
+// WebhooksUnregistered is the worker's result of the removal.
+type WebhooksUnregistered struct{ Err error }
+
 func (WebhooksUnregistered) webhookEvent() {}
 
 // webhookEffect is an output of webhooks.
 type webhookEffect interface{ webhookEffect() }
 
-type (
-	// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
-	ApplyCRDs struct{ CRDs []crds.CRD }
-	// RegisterWebhooks serves and registers the webhook bindings of Hooks
-	// (WebhooksRegistered follows); UnregisterWebhooks removes them
-	// (WebhooksUnregistered follows).
-	RegisterWebhooks   struct{ Hooks hookrun.HookSet }
-	UnregisterWebhooks struct{ Hooks hookrun.HookSet }
-	// WebhooksSynced: the module's Synchronization is done, its webhook
-	// hooks may answer reviews.
-	WebhooksSynced struct{}
-	// phaseOver: the phase is over, with Err, and the run goes on to Next
-	// (Idle: the phase that follows it).
-	phaseOver struct {
-		Err  error
-		Next Phase
-	}
-)
+// ApplyCRDs applies the module's crds/ (CRDsApplied follows).
+type ApplyCRDs struct{ CRDs []crds.CRD }
 
-func (ApplyCRDs) webhookEffect()          {}
-func (RegisterWebhooks) webhookEffect()   {}
+func (ApplyCRDs) webhookEffect() {}
+
+// RegisterWebhooks serves and registers the webhook bindings of Hooks
+// (WebhooksRegistered follows).
+type RegisterWebhooks struct{ Hooks hookrun.HookSet }
+
+func (RegisterWebhooks) webhookEffect() {}
+
+// UnregisterWebhooks removes the webhook bindings of Hooks
+// (WebhooksUnregistered follows).
+type UnregisterWebhooks struct{ Hooks hookrun.HookSet }
+
 func (UnregisterWebhooks) webhookEffect() {}
-func (WebhooksSynced) webhookEffect()     {}
-func (phaseOver) webhookEffect()          {}
+
+// WebhooksSynced: the module's Synchronization is done, its webhook
+// hooks may answer reviews.
+type WebhooksSynced struct{}
+
+func (WebhooksSynced) webhookEffect() {}
+
+// phaseOver: the phase is over, with Err, and the run goes on to Next
+// (Idle: the phase that follows it).
+type phaseOver struct {
+	Err  error
+	Next Phase
+}
+
+func (phaseOver) webhookEffect() {}
 
 // webhookStep is the webhooks Step (named for it: the coverage test finds
 // functions by name); it takes ev in the run's phase and returns what it calls for; a result
@@ -153,16 +164,12 @@ func (w *webhooks) drops(phase Phase) bool { return w.hasWebhooks && phase != Dr
 // stepWebhooks steps the webhooks sub-machine in the running task's phase
 // and takes back what concerns the core: the phase's end.
 func (c *Core) stepWebhooks(ev webhookEvent, env Env) []Effect {
-	var out []Effect
-	for _, e := range c.serve.webhookStep(ev, c.Phase()) {
-		switch e := e.(type) {
-		case phaseOver:
-			out = append(out, c.phaseOver(e, env)...)
-		default:
-			out = append(out, WebhookEffect{Effect: e})
+	return absorb(c.serve.webhookStep(ev, c.Phase()), func(e webhookEffect) []Effect {
+		if over, ok := e.(phaseOver); ok {
+			return c.phaseOver(over, env)
 		}
-	}
-	return out
+		return []Effect{WebhookEffect{Effect: e}}
+	})
 }
 
 // declaredWebhooks are the webhook bindings of the module's hooks, as the
