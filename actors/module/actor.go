@@ -10,7 +10,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
-	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -78,21 +77,16 @@ type Reporter interface {
 
 // Actor is a module actor.
 type Actor struct {
-	opts    Options
-	log     *slog.Logger
-	core    Core
-	worker  *actor.PID
-	cancel  context.CancelFunc
-	checkBy *actor.PID
-	// checkArmed: a checkRelease is on its way.
-	checkArmed bool
+	opts       Options
+	log        *slog.Logger
+	core       *Core
+	worker     *actor.PID
+	cancel     context.CancelFunc
 	checkTimer supervision.Timer
 	// reconfigure is the armed retry of the hooks' configuration.
 	reconfigure supervision.Retry
 	peers       hookrun.Siblings
 	self        *actor.PID
-	// crds are the module's crds/ documents, read with its hooks.
-	crds []crds.CRD
 }
 
 // New returns the producer of a module actor.
@@ -101,10 +95,7 @@ func New(opts Options) actor.Producer {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return func() actor.Actor {
-		name := opts.Definition.Names.Name
-		return &Actor{opts: opts, log: opts.Log.With("module", name), core: Core{Names: opts.Definition.Names,
-			HasChart: opts.Definition.HasChart, HasEnabledScript: opts.Definition.HasEnabledScript, DriftMode: driftMode(opts),
-			State: board.ModuleState{Name: name, Phase: board.PhaseStarting}}}
+		return &Actor{opts: opts, log: opts.Log.With("module", opts.Definition.Names.Name)}
 	}
 }
 
@@ -147,19 +138,19 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.countHelmWait(msg)
 		a.step(ctx, HelmFinished{Result: msg})
 	case worker.ReleaseResult:
-		a.step(ctx, ReleaseChecked{Result: msg})
+		a.step(ctx, DeleteEvent{Event: ReleaseChecked{Result: msg}})
 	case worker.DeleteResult:
-		a.step(ctx, DeleteFinished{Result: msg})
+		a.step(ctx, DeleteEvent{Event: DeleteFinished{Result: msg}})
 	case worker.CRDResult:
-		a.step(ctx, CRDsApplied{Err: msg.Err})
+		a.step(ctx, WebhookEvent{Event: CRDsApplied{Err: msg.Err}})
 	case worker.WebhookResult:
 		a.handleWebhookResult(ctx, msg)
 	case checkRelease:
-		a.handleCheckRelease(ctx)
+		a.step(ctx, CheckEvent{Event: CheckDue{}})
 	case worker.CheckResult:
 		a.handleCheckResult(ctx, msg)
 	case worker.RestoreResult:
-		a.step(ctx, DriftRestored{Result: msg})
+		a.step(ctx, CheckEvent{Event: DriftRestored{Result: msg}})
 	case messages.KubeSyncRuns:
 		a.step(ctx, KubeSynced{Runs: msg})
 	case *actor.Stopping:
@@ -181,37 +172,38 @@ func (a *Actor) owner() string { return messages.ModuleOwner(a.name()) }
 
 func (a *Actor) name() string { return a.opts.Definition.Names.Name }
 
-// handleStarted builds the scope from the values files and configures the
-// hooks; the ConfigMap section arrives with ApplyConfig.
+// handleStarted builds the core, with the scope from the values files,
+// and configures the hooks; the ConfigMap section arrives with
+// ApplyConfig.
 func (a *Actor) handleStarted(ctx actor.Context) {
-	def := a.opts.Definition
+	def, o := a.opts.Definition, a.opts
 	a.self = ctx.Self()
-	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
+	workCtx, cancel := context.WithCancel(worker.OrBackground(o.Work))
 	a.cancel = cancel
-	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, a.opts.Runner, a.opts.Releaser, a.opts.Watch),
-		a.opts.WorkerMailbox), "worker")
-	a.peers = a.opts.Siblings.Resolve(ctx.Parent())
+	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, o.Runner, o.Releaser, o.Watch), o.WorkerMailbox), "worker")
+	a.peers = o.Siblings.Resolve(ctx.Parent())
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	a.core = NewCore(CoreOptions{Names: def.Names, Scope: scope, HasChart: def.HasChart,
+		HasEnabledScript: def.HasEnabledScript, Release: def.Release, Drift: o.Drift, WaitReady: o.WaitReady,
+		WaitReadyTimeout: o.WaitReadyTimeout, WithKube: a.peers.Kube != nil, Clock: o.Clock != nil,
+		Retries: o.Policy != nil, CRDs: o.CRDs != nil, Webhooks: o.Webhooks != nil, CheckInterval: o.CheckInterval})
 	// The password paths come with the definition: published once.
-	if a.opts.Board != nil {
-		a.opts.Board.SetPasswords(a.name(), def.Schemas.Passwords())
+	if o.Board != nil {
+		o.Board.SetPasswords(a.name(), def.Schemas.Passwords())
 	}
-	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil})
 	a.configureHooks(ctx)
 }
 
-// handleConfigured hands the core the configured hooks, with what the
-// module has to apply and serve, or the error that leaves it out.
+// handleConfigured hands the core the configured hooks and crds/, or the
+// error that leaves the module out.
 func (a *Actor) handleConfigured(ctx actor.Context, msg worker.ConfigureResult) {
-	ev := Configured{Err: msg.Err}
-	if msg.Err == nil {
-		a.crds = msg.CRDs
-		ev = Configured{Hooks: msg.Hooks, HasCRDs: len(msg.CRDs) > 0 && a.opts.CRDs != nil,
-			HasWebhooks: msg.Hooks.HasWebhooks() && a.opts.Webhooks != nil, Webhooks: declaredWebhooks(a.name(), msg.Hooks)}
+	if msg.Err != nil {
+		a.step(ctx, Configured{Err: msg.Err})
+		return
 	}
-	a.step(ctx, ev)
+	a.step(ctx, Configured{Hooks: msg.Hooks, CRDs: msg.CRDs})
 }
 
 // handleApplyConfig takes the module's ConfigMap section; a section the
@@ -237,23 +229,25 @@ func (a *Actor) forget(f Forget) {
 	}
 }
 
-func (a *Actor) publish() {
+// publish shows the module in the inspector and, unless its dir is gone,
+// on the board.
+func (a *Actor) publish(p Publish) {
+	s := p.State
 	if a.opts.Inspector != nil && a.self != nil {
-		a.opts.Inspector.Report(a.self, a.core.State.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
-			a.core.State.Enabled, a.core.State.Tasks, a.core.State.Revision, a.core.Waiting()))
+		a.opts.Inspector.Report(a.self, s.Phase, fmt.Sprintf("enabled=%t tasks=%d revision=%d waiting=%d",
+			s.Enabled, s.Tasks, s.Revision, p.Waiting))
 	}
-	if a.opts.Board != nil && !a.core.Removed() {
-		a.opts.Board.SetModule(a.core.State)
-		a.opts.Board.SetModuleValues(a.name(), a.core.Scope.Snapshot())
-		a.opts.Board.SetPatches(a.name(), hookrun.PatchesJSON(a.core.Scope))
+	if a.opts.Board != nil && p.Board {
+		a.opts.Board.SetModule(s)
+		a.opts.Board.SetModuleValues(a.name(), p.Values)
+		a.opts.Board.SetPatches(a.name(), p.Patches)
 	}
 }
 
 // secrets are the values of the module's `format: password` settings, and
 // of every other scope's as published: what its drift reports mask.
-func (a *Actor) secrets() mask.Secrets {
+func (a *Actor) secrets(s values.Snapshot) mask.Secrets {
 	paths := a.opts.Definition.Schemas.Passwords()
-	s := a.core.Scope.Snapshot()
 	out := paths.Secrets(s.Config).With(paths.Secrets(s.Values))
 	if a.opts.Board != nil {
 		out = out.With(a.opts.Board.Secrets())

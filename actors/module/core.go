@@ -8,6 +8,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -47,41 +48,103 @@ var phaseNames = [...]string{"Idle", "Startup", "KubeSync", "SyncHooks", "Before
 
 func (p Phase) String() string { return phaseNames[p] }
 
-// Core is the module's decision state: pure, no I/O. The actor feeds it
-// events with Step and carries out the effects it returns, in order.
-type Core struct {
-	Names    values.Names
-	HasChart bool
-	// HasEnabledScript: discovery runs the module's enabled script.
+// CoreOptions is what a module's core is built from: its definition's
+// facts and the operator's settings, and what the process gives it (a
+// kube actor, a clock, a retry policy, a CRD applier, a webhook server).
+type CoreOptions struct {
+	Names values.Names
+	// Scope is built from the values files; the ConfigMap section comes
+	// with SectionChanged.
+	Scope            values.Scope
+	HasChart         bool
 	HasEnabledScript bool
-	// HasCRDs: the module has crds/ files to apply before the first run
-	// since it was enabled.
-	HasCRDs bool
-	// HasWebhooks: the module's hooks have webhook bindings, registered
-	// while it is enabled.
-	HasWebhooks bool
+	// Release is the module.yaml's release settings (drift, readiness),
+	// which override the operator's Drift and WaitReady(Timeout).
+	Release          layout.Release
+	Drift            string
+	WaitReady        bool
+	WaitReadyTimeout time.Duration
 	// WithKube: there is a kube actor (its bindings report their
-	// Synchronization runs).
-	WithKube bool
-	Hooks    hookrun.HookSet
-	Scope    values.Scope
-	State    board.ModuleState
-	Watching bool
+	// Synchronization runs). Clock: there is a clock (hook runs are paced,
+	// the release is checked every CheckInterval when it is > 0). Retries:
+	// there is a retry policy for hooks that fail to configure (with the
+	// clock). CRDs, Webhooks: there is a CRD applier, a webhook server.
+	WithKube, Clock, Retries, CRDs, Webhooks bool
+	CheckInterval                            time.Duration
+}
+
+// NewCore returns the core of a module that has started: its hooks are
+// not configured yet (Configured follows).
+func NewCore(o CoreOptions) *Core {
+	wait, timeout := o.WaitReady, o.WaitReadyTimeout
+	if o.Release.Wait != nil {
+		wait = *o.Release.Wait
+	}
+	if o.Release.WaitTimeout > 0 {
+		timeout = o.Release.WaitTimeout
+	}
+	every := o.CheckInterval
+	if !o.Clock {
+		every = 0
+	}
+	return &Core{names: o.Names, hasChart: o.HasChart, withKube: o.WithKube, scope: o.Scope,
+		state: board.ModuleState{Name: o.Names.Name, Phase: board.PhaseStarting},
+		wait:  readiness{on: wait, timeout: timeout},
+		life:  startup{name: o.Names.Name, enabledScript: o.HasEnabledScript, retries: o.Clock && o.Retries},
+		check: checker{name: o.Names.Name, hasChart: o.HasChart, mode: driftMode(o.Release.Drift, o.Drift), every: every},
+		serve: webhooks{canCRDs: o.CRDs, canServe: o.Webhooks},
+		del:   deletion{name: o.Names.Name, hasChart: o.HasChart},
+		hook:  hookrun.Run{WithKube: o.WithKube, Paced: o.Clock}}
+}
+
+// driftMode is a module's drift mode: its module.yaml's, else the
+// operator's, else DriftReport.
+func driftMode(module, operator string) string {
+	if module != "" {
+		return module
+	}
+	if operator == "" {
+		return DriftReport
+	}
+	return operator
+}
+
+// Core is the module's decision state: pure, no I/O. The actor feeds it
+// events with Step and carries out the effects it returns, in order. It
+// runs the module's tasks itself (core_run.go) and composes four
+// sub-machines, each with its own events, effects and Step: startup (its
+// hooks' configuration and discovery), checker (the periodic check and the
+// drift), webhooks (crds/ and webhook bindings) and deletion.
+type Core struct {
+	names    values.Names
+	hasChart bool
+	withKube bool
+	hooks    hookrun.HookSet
+	scope    values.Scope
+	state    board.ModuleState
+	watching bool
 	// retiring: the operator disabled the module while its bindings were
 	// on; they stay on for its delete (beforeDeleteHelm and
 	// afterDeleteHelm see snapshots, UPSTREAM §3), their events queue
 	// nothing, and the delete's end stops them.
 	retiring bool
-	// DriftMode is the module's drift mode (DriftReport, DriftRestore,
-	// DriftOff); drift is what the checks found of its release's drift.
-	DriftMode string
-	drift     driftTracker
-	// checking: the worker is looking at the release's objects.
-	checking bool
+	wait     readiness
+	// deferred are the requests that wait for the hooks' configuration.
+	deferred []Event
 	life     startup
+	check    checker
+	serve    webhooks
+	del      deletion
 	tasks    hookrun.Tasks
 	hook     hookrun.Run
 	run      *moduleRun
+}
+
+// readiness is whether the helm step waits for the release's workloads,
+// and for how long at most (0: chartrun's default).
+type readiness struct {
+	on      bool
+	timeout time.Duration
 }
 
 // moduleRun is the running task: its phase, the hooks left in the phase,
@@ -89,24 +152,27 @@ type Core struct {
 type moduleRun struct {
 	task          messages.Task
 	phase         Phase
-	left          []step
+	left          []runStep
 	pinned        Env
 	valuesChanged bool
 	started       time.Time
 	helmStarted   time.Time
 }
 
-// step is one hook to run in a phase; reacts: a values change by it queues
+// runStep is one hook to run in a phase; reacts: a values change by it queues
 // another module run; allowFailure (a Synchronization run of a binding
 // with allowFailure): its failure is logged and counted apart, and the
 // run goes on with the next step.
-type step struct {
+type runStep struct {
 	hook         hookrun.Hook
 	binding      string
 	context      []byte
 	reacts       bool
 	allowFailure bool
 }
+
+// State is the module's published state.
+func (c *Core) State() board.ModuleState { return c.state }
 
 // Busy tells whether a task is running.
 func (c *Core) Busy() bool { _, busy := c.tasks.Current(); return busy }
@@ -121,7 +187,7 @@ func (c *Core) Current() (messages.Task, bool) {
 }
 
 // owner is the module's name as an owner of tasks.
-func (c *Core) owner() string { return messages.ModuleOwner(c.Names.Name) }
+func (c *Core) owner() string { return messages.ModuleOwner(c.names.Name) }
 
 // Phase is the running task's phase.
 func (c *Core) Phase() Phase {
@@ -131,183 +197,88 @@ func (c *Core) Phase() Phase {
 	return c.run.phase
 }
 
-// Step applies ev and returns the effects. Events are handled by what
-// they concern: the module's own life (stepLife), the running task's hook
-// run (stepHook) or phase results (stepPhase), and what comes from outside
-// its tasks.
+// Step applies ev and returns the effects, each Publish carrying the
+// state as it is once ev is taken. Events are handled by what they
+// concern: the module's own life (stepLife), the running task (stepRun),
+// the sub-machines', and its owner's events (stepOwner, core_owner.go).
 func (c *Core) Step(ev Event, env Env) []Effect {
+	return c.published(c.take(ev, env))
+}
+
+func (c *Core) take(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case Started, Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled:
+	case Configured, TaskAssigned, EnabledAsked, EnabledScriptDone, Removed, Disabled, ReconfigureDue:
 		return c.stepLife(ev, env)
-	case HookRunEvent:
-		return c.stepHook(e.Event, env)
-	case KubeSynced, HelmWaiting, HelmFinished, ReleaseChecked, DeleteFinished, CRDsApplied,
-		WebhooksRegistered, WebhooksUnregistered:
-		return c.stepPhase(ev, env)
-	case SectionChanged:
-		return c.configChanged(e)
-	case CheckAsked:
-		return []Effect{CheckReply{Reply: hookrun.CheckSection(c.Scope, c.owner(), e.Check)}}
-	case CheckDue:
-		return c.checkDue()
-	case ReconfigureDue:
-		return c.reconfigureDue()
-	case ObjectsChecked:
-		return c.objectsChecked(e, env)
-	case DriftRestored:
-		return c.driftRestored(e.Result)
-	case HookEventArrived:
-		if c.retiring {
-			return nil
-		}
-		cur, running := c.Current()
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
+	case CheckEvent:
+		return c.stepCheck(e.Event, env)
+	case HookRunEvent, KubeSynced, HelmWaiting, HelmFinished:
+		return c.stepRun(ev, env)
+	case WebhookEvent:
+		return c.stepWebhooks(e.Event, env)
+	case SectionChanged, CheckAsked, HookEventArrived:
+		return c.stepOwner(ev)
+	case DeleteEvent:
+		return c.stepDelete(e.Event, env)
 	default:
 		panic(fmt.Sprintf("module: event %T has no case in Step", ev))
 	}
 }
 
-// stepLife handles the events of the module's own life (lifecycle.go).
-func (c *Core) stepLife(ev Event, env Env) []Effect {
+// stepRun takes the events of the running task's hooks and helm step
+// (core_run.go).
+func (c *Core) stepRun(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case Started:
-		return c.started(e)
-	case Configured:
-		return c.configure(e, env)
-	case TaskAssigned, EnabledAsked:
-		return c.whenConfigured(ev, env)
-	case EnabledScriptDone:
-		return c.enabledScriptDone(e)
-	case Removed:
-		return c.remove()
-	case Disabled:
-		return c.disabled()
-	default:
-		panic(fmt.Sprintf("module: event %T has no case in stepLife", ev))
-	}
-}
-
-// stepPhase takes the worker's and the kube actor's results of the
-// running task's phases (phases.go, crds.go, webhooks.go, readywait.go).
-func (c *Core) stepPhase(ev Event, env Env) []Effect {
-	switch e := ev.(type) {
+	case HookRunEvent:
+		return c.stepHook(e.Event, env)
+	case HelmFinished:
+		c.state.Wait = nil // the wait ends with the step; published with its outcome
+		return append(c.helmDrift(e.Result, env), c.helmFinished(e.Result, env)...)
 	case KubeSynced:
 		return c.kubeSynced(e.Runs, env)
 	case HelmWaiting:
 		return c.helmWaiting(e.NotReady, env)
-	case HelmFinished:
-		c.State.Wait = nil // the wait ends with the step; published with its outcome
-		return append(c.helmDrift(e.Result, env.Now), c.helmFinished(e.Result, env)...)
-	case ReleaseChecked:
-		return c.releaseChecked(e.Result, env)
-	case DeleteFinished:
-		return c.deleteFinished(e.Result, env)
-	case CRDsApplied:
-		return c.crdsApplied(e.Err, env)
-	case WebhooksRegistered:
-		return c.webhooksRegistered(e.Err, env)
-	case WebhooksUnregistered:
-		return c.webhooksUnregistered(e.Err, env)
 	default:
-		panic(fmt.Sprintf("module: event %T has no case in stepPhase", ev))
+		panic(fmt.Sprintf("module: event %T has no case in stepRun", ev))
 	}
 }
 
-// sectionChanged takes the module's ConfigMap section. The echo of our own
-// config patch write equals the config layer already: nothing changes.
-func (c *Core) sectionChanged(section any, reloadFollows bool) []Effect {
-	next, reply := hookrun.ApplySection(c.Scope, c.owner(), section)
-	if reply.Err != "" {
-		return []Effect{ConfigReply{Reply: reply}}
-	}
-	c.Scope = next
-	out := []Effect{Publish{}, ConfigReply{Reply: reply}}
-	if reply.Changed && c.State.Enabled && !reloadFollows {
-		// The module queues its own run: the operator is not asked (unless
-		// the same change reloads all modules, which runs this one).
-		out = append(out, Enqueue{Tasks: []messages.Task{
-			messages.NewModuleRun(c.Names.Name, "module section of the ConfigMap changed")}})
+// published fills each Publish with the state, the values and the tasks
+// as they are now; a module whose dir is gone publishes to the board no
+// more.
+func (c *Core) published(out []Effect) []Effect {
+	for i, e := range out {
+		if _, ok := e.(Publish); ok {
+			out[i] = Publish{State: c.state, Values: c.scope.Snapshot(), Patches: hookrun.PatchesJSON(c.scope),
+				Waiting: c.Waiting(), Board: !c.life.removed}
+		}
 	}
 	return out
 }
 
-// disabled marks the module disabled; its bindings stay on until its
-// delete ends (retiring).
-func (c *Core) disabled() []Effect {
-	c.State.Enabled, c.State.StartupDone = false, false
-	c.drift.reset() // its release is deleted
-	c.State.Drift = nil
-	c.retiring = c.Watching
-	return []Effect{DriftCounted{}, Publish{}}
-}
-
-// disable ends a delete: the module is disabled and its bindings stop.
-func (c *Core) disable() []Effect {
-	c.State.Enabled, c.State.StartupDone = false, false
-	c.retiring = false
-	return append(c.watch(false, false), Publish{})
-}
-
-// watch starts or stops the bindings, once.
-func (c *Core) watch(on, sync bool) []Effect {
-	if c.Watching == on {
-		return nil
+// absorb takes a sub-machine's effects in order: take returns what each
+// is for the core (its own effects, those it wraps, or what it does of
+// those it keeps).
+func absorb[F any](effects []F, take func(F) []Effect) []Effect {
+	var out []Effect
+	for _, e := range effects {
+		out = append(out, take(e)...)
 	}
-	c.Watching = on
-	return []Effect{Watch{On: on, Sync: sync}}
-}
-
-// assigned starts a task, or lets it wait for the running one.
-func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
-	if c.tasks.Offer(a) == hookrun.Start {
-		return c.start(a.Task, env)
-	}
-	return nil
-}
-
-// start begins a task: its inputs are pinned now.
-func (c *Core) start(t messages.Task, env Env) []Effect {
-	c.run = &moduleRun{task: t, pinned: env, started: env.Now}
-	c.beginRecord(t, env.Now)
-	c.State.Phase = string(t.Kind)
-	out := []Effect{Publish{}}
-	switch t.Kind {
-	case messages.TaskModuleRun:
-		if c.retiring { // enabled again before a delete: bindings restart
-			c.retiring = false
-			out = append(out, c.watch(false, false)...)
-		}
-		if !c.State.StartupDone {
-			return append(out, c.enter(c.firstPhase(), env)...)
-		}
-		return append(out, c.enter(KubeSync, env)...)
-	case messages.TaskModuleDelete:
-		return append(out, c.enter(BeforeDeleteHelm, env)...)
-	case messages.TaskModuleHook:
-		h, ok := c.Hooks.Find(t.Hook)
-		if !ok {
-			return append(out, c.finish(fmt.Errorf("module %s has no hook %q", c.Names.Name, t.Hook), env)...)
-		}
-		c.run.phase = EventHook
-		c.run.left = []step{{hook: h, binding: t.Binding, context: t.Context, reacts: !t.Sync}}
-		return append(out, c.nextHook(env)...)
-	}
-	return append(out, c.finish(fmt.Errorf("module actor cannot run %s tasks", t.Kind), env)...)
+	return out
 }
 
 // ordered is the steps of an ORDER binding.
-func (c *Core) ordered(t bindings.Type, reacts bool) []step {
-	var out []step
-	for _, h := range c.Hooks.Ordered(t) {
-		out = append(out, step{hook: h, binding: string(t), reacts: reacts})
+func (c *Core) ordered(t bindings.Type, reacts bool) []runStep {
+	var out []runStep
+	for _, h := range c.hooks.Ordered(t) {
+		out = append(out, runStep{hook: h, binding: string(t), reacts: reacts})
 	}
 	return out
 }
 
 // hookRequest builds a hook's request from the pinned inputs; the actor
 // adds the logger.
-func (c *Core) hookRequest(s step) (hookexec.Request, error) {
+func (c *Core) hookRequest(s runStep) (hookexec.Request, error) {
 	p := c.run.pinned
-	in := values.ModuleHookInput(p.Global, c.Scope.Snapshot(), p.Enabled)
-	return hookrun.Request(s.hook, s.context, in, hookexec.PatchScope{RootKey: c.Names.ValuesKey}, nil)
+	in := values.ModuleHookInput(p.Global, c.scope.Snapshot(), p.Enabled)
+	return hookrun.Request(s.hook, s.context, in, hookexec.PatchScope{RootKey: c.names.ValuesKey}, nil)
 }

@@ -20,25 +20,25 @@ func TestReleaseCheck(t *testing.T) {
 		name     string
 		hasChart bool
 		setup    func(h *harness)
-		events   []Event
+		events   []any
 		want     [][]string
 	}{
-		{name: "disabled", hasChart: true, events: []Event{CheckDue{}}, want: [][]string{nil}},
-		{name: "no chart", setup: enable, events: []Event{CheckDue{}}, want: [][]string{nil}},
-		{name: "in maintenance", hasChart: true, setup: func(h *harness) { enable(h); h.core.State.Maintenance = "x" },
-			events: []Event{CheckDue{}}, want: [][]string{nil}},
+		{name: "disabled", hasChart: true, events: []any{CheckDue{}}, want: [][]string{nil}},
+		{name: "no chart", setup: enable, events: []any{CheckDue{}}, want: [][]string{nil}},
+		{name: "in maintenance", hasChart: true, setup: func(h *harness) { enable(h); h.core.state.Maintenance = "x" },
+			events: []any{CheckDue{}}, want: [][]string{nil}},
 		{name: "busy", hasChart: true, setup: func(h *harness) {
 			enable(h)
 			h.core.tasks.Offer(hookrun.Assigned{Task: messages.NewModuleRun("demo", "x"), Queue: h.queue})
-		}, events: []Event{CheckDue{}}, want: [][]string{{"ArmCheck"}}},
-		{name: "absent objects", hasChart: true, setup: enable, events: []Event{CheckDue{}, CheckDue{}, absent},
-			want: [][]string{{"CheckObjects"}, {"ArmCheck"}, {"AbsentFound", "Enqueue", "DriftJudged", "Publish", "DriftCounted", "ArmCheck"}}},
-		{name: "nothing absent", hasChart: true, setup: enable, events: []Event{CheckDue{}, ObjectsChecked{}, CheckDue{}},
+		}, events: []any{CheckDue{}}, want: [][]string{{"ArmCheck"}}},
+		{name: "absent objects", hasChart: true, setup: enable, events: []any{CheckDue{}, CheckDue{}, absent},
+			want: [][]string{{"CheckObjects"}, {"ArmCheck"}, {"AbsentFound", "Enqueue", "DriftJudged", "Publish", "DriftCounted"}}}, // armed by the busy one
+		{name: "nothing absent", hasChart: true, setup: enable, events: []any{CheckDue{}, ObjectsChecked{}, CheckDue{}},
 			want: [][]string{{"CheckObjects"}, {"DriftJudged", "Publish", "DriftCounted", "ArmCheck"}, {"CheckObjects"}}},
 		{name: "check failed", hasChart: true, setup: enable,
-			events: []Event{CheckDue{}, ObjectsChecked{Err: errors.New("forbidden")}},
+			events: []any{CheckDue{}, ObjectsChecked{Err: errors.New("forbidden")}},
 			want:   [][]string{{"CheckObjects"}, {"CheckFailed", "ArmCheck"}}},
-		{name: "disabled meanwhile", hasChart: true, setup: enable, events: []Event{CheckDue{}, Disabled{}, absent},
+		{name: "disabled meanwhile", hasChart: true, setup: enable, events: []any{CheckDue{}, Disabled{}, absent},
 			want: [][]string{{"CheckObjects"}, {"DriftCounted", "Publish"}, {"ArmCheck"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,7 +66,7 @@ func TestAbsentObjectsQueueARun(t *testing.T) {
 	}
 }
 
-func enable(h *harness) { h.core.State.Enabled = true }
+func enable(h *harness) { h.core.state.Enabled = true }
 
 // TestDriftFollowsTheRelease: drift a check found shows in the module's
 // state until a helm upgrade writes the release (cleared), or the module
@@ -75,26 +75,26 @@ func TestDriftFollowsTheRelease(t *testing.T) {
 	found := ObjectsChecked{Check: worker.ReleaseCheck{Drift: []messages.DriftedObject{{Object: "Deployment ns/web", Kind: "Deployment",
 		Fields: []messages.DriftField{{Path: "spec.replicas", Shown: "3 → 1"}}}}}}
 	h := newHarness(t, true, nil)
-	h.core.DriftMode = DriftReport
+	h.core.check.mode = DriftReport
 	enable(h)
-	h.core.State.StartupDone, h.core.Watching = true, true
+	h.core.state.StartupDone, h.core.watching = true, true
 	h.step(CheckDue{}, "CheckObjects")
 	effects := h.step(found, "DriftJudged", "Publish", "DriftCounted", "ArmCheck")
-	if n := effects[2].(DriftCounted).Objects; n != 1 || len(h.core.State.Drift) != 1 {
-		t.Fatalf("drifted objects %d, state %+v", n, h.core.State.Drift)
+	if n := unwrap(effects[2]).(DriftCounted).Objects; n != 1 || len(h.core.state.Drift) != 1 {
+		t.Fatalf("drifted objects %d, state %+v", n, h.core.state.Drift)
 	}
 	h.assign(newRun(), "Publish", "RunHelm")
 	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Upgraded: true, Revision: 2}}},
 		"DriftCleared", "Publish", "DriftCounted", "Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded",
-		"Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	if len(h.core.State.Drift) != 0 {
-		t.Fatalf("drift %+v after the upgrade", h.core.State.Drift)
+		"Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
+	if len(h.core.state.Drift) != 0 {
+		t.Fatalf("drift %+v after the upgrade", h.core.state.Drift)
 	}
-	h.core.DriftMode = DriftOff
+	h.core.check.mode = DriftOff
 	h.step(CheckDue{}, "CheckObjects")
 	h.step(found, "DriftJudged", "Publish", "DriftCounted", "ArmCheck")
-	if len(h.core.State.Drift) != 0 {
-		t.Fatalf("drift %+v tracked with the mode off", h.core.State.Drift)
+	if len(h.core.state.Drift) != 0 {
+		t.Fatalf("drift %+v tracked with the mode off", h.core.state.Drift)
 	}
 }
 
@@ -119,8 +119,8 @@ func TestRestoreOutcomeReachesTheTracker(t *testing.T) {
 			h := driftingInRestoreMode(t)
 			for range 5 {
 				h.step(CheckDue{}, "CheckObjects")
-				for _, e := range h.core.Step(ObjectsChecked{Check: worker.ReleaseCheck{Drift: []messages.DriftedObject{drifted("ConfigMap/ns/a", "data.a")}}}, h.env) {
-					switch e := e.(type) {
+				for _, e := range h.core.Step(wrap(ObjectsChecked{Check: worker.ReleaseCheck{Drift: []messages.DriftedObject{drifted("ConfigMap/ns/a", "data.a")}}}), h.env) {
+					switch e := unwrap(e).(type) {
 					case DriftJudged:
 						givenUp += len(e.Step.GiveUp)
 					case RestoreDrift:
@@ -142,9 +142,9 @@ func TestRestoreOutcomeReachesTheTracker(t *testing.T) {
 // driftingInRestoreMode is an enabled, idle module in drift mode restore.
 func driftingInRestoreMode(t *testing.T) *harness {
 	h := newHarness(t, true, nil)
-	h.core.DriftMode = DriftRestore
+	h.core.check.mode = DriftRestore
 	enable(h)
-	h.core.State.StartupDone, h.core.Watching = true, true
+	h.core.state.StartupDone, h.core.watching = true, true
 	return h
 }
 
@@ -157,7 +157,7 @@ func restoreResult(t *testing.T, h *harness, drift []messages.DriftedObject, don
 		result.Restored, result.Err = objectsOf(drift), nil
 	}
 	effects := h.step(DriftRestored{Result: result}, "DriftJudged")
-	judged := effects[0].(DriftJudged).Step
+	judged := unwrap(effects[0]).(DriftJudged).Step
 	if !done && (len(judged.Failed) != len(drift) || !errors.Is(judged.RestoreErr, err)) {
 		t.Fatalf("failed %v with %v; want every object asked, with %v", objectsOf(judged.Failed), judged.RestoreErr, err)
 	}

@@ -37,7 +37,7 @@ func released(exists bool) ReleaseChecked {
 // uninstall, then afterDeleteHelm.
 func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 	h := newHarness(t, true, deleteHooks())
-	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
+	h.core.state.Enabled, h.core.state.StartupDone, h.core.watching = true, true, true
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	wantPhase(t, h, BeforeDeleteHelm)
 	h.step(released(true), "GetSnapshots")
@@ -65,13 +65,13 @@ func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 // failed look-up fails the task too.
 func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 	h := newHarness(t, true, deleteHooks())
-	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
+	h.core.state.Enabled, h.core.state.StartupDone, h.core.watching = true, true, true
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
 	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
 	h.step(failed("exit status 1"), "Ran", "DeleteFailed", "TaskFailed", "Publish", "Reply err=hook g-bdh.sh: exit status 1")
-	if s := h.core.State; !s.Enabled || !h.core.Watching || s.LastError == "" {
-		t.Errorf("state after the failure: %+v, watching %t", s, h.core.Watching)
+	if s := h.core.state; !s.Enabled || !h.core.watching || s.LastError == "" {
+		t.Errorf("state after the failure: %+v, watching %t", s, h.core.watching)
 	}
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(ReleaseChecked{Result: worker.ReleaseResult{Err: errString("look up release demo: forbidden")}},
@@ -108,10 +108,10 @@ func TestBeforeDeleteHelmSkipped(t *testing.T) {
 // delete ran, the next run restarts them (Synchronization again).
 func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 	h := newHarness(t, true, deleteHooks())
-	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
+	h.core.state.Enabled, h.core.state.StartupDone, h.core.watching = true, true, true
 	h.step(Disabled{}, "DriftCounted", "Publish")
-	if !h.core.Watching || h.core.State.Enabled {
-		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.Watching, h.core.State)
+	if !h.core.watching || h.core.state.Enabled {
+		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.watching, h.core.state)
 	}
 	h.step(HookEventArrived{Event: messages.HookEvent{Hook: "g-bdh.sh", Binding: "pods"}})
 	h.assign(deleteTask(), "Publish", "CheckRelease")
@@ -120,7 +120,7 @@ func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "Watch on=false sync=false", "Publish", "Publish", "Reply ok")
 
 	again := newHarness(t, true, deleteHooks())
-	again.core.State.Enabled, again.core.State.StartupDone, again.core.Watching = true, true, true
+	again.core.state.Enabled, again.core.state.StartupDone, again.core.watching = true, true, true
 	again.step(Disabled{}, "DriftCounted", "Publish")
 	again.assign(messages.NewModuleRun("demo", "enabled again"), "Publish", "Watch on=false sync=false",
 		"Watch on=true sync=true")

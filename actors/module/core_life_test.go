@@ -7,7 +7,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -17,18 +16,9 @@ import (
 // configured yet.
 func unconfigured(t *testing.T, enabledScript bool) *harness {
 	t.Helper()
-	names, err := values.ParseModuleDir("010-demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scope, err := values.NewModuleScope(names, nil, values.Sections{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &Core{Names: names, HasEnabledScript: enabledScript, State: board.ModuleState{Name: "demo", Phase: "starting"}}
-	h := &harness{t: t, core: c, env: Env{Now: coreEpoch}, queue: actor.NewPID("test", "queue")}
-	h.step(Started{Scope: scope})
-	return h
+	o := demoOptions(t, false, values.Sections{})
+	o.HasEnabledScript = enabledScript
+	return harnessOf(t, NewCore(o))
 }
 
 // TestRequestsWaitForTheHooks: discovery and tasks that come before the
@@ -57,7 +47,7 @@ func TestRequestsWaitForTheHooks(t *testing.T) {
 			h.assign(newRun())
 			effects := h.step(tc.configured, tc.want...)
 			for _, e := range effects {
-				if got, ok := e.(EnabledReply); ok && (!got.To.Equal(discovery) || got.Checked != tc.reply) {
+				if got, ok := unwrap(e).(EnabledReply); ok && (!got.To.Equal(discovery) || got.Checked != tc.reply) {
 					t.Errorf("discovery answered %+v, want %+v", got, tc.reply)
 				}
 			}
@@ -81,11 +71,11 @@ func TestHooksConfiguredAgainAfterFailing(t *testing.T) {
 	h.step(ask, "EnabledReply")
 	h.step(ReconfigureDue{}, "Reconfigure")
 	h.step(Configured{Hooks: hookrun.HookSet{}}, "Recovered", "Publish", "Ready")
-	if h.core.State.Phase != "idle" || h.core.State.LastError != "" {
-		t.Fatalf("state after recovery %+v", h.core.State)
+	if h.core.state.Phase != "idle" || h.core.state.LastError != "" {
+		t.Fatalf("state after recovery %+v", h.core.state)
 	}
 	effects := h.step(ask, "EnabledReply")
-	if got := effects[0].(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Enabled: true}) {
+	if got := unwrap(effects[0]).(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Enabled: true}) {
 		t.Fatalf("discovery answered %+v after recovery", got)
 	}
 	h.step(ReconfigureDue{}) // configured meanwhile
@@ -103,11 +93,11 @@ func TestEnabledScript(t *testing.T) {
 	h := unconfigured(t, true)
 	h.step(Configured{}, "Publish", "Ready")
 	effects := h.step(EnabledAsked{EnabledBefore: []string{"first"}, From: h.queue}, "RunEnabledScript")
-	if run := effects[0].(RunEnabledScript); string(run.Values) != `{"demo":{},"global":{"enabledModules":["first"]}}` {
+	if run := unwrap(effects[0]).(RunEnabledScript); string(run.Values) != `{"demo":{},"global":{"enabledModules":["first"]}}` {
 		t.Errorf("enabled script's values %s", run.Values)
 	}
 	effects = h.step(EnabledScriptDone{Enabled: false, Err: errors.New("exit status 2")}, "EnabledReply")
-	if got := effects[0].(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Err: "exit status 2"}) {
+	if got := unwrap(effects[0]).(EnabledReply).Checked; got != (messages.EnabledChecked{Module: "demo", Err: "exit status 2"}) {
 		t.Errorf("reply %+v", got)
 	}
 	h.step(EnabledScriptDone{Enabled: true})
@@ -117,10 +107,14 @@ func TestEnabledScript(t *testing.T) {
 // published, and publishes no more.
 func TestRemoved(t *testing.T) {
 	h := newHarness(t, true, lifecycleHooks())
-	h.core.Watching, h.core.HasWebhooks, h.core.State.Maintenance = true, true, "NoResourceReconciliation"
+	h.core.watching, h.core.serve.hasWebhooks, h.core.state.Maintenance = true, true, "NoResourceReconciliation"
 	effects := h.step(Removed{}, "Watch on=false sync=false", "Forget")
 	if f := effects[1].(Forget); f != (Forget{InMaintenance: true, Webhooks: true}) || !h.core.Removed() {
 		t.Errorf("forget %+v, removed %t", f, h.core.Removed())
+	}
+	effects = h.step(SectionChanged{Section: map[string]any{"replicas": 2}, Maintenance: true}, "Publish", "ConfigReply changed=true err=\"\"")
+	if p := effects[0].(Publish); p.Board || p.State.Name != "demo" {
+		t.Errorf("published %+v after the removal, want the inspector only", p)
 	}
 	h = newHarness(t, true, nil)
 	h.step(Removed{}, "Forget")
@@ -132,7 +126,7 @@ func TestRemoved(t *testing.T) {
 // observed with the run's activation.
 func TestHelmWaiting(t *testing.T) {
 	h := newHarness(t, true, nil)
-	h.core.State.StartupDone, h.core.Watching = true, true
+	h.core.state.StartupDone, h.core.watching = true, true
 	run := newRun()
 	run.ID, run.Queue, run.Activation = 4, messages.MainQueue, messages.ActivationStartup
 	h.assign(run, "Publish", "RunHelm")
@@ -140,7 +134,7 @@ func TestHelmWaiting(t *testing.T) {
 	h.env.Now = coreEpoch.Add(32 * time.Second)
 	effects := h.step(HelmWaiting{NotReady: []string{"Deployment ns/web: 1/3"}}, "Publish", "TaskStatus")
 	p := effects[1].(TaskStatus).Progress
-	if p.ID != 4 || p.Queue != messages.MainQueue || !p.Since.Equal(coreEpoch) || p.Status != h.core.State.Wait.Text() {
+	if p.ID != 4 || p.Queue != messages.MainQueue || !p.Since.Equal(coreEpoch) || p.Status != h.core.state.Wait.Text() {
 		t.Errorf("status %+v", p)
 	}
 	effects = h.step(HelmFinished{}, "Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "Observed helm=false err=false",
@@ -150,8 +144,8 @@ func TestHelmWaiting(t *testing.T) {
 			t.Errorf("observed %+v, want the run's activation", o)
 		}
 	}
-	if h.core.State.Wait != nil {
-		t.Errorf("wait %+v after the step", h.core.State.Wait)
+	if h.core.state.Wait != nil {
+		t.Errorf("wait %+v after the step", h.core.state.Wait)
 	}
 	h.step(HelmWaiting{NotReady: []string{"late"}})
 }

@@ -36,15 +36,15 @@ func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 	h := enabledAfterOneRun(t)
 	effects := h.step(SectionChanged{Section: demoSection, Maintenance: true},
 		"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=false err=\"\"", "Enqueue")
-	if got := effects[0].(MaintenanceSet).State; got != "NoResourceReconciliation" || h.core.State.Maintenance != got {
-		t.Fatalf("maintenance state %q, published %q", got, h.core.State.Maintenance)
+	if got := effects[0].(MaintenanceSet).State; got != "NoResourceReconciliation" || h.core.state.Maintenance != got {
+		t.Fatalf("maintenance state %q, published %q", got, h.core.state.Maintenance)
 	}
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
 	h.step(HelmFinished{Result: worker.HelmResult{Outcome: worker.HelmOutcome{Action: "upgraded", Upgraded: true, Revision: 2}}},
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmUpgraded", "RunHook c-after.sh afterHelm")
-	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	if s := h.core.State; s.Revision != 2 || s.LastError != "" {
+	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
+	if s := h.core.state; s.Revision != 2 || s.LastError != "" {
 		t.Fatalf("state after the labelling run in maintenance: %+v", s)
 	}
 
@@ -56,15 +56,15 @@ func TestMaintenanceSkipsHelmAndResumes(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
 	h.step(HelmFinished{Result: keptInMaintenance},
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmSkipped", "RunHook c-after.sh afterHelm")
-	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	if s := h.core.State; s.Revision != 2 || s.LastError != "" {
+	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
+	if s := h.core.state; s.Revision != 2 || s.LastError != "" {
 		t.Fatalf("state after a run in maintenance: %+v", s)
 	}
 
 	effects = h.step(SectionChanged{Section: map[string]any{"replicas": float64(2)}},
 		"MaintenanceSet", "Publish", "Publish", "ConfigReply changed=false err=\"\"", "Enqueue")
 	if effects[0].(MaintenanceSet).State != "" || h.core.InMaintenance() {
-		t.Fatalf("maintenance off: %+v, state %q", effects[0], h.core.State.Maintenance)
+		t.Fatalf("maintenance off: %+v, state %q", effects[0], h.core.state.Maintenance)
 	}
 	if task := effects[4].(Enqueue).Tasks[0]; task.Kind != messages.TaskModuleRun {
 		t.Fatalf("queued %+v, want a module run", task)
@@ -110,9 +110,9 @@ func TestMaintenanceChanges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, true, nil)
-			h.core.State.Enabled = tc.enabled
+			h.core.state.Enabled = tc.enabled
 			if tc.before {
-				h.core.State.Maintenance = "NoResourceReconciliation"
+				h.core.state.Maintenance = "NoResourceReconciliation"
 			}
 			got := describe(h.core.Step(tc.ev, h.env))
 			if len(got) != len(tc.want) {
@@ -134,6 +134,6 @@ func TestMaintenanceChanges(t *testing.T) {
 // in maintenance too (maintenance stops reconciliation, not the disable).
 func TestMaintenanceSkipsNoDelete(t *testing.T) {
 	h := enabledAfterOneRun(t)
-	h.core.State.Maintenance = "NoResourceReconciliation"
+	h.core.state.Maintenance = "NoResourceReconciliation"
 	h.assign(messages.Task{Kind: messages.TaskModuleDelete, Module: "demo"}, "Publish", "Uninstall")
 }

@@ -42,7 +42,7 @@ func TestModuleRunPhases(t *testing.T) {
 	wantPhase(t, h, AfterHelm)
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 	wantPhase(t, h, Idle)
-	if s := h.core.State; !s.Enabled || !s.StartupDone || s.Revision != 1 || s.Tasks != 1 || s.LastRun != "ModuleRun" {
+	if s := h.core.state; !s.Enabled || !s.StartupDone || s.Revision != 1 || s.Tasks != 1 || s.LastRun != "ModuleRun" {
 		t.Errorf("state after the run: %+v", s)
 	}
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
@@ -102,8 +102,8 @@ func TestFailedRunsAreRetriedFromTheStart(t *testing.T) {
 			h := newHarness(t, true, lifecycleHooks())
 			h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
 			tc.fail(h)
-			if h.core.State.StartupDone || h.core.State.LastError == "" {
-				t.Errorf("state after the failure: %+v", h.core.State)
+			if h.core.state.StartupDone || h.core.state.LastError == "" {
+				t.Errorf("state after the failure: %+v", h.core.state)
 			}
 			h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
 		})

@@ -76,7 +76,7 @@ func TestValuesChangesQueueAModuleRun(t *testing.T) {
 	h.step(ok(t, `[{"op":"add","path":"/demo/y","value":1}]`), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish",
 		"Reply later=ModuleRun")
 	want := map[string]any{"replicas": float64(5), "x": float64(1), "y": float64(1)}
-	if got := h.core.Scope.Values(); !jsonEq(got, want) {
+	if got := h.core.scope.Values(); !jsonEq(got, want) {
 		t.Errorf("values %v, want %v", got, want)
 	}
 }
@@ -95,7 +95,7 @@ func TestEchoOfOurConfigWriteChangesNothing(t *testing.T) {
 	h.step(HookRunEvent{Event: hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}}, "Ran", "WriteConfigPatch")
 	h.step(SectionChanged{Section: map[string]any{"replicas": 4}}, "Publish", "ConfigReply changed=false err=\"\"")
 	h.step(HookRunEvent{Event: hookrun.ConfigWritten{}}, "Publish", "Reply ok")
-	if got := h.core.Scope.Values(); !jsonEq(got, map[string]any{"replicas": float64(4)}) {
+	if got := h.core.scope.Values(); !jsonEq(got, map[string]any{"replicas": float64(4)}) {
 		t.Errorf("values %v, want replicas 4", got)
 	}
 	h.step(SectionChanged{Section: map[string]any{"replicas": 6}}, "Publish", "ConfigReply changed=true err=\"\"")
@@ -115,8 +115,8 @@ func TestOneTaskAtATime(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "Publish", "Reply ok", "Publish", "RunHook a-startup.sh onStartup")
 	h.step(failed("boom"), "Ran", "Observed helm=false err=true", "TaskFailed", "Publish", "Reply err=hook a-startup.sh: boom",
 		"Publish", "TaskFailed", "Publish", `Reply err=module demo has no hook "nope.sh"`)
-	if h.core.Busy() || h.core.State.Tasks != 3 {
-		t.Errorf("busy %t, tasks %d", h.core.Busy(), h.core.State.Tasks)
+	if h.core.Busy() || h.core.state.Tasks != 3 {
+		t.Errorf("busy %t, tasks %d", h.core.Busy(), h.core.state.Tasks)
 	}
 }
 
@@ -124,14 +124,14 @@ func TestOneTaskAtATime(t *testing.T) {
 // disabled and its bindings stop.
 func TestModuleDelete(t *testing.T) {
 	h := newHarness(t, true, lifecycleHooks())
-	h.core.State.Enabled, h.core.State.StartupDone, h.core.Watching = true, true, true
+	h.core.state.Enabled, h.core.state.StartupDone, h.core.watching = true, true, true
 	h.assign(messages.Task{Kind: messages.TaskModuleDelete, Reason: "disabled in the ConfigMap", Cause: "config"}, "Publish", "Uninstall")
 	wantPhase(t, h, Delete)
 	h.step(DeleteFinished{Result: worker.DeleteResult{Removal: worker.Removal{Revision: 3, Status: "deployed"}}},
 		"DestructiveDone 0", "DestructiveDone 1", "Uninstalled", "RunHook e-delete.sh afterDeleteHelm")
 	wantPhase(t, h, AfterDeleteHelm)
 	h.step(ok(t, ""), "Ran", "Watch on=false sync=false", "Publish", "Publish", "Reply ok")
-	if s := h.core.State; s.Enabled || s.StartupDone || s.Revision != 0 {
+	if s := h.core.state; s.Enabled || s.StartupDone || s.Revision != 0 {
 		t.Errorf("state after delete: %+v", s)
 	}
 	h2 := newHarness(t, true, lifecycleHooks())
@@ -198,13 +198,13 @@ func TestSectionChangeQueuesTheModulesOwnRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, true, nil)
-			h.core.State.Enabled = tc.enabled
+			h.core.state.Enabled = tc.enabled
 			effects := h.step(SectionChanged{Section: tc.section}, tc.want...)
 			if q, ok := effects[len(effects)-1].(Enqueue); tc.enabled && tc.want[len(tc.want)-1] == "Enqueue" &&
 				(!ok || q.Tasks[0].Kind != messages.TaskModuleRun || q.Tasks[0].Module != "demo") {
 				t.Errorf("queued %+v, want the module's own ModuleRun", effects[len(effects)-1])
 			}
-			if got := h.core.Scope.Values(); !jsonEq(got, tc.values) {
+			if got := h.core.scope.Values(); !jsonEq(got, tc.values) {
 				t.Errorf("values %v, want %v", got, tc.values)
 			}
 		})
@@ -225,7 +225,7 @@ func TestCheckTakesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, true, nil)
-			before := h.core.Scope.Checksum()
+			before := h.core.scope.Checksum()
 			effects := h.core.Step(CheckAsked{Check: messages.CheckConfig{Section: tc.section, Round: 9}}, h.env)
 			if len(effects) != 1 {
 				t.Fatalf("effects %q, want the answer alone", describe(effects))
@@ -234,7 +234,7 @@ func TestCheckTakesNothing(t *testing.T) {
 			if r.Round != 9 || r.Owner != "module/demo" || (r.Err != "") != tc.reject {
 				t.Fatalf("answer %+v, want round 9 from module/demo, rejected %t", r, tc.reject)
 			}
-			if h.core.Scope.Checksum() != before {
+			if h.core.scope.Checksum() != before {
 				t.Fatal("the check changed the module's values")
 			}
 		})

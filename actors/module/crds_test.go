@@ -11,7 +11,7 @@ import (
 // a module without crds/.
 func TestCRDsBeforeTheFirstRun(t *testing.T) {
 	h := newHarness(t, false, map[string]string{"a-startup.sh": onStartup, "b-before.sh": beforeHelm})
-	h.core.HasCRDs = true
+	h.core.serve.hasCRDs = true
 	h.assign(newRun(), "Publish", "ApplyCRDs")
 	wantPhase(t, h, EnsureCRDs)
 	h.step(ok(t, "")) // not this phase's result: nothing
@@ -20,8 +20,8 @@ func TestCRDsBeforeTheFirstRun(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "Watch on=true sync=false", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 	h.assign(newRun(), "Publish", "RunHook b-before.sh beforeHelm")
-	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
-	h.step(CRDsApplied{}) // late: nothing
+	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
+	h.step(CRDsApplied{})                                                            // late: nothing
 }
 
 // A failed apply fails the run (counted as a module run failure); its
@@ -29,13 +29,13 @@ func TestCRDsBeforeTheFirstRun(t *testing.T) {
 // them again.
 func TestCRDsFailureAndReenable(t *testing.T) {
 	h := newHarness(t, false, map[string]string{"a-startup.sh": onStartup})
-	h.core.HasCRDs = true
+	h.core.serve.hasCRDs = true
 	h.assign(newRun(), "Publish", "ApplyCRDs")
 	h.step(CRDsApplied{Err: errString("ensure CRDs: apply CRD x from f.yaml document 1: forbidden")},
 		"Observed helm=false err=true", "TaskFailed", "Publish",
 		"Reply err=ensure CRDs: apply CRD x from f.yaml document 1: forbidden")
-	if h.core.State.StartupDone || h.core.State.LastError == "" {
-		t.Errorf("state after the failure: %+v", h.core.State)
+	if h.core.state.StartupDone || h.core.state.LastError == "" {
+		t.Errorf("state after the failure: %+v", h.core.state)
 	}
 	h.assign(newRun(), "Publish", "ApplyCRDs")
 	h.step(CRDsApplied{}, "RunHook a-startup.sh onStartup")

@@ -7,16 +7,22 @@ import (
 )
 
 // TestApplyCoversEveryEffect: apply has a case for every effect of the
-// core (applyLog, applyLife and applyReconfigure for those it hands on),
-// and applyHook for every effect of a hook run (the ones the core keeps
-// included, as panics), so that a new effect type fails here rather than
-// at run time in the shell; and Step has a case for every event of the
-// core (stepLife, whenConfigured and stepPhase for those it hands on), so
-// that a new event cannot be dropped without a word.
+// core, and each sub-machine's applier (applyLife, applyCheck,
+// applyWebhooks, applyDelete, applyHook for a hook run's) for every effect
+// of its set, the ones the core keeps included, as panics, so that a new
+// effect type fails here rather than at run time in the shell; and the
+// core's step (take) and each sub-machine's have a case for every event of
+// their set, so that a new event cannot be dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
-	actortest.Covered(t, ".", map[string]actortest.Sealed{
-		"apply":     {Dir: ".", Marker: "moduleEffect"},
-		"Step":      {Dir: ".", Marker: "moduleEvent"},
-		"applyHook": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"},
-	})
+	ours := map[string]string{
+		"apply": "moduleEffect", "applyLife": "lifeEffect", "applyCheck": "checkEffect",
+		"applyWebhooks": "webhookEffect", "applyDelete": "deleteEffect",
+		"take": "moduleEvent", "lifeStep": "lifeEvent", "checkStep": "checkEvent",
+		"webhookStep": "webhookEvent", "deleteStep": "deleteEvent",
+	}
+	sets := map[string]actortest.Sealed{"applyHook": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"}}
+	for fn, marker := range ours {
+		sets[fn] = actortest.Sealed{Dir: ".", Marker: marker}
+	}
+	actortest.Covered(t, ".", sets)
 }

@@ -13,38 +13,66 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
 )
 
 // harness drives a Core as the actor would, with no process started:
-// events in, effects out, written as short strings.
+// events in, effects out, written as short strings (actortest.Harness with
+// this package's describer).
 type harness struct {
 	t     *testing.T
 	core  *Core
 	env   Env
 	queue *actor.PID
+	h     actortest.Harness[any, Effect]
 }
 
 var coreEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// newHarness builds the core of module "demo" with hooks given as
-// name -> --config JSON.
-func newHarness(t *testing.T, hasChart bool, hooks map[string]string) *harness {
+// demoOptions are the core options of module "demo" with a chart when
+// hasChart, a kube actor and a clock that checks the release every minute.
+func demoOptions(t *testing.T, hasChart bool, sections values.Sections) CoreOptions {
 	t.Helper()
 	names, err := values.ParseModuleDir("010-demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	scope, err := values.NewModuleScope(names, nil, values.Sections{Modules: map[string]any{"demo": map[string]any{"replicas": float64(1)}}})
+	scope, err := values.NewModuleScope(names, nil, sections)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return CoreOptions{Names: names, Scope: scope, HasChart: hasChart, WithKube: true, Clock: true,
+		CheckInterval: time.Minute, Retries: true, CRDs: true, Webhooks: true}
+}
+
+// newHarness builds the core of module "demo" with hooks given as
+// name -> --config JSON.
+func newHarness(t *testing.T, hasChart bool, hooks map[string]string) *harness {
+	t.Helper()
+	o := demoOptions(t, hasChart, values.Sections{Modules: map[string]any{"demo": map[string]any{"replicas": float64(1)}}})
+	h := harnessOf(t, NewCore(o))
+	h.env.Global = values.Snapshot{Key: "global", Values: map[string]any{"domain": "a.example"}}
+	h.step(Configured{Hooks: hookSet(t, hooks)}, "Publish", "Ready")
+	return h
+}
+
+// harnessOf drives c.
+func harnessOf(t *testing.T, c *Core) *harness {
+	h := &harness{t: t, core: c, env: Env{Now: coreEpoch}, queue: actor.NewPID("test", "queue")}
+	h.h = actortest.Harness[any, Effect]{T: t, Step: func(ev any) []Effect { return c.Step(wrap(ev), h.env) },
+		Describe: describeOne, State: func() string { return "phase " + c.Phase().String() }}
+	return h
+}
+
+// hookSet is the hooks given as name -> --config JSON.
+func hookSet(t *testing.T, hooks map[string]string) hookrun.HookSet {
+	t.Helper()
 	var set hookrun.HookSet
 	for _, name := range slices.Sorted(maps.Keys(hooks)) {
 		cfg, err := hookconfig.Parse([]byte(hooks[name]), bindings.ScopeModule)
@@ -53,23 +81,43 @@ func newHarness(t *testing.T, hasChart bool, hooks map[string]string) *harness {
 		}
 		set = append(set, hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: cfg})
 	}
-	c := &Core{Names: names, HasChart: hasChart, State: board.ModuleState{Name: "demo", Phase: "starting"}}
-	env := Env{Now: coreEpoch, Global: values.Snapshot{Key: "global", Values: map[string]any{"domain": "a.example"}}}
-	h := &harness{t: t, core: c, env: env, queue: actor.NewPID("test", "queue")}
-	h.step(Started{Scope: scope, WithKube: true, Paced: true})
-	h.step(Configured{Hooks: set}, "Publish", "Ready")
-	return h
+	return set
+}
+
+// wrap is ev as the core takes it: a sub-machine's event in its wrapper.
+func wrap(ev any) Event {
+	switch e := ev.(type) {
+	case checkEvent:
+		return CheckEvent{Event: e}
+	case webhookEvent:
+		return WebhookEvent{Event: e}
+	case deleteEvent:
+		return DeleteEvent{Event: e}
+	}
+	return ev.(Event)
+}
+
+// unwrap is a sub-machine's effect out of its wrapper.
+func unwrap(e Effect) any {
+	switch e := e.(type) {
+	case LifeEffect:
+		return e.Effect
+	case CheckEffect:
+		return e.Effect
+	case WebhookEffect:
+		return e.Effect
+	case DeleteEffect:
+		return e.Effect
+	case HookEffect:
+		return e.Effect
+	}
+	return e
 }
 
 // step feeds ev and checks the effects against want (short strings).
-func (h *harness) step(ev Event, want ...string) []Effect {
+func (h *harness) step(ev any, want ...string) []Effect {
 	h.t.Helper()
-	effects := h.core.Step(ev, h.env)
-	got := describe(effects)
-	if !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
-		h.t.Fatalf("%T in phase %s:\n got  %q\n want %q", ev, h.core.Phase(), got, want)
-	}
-	return effects
+	return h.h.Expect(ev, want...)
 }
 
 func (h *harness) assign(t messages.Task, want ...string) []Effect {
@@ -104,10 +152,24 @@ func describe(effects []Effect) []string {
 	return out
 }
 
+// logNames name the core's log records in the short strings.
+var logNames = map[string]string{
+	"task failed": "TaskFailed", "task failed; its binding allows failure": "TaskFailed allowed",
+	"hook failed; its binding allows failure, the run goes on": "HookFailureAllowed",
+	"helm": "HelmUpgraded", HelmSkippedMessage: "HelmSkipped", UninstalledMessage: "Uninstalled",
+	"release check": "CheckFailed", "release objects are absent; queueing a module run": "AbsentFound",
+	"drift cleared: helm wrote the release": "DriftCleared",
+}
+
 func describeOne(e Effect) string {
 	switch e := e.(type) {
 	case HookEffect:
 		return describeHook(e.Effect)
+	case Log:
+		if name, ok := logNames[e.Msg]; ok {
+			return name
+		}
+		return "Log " + e.Msg
 	case Watch:
 		return fmt.Sprintf("Watch on=%t sync=%t", e.On, e.Sync)
 	case Reply:
@@ -122,12 +184,15 @@ func describeOne(e Effect) string {
 		}
 	case DestructiveDone:
 		return fmt.Sprintf("DestructiveDone %d", len(e.Actions))
+	}
+	switch e := unwrap(e).(type) {
 	case ArmReconfigure:
 		return fmt.Sprintf("ArmReconfigure %d", e.Attempt)
 	case Ready:
 		return strings.TrimSpace("Ready " + e.Err)
+	default:
+		return reflect.TypeOf(e).Name()
 	}
-	return reflect.TypeOf(e).Name()
 }
 
 // describeHook writes a hook run's effect as describeOne would the effect

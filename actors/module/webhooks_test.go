@@ -12,7 +12,7 @@ import (
 // is the module disabled and the task done.
 func TestWebhooksFollowTheModule(t *testing.T) {
 	h := newHarness(t, false, map[string]string{"a-startup.sh": onStartup, "b-before.sh": beforeHelm})
-	h.core.HasCRDs, h.core.HasWebhooks = true, true
+	h.core.serve.hasCRDs, h.core.serve.hasWebhooks = true, true
 	h.assign(newRun(), "Publish", "ApplyCRDs")
 	h.step(CRDsApplied{}, "RegisterWebhooks")
 	wantPhase(t, h, EnsureWebhooks)
@@ -21,13 +21,13 @@ func TestWebhooksFollowTheModule(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "Watch on=true sync=false", "WebhooksSynced", "RunHook b-before.sh beforeHelm")
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 	h.assign(newRun(), "Publish", "WebhooksSynced", "RunHook b-before.sh beforeHelm")
-	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
+	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "Publish", "Reply ok") // the check is armed already
 
 	h.step(Disabled{}, "DriftCounted", "Publish")
 	h.assign(deleteTask(), "Publish", "Uninstall")
 	h.step(DeleteFinished{Result: worker.DeleteResult{}}, "DestructiveDone 0", "UnregisterWebhooks")
 	wantPhase(t, h, DropWebhooks)
-	if !h.core.Watching {
+	if !h.core.watching {
 		t.Fatal("bindings stopped before the webhooks were removed")
 	}
 	h.step(WebhooksUnregistered{}, "Watch on=false sync=false", "Publish", "Publish", "Reply ok")
@@ -38,7 +38,7 @@ func TestWebhooksFollowTheModule(t *testing.T) {
 // failed removal fails the delete.
 func TestWebhookFailuresFailTheTask(t *testing.T) {
 	h := newHarness(t, false, map[string]string{"a-startup.sh": onStartup})
-	h.core.HasWebhooks = true
+	h.core.serve.hasWebhooks = true
 	h.assign(newRun(), "Publish", "RegisterWebhooks")
 	h.step(WebhooksRegistered{Err: errString("register webhooks of demo: forbidden")},
 		"Observed helm=false err=true", "TaskFailed", "Publish", "Reply err=register webhooks of demo: forbidden")

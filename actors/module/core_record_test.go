@@ -28,7 +28,7 @@ func TestRunRecordPhasesAndHelm(t *testing.T) {
 	h.env.Now = coreEpoch.Add(50 * time.Millisecond)
 	h.step(ok(t, ""), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish", "Reply ok")
 
-	r := h.core.State.Run
+	r := h.core.state.Run
 	if r == nil || r.Kind != "ModuleRun" || r.Reason != "test" || r.Err != "" || !r.Started.Equal(coreEpoch) ||
 		!r.Ended.Equal(coreEpoch.Add(50*time.Millisecond)) {
 		t.Fatalf("run record: %+v", r)
@@ -47,7 +47,7 @@ func TestRunRecordPhasesAndHelm(t *testing.T) {
 			t.Errorf("phase %d: %+v, want %+v", i, got, want[i])
 		}
 	}
-	if hr := h.core.State.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != "checksum equal, no object absent" ||
+	if hr := h.core.state.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != "checksum equal, no object absent" ||
 		hr.Revision != 2 || !hr.At.Equal(ms(45)) {
 		t.Errorf("helm record: %+v", hr)
 	}
@@ -60,15 +60,15 @@ func TestRunRecordOfAFailureSurvivesEventTasks(t *testing.T) {
 	h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
 	h.step(failed("exit status 1"), "Ran", "Observed helm=false err=true", "TaskFailed", "Publish",
 		"Reply err=hook a-startup.sh: exit status 1")
-	before := h.core.State.Run
+	before := h.core.state.Run
 	if before == nil || before.Err != "hook a-startup.sh: exit status 1" || len(before.Phases) != 1 ||
 		before.Phases[0].Phase != "Startup" || before.Phases[0].End.IsZero() {
 		t.Fatalf("failed run record: %+v", before)
 	}
 	ev := messages.Task{Kind: messages.TaskModuleHook, Owner: "module/demo", Module: "demo", Hook: "d-kube.sh", Binding: "pods"}
 	h.assign(ev, "Publish", "GetSnapshots")
-	if h.core.State.Run != before {
-		t.Errorf("an event task replaced the run record: %+v", h.core.State.Run)
+	if h.core.state.Run != before {
+		t.Errorf("an event task replaced the run record: %+v", h.core.state.Run)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestRunRecordMaintenanceSkip(t *testing.T) {
 	h.step(ok(t, ""), "Ran", "RunHelm maintenance")
 	h.step(HelmFinished{Result: keptInMaintenance},
 		"Observed helm=true err=false", "DestructiveDone 0", "HelmSkipped", "RunHook c-after.sh afterHelm")
-	if hr := h.core.State.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != keptInMaintenance.Outcome.Reason ||
+	if hr := h.core.state.Helm; hr == nil || hr.Action != "skipped" || hr.Reason != keptInMaintenance.Outcome.Reason ||
 		hr.Revision != 2 {
 		t.Errorf("helm record: %+v", hr)
 	}

@@ -2,12 +2,19 @@ package module
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/values"
 )
+
+// HelmSkippedMessage is the message of the record logged once per run whose
+// helm step left the release as it is for maintenance mode.
+const HelmSkippedMessage = "helm skipped: module in maintenance mode"
 
 // enter moves the run to phase p; a phase with nothing to do passes on to
 // the next one.
@@ -16,42 +23,44 @@ func (c *Core) enter(p Phase, env Env) []Effect {
 	r.phase = p
 	c.markPhase(p, env.Now)
 	switch p {
-	case EnsureCRDs:
-		return []Effect{ApplyCRDs{}}
-	case EnsureWebhooks:
-		return []Effect{RegisterWebhooks{}}
-	case DropWebhooks:
-		return []Effect{UnregisterWebhooks{}}
+	case EnsureCRDs, EnsureWebhooks, DropWebhooks:
+		return c.stepWebhooks(phaseEntered{Phase: p}, env)
+	case BeforeDeleteHelm, Delete:
+		hooks := len(c.hooks.Ordered(bindings.BeforeDeleteHelm)) > 0
+		return c.stepDelete(deleteEntered{Phase: p, Hooks: hooks}, env)
 	case Startup:
 		r.left = c.ordered(bindings.OnStartup, false)
 	case KubeSync:
-		if c.Watching {
+		if c.watching {
 			return c.enter(BeforeHelm, env)
 		}
-		if c.WithKube && c.Hooks.HasKubernetes() {
+		if c.withKube && c.hooks.HasKubernetes() {
 			return c.watch(true, true) // KubeSynced continues
 		}
 		return append(c.watch(true, false), c.enter(BeforeHelm, env)...)
 	case BeforeHelm:
 		r.left = c.ordered(bindings.BeforeHelm, false)
-		if c.HasWebhooks {
-			return append([]Effect{WebhooksSynced{}}, c.nextHook(env)...)
-		}
+		return append(c.stepWebhooks(phaseEntered{Phase: p}, env), c.nextHook(env)...)
 	case Helm:
 		return c.helm(env)
 	case AfterHelm:
 		r.left = c.ordered(bindings.AfterHelm, true)
-	case BeforeDeleteHelm:
-		if !c.HasChart || len(c.Hooks.Ordered(bindings.BeforeDeleteHelm)) == 0 {
-			return c.enter(Delete, env)
-		}
-		return []Effect{CheckRelease{}} // ReleaseChecked continues
-	case Delete:
-		return []Effect{Uninstall{}}
 	case AfterDeleteHelm:
 		r.left = c.ordered(bindings.AfterDeleteHelm, false)
 	}
 	return c.nextHook(env)
+}
+
+// phaseOver ends the running phase: the task fails with its error, or goes
+// on to the next phase (Idle: the one that follows it).
+func (c *Core) phaseOver(e phaseOver, env Env) []Effect {
+	switch {
+	case e.Err != nil:
+		return c.finish(e.Err, env)
+	case e.Next == Idle:
+		return c.advance(env)
+	}
+	return c.enter(e.Next, env)
 }
 
 // after is the phase that follows p in a run; Idle ends the task.
@@ -92,7 +101,7 @@ func (c *Core) nextHook(env Env) []Effect {
 func (c *Core) advance(env Env) []Effect {
 	next := after(c.run.phase)
 	if next == Idle {
-		if c.dropsWebhooks() {
+		if c.run.task.Kind == messages.TaskModuleDelete && c.serve.drops(c.run.phase) {
 			return c.enter(DropWebhooks, env)
 		}
 		if c.run.task.Kind == messages.TaskModuleDelete {
@@ -110,17 +119,17 @@ func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
 		return nil
 	}
 	var out []Effect
-	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
+	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.scope}) {
 		switch e := e.(type) {
 		case hookrun.Committed:
-			c.Scope = e.Scope
+			c.scope = e.Scope
 			if e.ValuesChanged && c.run.left[0].reacts {
 				c.run.valuesChanged = true
 			}
 		case hookrun.Finished:
 			return append(out, c.hookEnded(e.Err, env)...)
 		default:
-			out = append(out, HookEffect{Effect: e})
+			out = append(out, HookEffect{Effect: e, Task: c.run.task})
 		}
 	}
 	return out
@@ -134,7 +143,8 @@ func (c *Core) hookEnded(err error, env Env) []Effect {
 		if !s.allowFailure {
 			return c.finish(err, env)
 		}
-		out = append(out, HookFailureAllowed{Hook: s.hook.Name, Binding: s.binding, Err: err})
+		out = append(out, logAt(slog.LevelWarn, "hook failed; its binding allows failure, the run goes on",
+			"hook", s.hook.Name, "binding", s.binding, "err", err))
 	}
 	c.run.left = c.run.left[1:]
 	return append(out, c.nextHook(env)...)
@@ -152,8 +162,8 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 	c.markPhase(SyncHooks, env.Now)
 	for _, run := range msg.Runs {
 		t := hookrun.SyncTaskOf(c.owner(), run)
-		if h, ok := c.Hooks.Find(t.Hook); ok {
-			c.run.left = append(c.run.left, step{hook: h, binding: t.Binding, context: t.Context,
+		if h, ok := c.hooks.Find(t.Hook); ok {
+			c.run.left = append(c.run.left, runStep{hook: h, binding: t.Binding, context: t.Context,
 				allowFailure: t.AllowFailure})
 		}
 	}
@@ -163,14 +173,16 @@ func (c *Core) kubeSynced(msg messages.KubeSyncRuns, env Env) []Effect {
 // helm upgrades the release with the pinned global values (none to do
 // without a chart).
 func (c *Core) helm(env Env) []Effect {
-	if !c.HasChart {
+	if !c.hasChart {
 		return c.advance(env)
 	}
-	if err := c.Scope.ValidateForHelm(); err != nil {
+	if err := c.scope.ValidateForHelm(); err != nil {
 		return c.finish(fmt.Errorf("values for helm: %w", err), env)
 	}
 	c.run.helmStarted = env.Now
-	return []Effect{RunHelm{Values: valuesForHelm(c.run.pinned, c), Maintenance: c.InMaintenance()}}
+	module := c.scope.Snapshot()
+	return []Effect{RunHelm{Values: values.HelmValues(c.run.pinned.Global, module), Module: module,
+		Maintenance: c.InMaintenance(), Drift: c.check.mode != DriftOff, Wait: c.wait.on, WaitTimeout: c.wait.timeout}}
 }
 
 func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
@@ -183,47 +195,35 @@ func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
 		return append(out, c.finish(fmt.Errorf("helm upgrade: %w", r.Err), env)...)
 	}
 	if r.Outcome.Revision > 0 {
-		c.State.Revision = r.Outcome.Revision
+		c.state.Revision = r.Outcome.Revision
 	}
 	c.recordHelm(r.Outcome, env.Now)
 	if c.InMaintenance() && !r.Outcome.Upgraded {
-		out = append(out, HelmSkipped{State: c.State.Maintenance})
+		out = append(out, logAt(slog.LevelInfo, HelmSkippedMessage, "state", c.state.Maintenance, "revision", c.state.Revision))
 	} else {
-		out = append(out, HelmUpgraded{Outcome: r.Outcome})
+		o := r.Outcome
+		out = append(out, logAt(slog.LevelInfo, "helm", "upgraded", o.Upgraded, "revision", o.Revision, "reason", o.Reason))
 	}
 	return append(out, c.advance(env)...)
 }
 
-func (c *Core) deleteFinished(r worker.DeleteResult, env Env) []Effect {
-	if c.run == nil || c.run.phase != Delete {
-		return nil
-	}
-	out := []Effect{DestructiveDone{Actions: r.Removal.Destructive}}
-	if r.Err != nil {
-		return append(out, c.finish(fmt.Errorf("helm uninstall: %w", r.Err), env)...)
-	}
-	if r.Removal.Revision > 0 {
-		t := c.run.task
-		// Counted before the log: a reader of the log finds the metric updated.
-		out = append(out, DestructiveDone{Actions: []worker.Destructive{{Action: worker.ActionUninstall, Reason: t.Cause}}},
-			Uninstalled{Removal: r.Removal, Reason: t.Reason})
-	}
-	c.State.Revision = 0
-	return append(out, c.advance(env)...)
+// helmDrift follows a module run's helm step (check.go).
+func (c *Core) helmDrift(r worker.HelmResult, env Env) []Effect {
+	return c.stepCheck(helmDone{Result: r}, env)
 }
 
-// releaseChecked runs the beforeDeleteHelm hooks when the release exists;
-// without one the delete goes on to the uninstall (a no-op then).
-func (c *Core) releaseChecked(r worker.ReleaseResult, env Env) []Effect {
-	if c.run == nil || c.run.phase != BeforeDeleteHelm || len(c.run.left) > 0 {
-		return nil
+// helmWaiting shows what the helm step waits for: in the module's state
+// (`module why`) and as its task's status (`queue list`), since the first
+// time it waited.
+func (c *Core) helmWaiting(notReady []string, env Env) []Effect {
+	t, running := c.Current()
+	if c.Phase() != Helm || !running {
+		return nil // the step is over
 	}
-	if r.Err != nil {
-		return c.finish(fmt.Errorf("beforeDeleteHelm: %w", r.Err), env)
+	w := board.WaitState{Since: env.Now, NotReady: notReady}
+	if prev := c.state.Wait; prev != nil {
+		w.Since = prev.Since
 	}
-	if !r.Exists {
-		return c.enter(Delete, env)
-	}
-	c.run.left = c.ordered(bindings.BeforeDeleteHelm, false)
-	return c.nextHook(env)
+	c.state.Wait = &w
+	return []Effect{Publish{}, TaskStatus{Progress: messages.TaskProgress{Queue: t.Queue, ID: t.ID, Status: w.Text(), Since: w.Since}}}
 }

@@ -1,6 +1,8 @@
 package module
 
 import (
+	"fmt"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
@@ -14,13 +16,24 @@ import (
 // 15) and those someone changed (drift).
 type checkRelease struct{}
 
-// scheduleCheck arms the next release check.
-func (a *Actor) scheduleCheck(ctx actor.Context) {
-	if a.opts.CheckInterval <= 0 || a.opts.Clock == nil || a.checkArmed {
-		return
+// applyCheck carries out the release check's effects.
+func (a *Actor) applyCheck(ctx actor.Context, e checkEffect) {
+	switch e := e.(type) {
+	case ArmCheck:
+		a.checkTimer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkRelease{}, e.After)
+	case CheckObjects:
+		ctx.Request(a.worker, worker.CheckJob{Module: a.name(), Drift: e.Drift, Secrets: a.secrets(e.Module)})
+	case RestoreDrift:
+		ctx.Request(a.worker, worker.RestoreJob{Module: a.name(), Drift: e.Drift})
+	case DriftJudged:
+		a.driftJudged(e)
+	case DriftCounted:
+		a.count(func(m Metrics) { m.DriftedObjects(a.name(), e.Objects) })
+	case driftShown, Log, Enqueue:
+		panic(fmt.Sprintf("module: the core keeps the check's %T", e))
+	default:
+		panic(fmt.Sprintf("module: effect %T has no case in applyCheck", e))
 	}
-	a.checkArmed = true
-	a.checkTimer = supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), checkRelease{}, a.opts.CheckInterval)
 }
 
 // stopTimers disarms the check and the retry of the hooks' configuration
@@ -32,16 +45,10 @@ func (a *Actor) stopTimers() {
 	a.reconfigure.Cancel()
 }
 
-// handleCheckRelease lets the core decide whether to look now.
-func (a *Actor) handleCheckRelease(ctx actor.Context) {
-	a.checkArmed = false
-	a.step(ctx, CheckDue{})
-}
-
 // handleCheckResult counts the check and lets the core take what it found.
 func (a *Actor) handleCheckResult(ctx actor.Context, r worker.CheckResult) {
 	a.count(func(m Metrics) { m.ReleaseChecked(a.name()) })
-	a.step(ctx, ObjectsChecked{Check: r.Check, Err: r.Err})
+	a.step(ctx, CheckEvent{Event: ObjectsChecked{Check: r.Check, Err: r.Err}})
 }
 
 // driftJudged logs and counts what the drift tracker decided: WARN for
@@ -69,24 +76,6 @@ func (a *Actor) driftJudged(e DriftJudged) {
 	for _, d := range e.Step.Failed {
 		a.log.Error("drift restore failed", "object", d.Object, "fields", fieldLines(d), "err", e.Step.RestoreErr)
 		a.count(func(m Metrics) { m.DriftRestore(a.name(), d.Kind, "failed") })
-	}
-}
-
-// driftMode is a module's drift mode: its module.yaml's, else the
-// operator's.
-func driftMode(opts Options) string {
-	if m := opts.Definition.Release.Drift; m != "" {
-		return m
-	}
-	if opts.Drift == "" {
-		return DriftReport
-	}
-	return opts.Drift
-}
-
-func (a *Actor) count(f func(Metrics)) {
-	if a.opts.Metrics != nil {
-		f(a.opts.Metrics)
 	}
 }
 

@@ -25,32 +25,32 @@ func (c *Core) beginRecord(t messages.Task, now time.Time) {
 	if !recorded(t.Kind) {
 		return
 	}
-	c.State.Run = &board.RunRecord{Kind: string(t.Kind), Reason: t.Reason, Started: now}
+	c.state.Run = &board.RunRecord{Kind: string(t.Kind), Reason: t.Reason, Started: now}
 }
 
 // markPhase closes the open phase of the record and opens p.
 func (c *Core) markPhase(p Phase, now time.Time) {
-	if c.run == nil || !recorded(c.run.task.Kind) || c.State.Run == nil {
+	if c.run == nil || !recorded(c.run.task.Kind) || c.state.Run == nil {
 		return
 	}
-	next := *c.State.Run
+	next := *c.state.Run
 	next.Phases = closePhase(slices.Clone(next.Phases), now)
 	next.Phases = append(next.Phases, board.PhaseRecord{Phase: p.String(), Start: now})
-	c.State.Run = &next
+	c.state.Run = &next
 }
 
 // endRecord closes the record of a finished task.
 func (c *Core) endRecord(kind messages.TaskKind, err error, now time.Time) {
-	if !recorded(kind) || c.State.Run == nil {
+	if !recorded(kind) || c.state.Run == nil {
 		return
 	}
-	next := *c.State.Run
+	next := *c.state.Run
 	next.Phases = closePhase(slices.Clone(next.Phases), now)
 	next.Ended = now
 	if err != nil {
 		next.Err = err.Error()
 	}
-	c.State.Run = &next
+	c.state.Run = &next
 }
 
 func closePhase(phases []board.PhaseRecord, now time.Time) []board.PhaseRecord {
@@ -69,5 +69,5 @@ func (c *Core) recordHelm(o worker.HelmOutcome, now time.Time) {
 			action = "upgraded"
 		}
 	}
-	c.State.Helm = &board.HelmRecord{Action: action, Reason: o.Reason, Revision: o.Revision, At: now}
+	c.state.Helm = &board.HelmRecord{Action: action, Reason: o.Reason, Revision: o.Revision, At: now}
 }

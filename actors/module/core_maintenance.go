@@ -14,7 +14,7 @@ import (
 // again.
 
 // InMaintenance tells whether the module is in maintenance mode.
-func (c *Core) InMaintenance() bool { return c.State.Maintenance != "" }
+func (c *Core) InMaintenance() bool { return c.state.Maintenance != "" }
 
 // configChanged takes the module's ConfigMap section and maintenance mode.
 // The maintenance key was validated with the ConfigMap, so it applies even
@@ -24,16 +24,16 @@ func (c *Core) configChanged(e SectionChanged) []Effect {
 	if e.Maintenance {
 		state = configmap.NoResourceReconciliation
 	}
-	if state == c.State.Maintenance {
+	if state == c.state.Maintenance {
 		return c.sectionChanged(e.Section, e.ReloadFollows)
 	}
-	c.State.Maintenance = state
+	c.state.Maintenance = state
 	section := c.sectionChanged(e.Section, e.ReloadFollows)
 	out := append([]Effect{MaintenanceSet{State: state}, Publish{}}, section...)
-	if c.State.Enabled && !queues(section) && !e.ReloadFollows {
+	if c.state.Enabled && !queues(section) && !e.ReloadFollows {
 		// As the original: a change either way runs the module; leaving
 		// maintenance reconciles the release at its helm phase.
-		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewModuleRun(c.Names.Name, maintenanceCause(state))}})
+		out = append(out, Enqueue{Tasks: []messages.Task{messages.NewModuleRun(c.names.Name, maintenanceCause(state))}})
 	}
 	return out
 }
@@ -53,22 +53,4 @@ func maintenanceCause(state string) string {
 		return "maintenance mode off (Managed)"
 	}
 	return "maintenance mode " + state
-}
-
-// HelmSkippedMessage is the message of the record logged once per run whose
-// helm step left the release as it is for maintenance mode.
-const HelmSkippedMessage = "helm skipped: module in maintenance mode"
-
-// maintenanceSet logs and counts a change of the maintenance state.
-func (a *Actor) maintenanceSet(e MaintenanceSet) {
-	if e.State == "" {
-		a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
-	} else {
-		a.log.Warn("maintenance mode on: the release is written once with its objects labelled, then left as it is; "+
-			"absent objects are not restored; hooks run",
-			"state", e.State)
-	}
-	if a.opts.Metrics != nil {
-		a.opts.Metrics.Maintenance(a.name(), e.State)
-	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hook/bindings"
+	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
 
@@ -30,13 +32,16 @@ func (a *Actor) configureHooks(ctx actor.Context) {
 		Slots: a.opts.ConfigureSlots, CRDFiles: def.CRDFiles})
 }
 
-// applyReconfigure carries out the retry of the hooks' configuration.
-func (a *Actor) applyReconfigure(ctx actor.Context, e Effect) {
+// applyLife carries out the effects of the module's start (startup.go):
+// its hooks' configuration and its retry, discovery, dropped tasks.
+func (a *Actor) applyLife(ctx actor.Context, e lifeEffect) {
 	switch e := e.(type) {
+	case StartFailed:
+		a.log.Error(StartFailedMessage, "err", e.Err)
+		a.count(func(m Metrics) { m.ModuleFailed(a.name(), e.Err) })
+	case Ready:
+		ctx.Send(a.peers.Report, messages.OwnerReady{Owner: a.owner(), Err: e.Err})
 	case ArmReconfigure:
-		if a.opts.Clock == nil || a.opts.Policy == nil {
-			return // no retry: left out until the next start, as before
-		}
 		r := supervision.Retrier{Clock: a.opts.Clock, Policy: a.opts.Policy, Sender: ctx.ActorSystem().Root}
 		a.reconfigure = r.Schedule(e.Attempt, ctx.Self(), reconfigureDue{})
 		a.log.Info("hooks' configuration retried later", "in", a.reconfigure.Delay, "attempt", e.Attempt+1)
@@ -45,7 +50,31 @@ func (a *Actor) applyReconfigure(ctx actor.Context, e Effect) {
 	case Recovered:
 		a.log.Info(RecoveredMessage, "failures", e.Failures)
 		a.count(func(m Metrics) { m.ModuleFailed(a.name(), nil) })
+	case TaskDropped:
+		a.log.Error("task dropped: the module failed to start", "task", e.Task.Kind, "err", e.Err)
+		ctx.Send(e.To, messages.TaskDone{ID: e.Task.ID, Queue: e.Task.Queue})
+	case RunEnabledScript:
+		ctx.Request(a.worker, worker.EnabledJob{Dir: a.opts.Definition.Dir,
+			Request: hookexec.EnabledRequest{Values: e.Values, ConfigValues: e.ConfigValues, Logger: a.log}})
+	case EnabledReply:
+		ctx.Send(e.To, e.Checked)
+	case lifeState, taskAccepted:
+		panic(fmt.Sprintf("module: the core keeps the start's %T", e))
 	default:
-		panic(fmt.Sprintf("module: effect %T has no case in applyReconfigure", e))
+		panic(fmt.Sprintf("module: effect %T has no case in applyLife", e))
+	}
+}
+
+// maintenanceSet logs and counts a change of the maintenance state.
+func (a *Actor) maintenanceSet(e MaintenanceSet) {
+	if e.State == "" {
+		a.log.Info("maintenance mode off: the module is Managed again; its release is reconciled at its next run")
+	} else {
+		a.log.Warn("maintenance mode on: the release is written once with its objects labelled, then left as it is; "+
+			"absent objects are not restored; hooks run",
+			"state", e.State)
+	}
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.Maintenance(a.name(), e.State)
 	}
 }
