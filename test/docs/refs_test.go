@@ -457,15 +457,15 @@ func TestReadmeIsShort(t *testing.T) {
 func TestCheckerFindsWrongNames(t *testing.T) {
 	ix := buildIndex(t, repoRoot(t))
 	doc := "6. `actors/module/actor.go` (`whenConfigured`) steps the core with `TaskAssigned`;\n" +
-		"   it notes the drift (`releasecheck.go`, `handleHelmDrift`) and steps the core.\n" +
+		"   it notes the drift (`shell_check.go`, `handleHelmDrift`) and steps the core.\n" +
 		"\n" +
-		"candidates' actors answer theirs, `actors/module/enabled.go`, `handleCheckEnabled`, stepped as\n" +
+		"candidates' actors answer theirs, `actors/module/shell_life.go`, `handleCheckEnabled`, stepped as\n" +
 		"`messages.NoSuchMessage`, `actors/module/nosuch.go`, `TestNoSuchTest`, [x](nosuch.md), [y](RBAC.md#nosuch).\n"
 	errs := ix.checkDoc("docs/X.md", doc)
 	want := []string{
 		"docs/X.md:1: `actors/module/actor.go` (`whenConfigured`): actors/module/actor.go declares no whenConfigured",
-		"docs/X.md:2: `releasecheck.go` (`handleHelmDrift`): actors/module/releasecheck.go declares no handleHelmDrift",
-		"docs/X.md:4: `actors/module/enabled.go` (`handleCheckEnabled`): actors/module/enabled.go declares no handleCheckEnabled",
+		"docs/X.md:2: `shell_check.go` (`handleHelmDrift`): actors/module/shell_check.go declares no handleHelmDrift",
+		"docs/X.md:4: `actors/module/shell_life.go` (`handleCheckEnabled`): actors/module/shell_life.go declares no handleCheckEnabled",
 		"docs/X.md:5: `messages.NoSuchMessage`: no package messages declares NoSuchMessage",
 		"docs/X.md:5: `actors/module/nosuch.go`: no such Go file",
 		"docs/X.md:5: `TestNoSuchTest`: no such test function",
@@ -476,7 +476,7 @@ func TestCheckerFindsWrongNames(t *testing.T) {
 		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
 	}
 	// And the right names pass.
-	ok := "`actors/module/lifecycle.go` (`whenConfigured`), `core.go` (`Step`), `messages.RunTask`, `values.Scope.WithConfig`.\n"
+	ok := "`actors/module/core_life.go` (`whenConfigured`), `core.go` (`Step`), `messages.RunTask`, `values.Scope.WithConfig`.\n"
 	if errs := ix.checkDoc("docs/X.md", ok); len(errs) != 0 {
 		t.Errorf("right names fail: %v", errs)
 	}
