@@ -1,12 +1,12 @@
 package operator
 
 import (
-	"context"
 	"fmt"
 	"maps"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -32,7 +32,7 @@ func (l *lifecycle) step(ctx actor.Context, ev Event) {
 func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
 	case Log:
-		l.opts.Log.Log(context.Background(), e.Level, e.Msg, e.Args...)
+		step.Log(e).Write(l.opts.Log)
 	case Fatal:
 		if l.opts.Fatal != nil {
 			l.opts.Fatal(e.Err)

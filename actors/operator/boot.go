@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -52,7 +53,7 @@ func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
 		}
 		c.failed[msg.Owner] = true
-		return []Effect{logAt(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)}
+		return []Effect{Log(step.At(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err))}
 	}
 	if msg.Owner != messages.OwnerGlobal {
 		return nil
@@ -65,7 +66,7 @@ func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 // start-up a converge runs it.
 func (c *Core) ownerRecovered(owner string) []Effect {
 	delete(c.failed, owner)
-	out := []Effect{logAt(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner)}
+	out := []Effect{Log(step.At(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner))}
 	if !c.boot.done {
 		return out // the first converge is still to come, and includes it
 	}
@@ -130,7 +131,7 @@ func (c *Core) queueStartup(env Env) []Effect {
 	c.boot.done = true
 	c.convergeStart = env.Now
 	return []Effect{
-		logAt(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging"),
+		Log(step.At(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")),
 		Enqueue{Tasks: []messages.Task{
 			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up",
 				Activation: messages.ActivationStartup},
@@ -141,7 +142,7 @@ func (c *Core) queueStartup(env Env) []Effect {
 
 // fatal stops start-up: logged every time, told once.
 func (c *Core) fatal(err error) []Effect {
-	out := []Effect{logAt(slog.LevelError, "start-up failed", "err", err)}
+	out := []Effect{Log(step.At(slog.LevelError, "start-up failed", "err", err))}
 	if !c.fatalTold {
 		c.fatalTold = true
 		out = append(out, Fatal{Err: err})

@@ -11,44 +11,27 @@ import (
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
 )
 
-// coreHarness steps a core and compares its effects, written by describe
-// (Log records left out), with what a test expects.
-type coreHarness struct {
-	t    *testing.T
+// coreTest is a core and the test kit's harness that steps it, at a fixed
+// time; describe writes its effects.
+type coreTest struct {
+	actortest.Harness[Event, Effect]
 	core *Core
-	env  Env
 }
 
-func newCoreHarness(t *testing.T, opts CoreOptions, k Known) *coreHarness {
-	return &coreHarness{t: t, core: NewCore(opts, k), env: Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+func newCoreTest(t *testing.T, opts CoreOptions, k Known) coreTest {
+	core := NewCore(opts, k)
+	env := Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	step := func(ev Event) []Effect { return core.Step(ev, env) }
+	return coreTest{Harness: actortest.Harness[Event, Effect]{T: t, Step: step, Describe: describe}, core: core}
 }
 
-// step feeds ev and checks the effects.
-func (h *coreHarness) step(ev Event, want ...string) []Effect {
-	h.t.Helper()
-	effects := h.core.Step(ev, h.env)
-	got := []string{}
-	for _, e := range effects {
-		if s := describe(e); s != "" {
-			got = append(got, s)
-		}
-	}
-	if want == nil {
-		want = []string{}
-	}
-	if !reflect.DeepEqual(got, want) {
-		h.t.Fatalf("%T: effects\n%q\nwant\n%q", ev, got, want)
-	}
-	return effects
-}
-
-// run assigns one of the operator's tasks.
-func (h *coreHarness) run(task messages.Task, want ...string) []Effect {
-	h.t.Helper()
-	return h.step(TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, want...)
+// assigned is one of the operator's tasks, assigned by the queue.
+func assigned(task messages.Task) TaskAssigned {
+	return TaskAssigned{Assigned: hookrun.Assigned{Task: task}}
 }
 
 // describe writes an effect as a test expects it; "" for a Log.
@@ -168,13 +151,13 @@ func TestCoreDiscovery(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.known.Modules = tc.defs
-			h := newCoreHarness(t, CoreOptions{}, tc.known)
+			h := newCoreTest(t, CoreOptions{}, tc.known)
 			steps := append(tc.asked, "ListReleases")
-			h.run(discoverTask, steps[0])
+			h.Expect(assigned(discoverTask), steps[0])
 			for i, a := range tc.answers {
-				h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: a.module, Enabled: a.enabled}}, steps[i+1])
+				h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: a.module, Enabled: a.enabled}}, steps[i+1])
 			}
-			h.step(ReleasesListed{Owned: tc.owned, All: tc.owned}, tc.want...)
+			h.Expect(ReleasesListed{Owned: tc.owned, All: tc.owned}, tc.want...)
 		})
 	}
 }
@@ -184,16 +167,16 @@ func TestCoreDiscovery(t *testing.T) {
 // the events' runs and is counted.
 func TestCoreDiscoveryFailures(t *testing.T) {
 	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
-	h.run(discoverTask, "CheckEnabled a []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
+	h.Expect(assigned(discoverTask), "CheckEnabled a []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
 		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: exit status 1")
-	h.run(discoverTask, "CheckEnabled b []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
-	h.step(ReleasesListed{Err: errors.New("forbidden")},
+	h.Expect(assigned(discoverTask), "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
+	h.Expect(ReleasesListed{Err: errors.New("forbidden")},
 		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
 }
 
 // Start-up: the config actor is told who reads what; the global actor
@@ -201,34 +184,34 @@ func TestCoreDiscoveryFailures(t *testing.T) {
 // queued once every owner applied its section. Invalid configuration is
 // fatal, told once.
 func TestCoreBoot(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}})
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a"}},
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}})
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a"}},
 		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Change: values.Change{Global: true, Enabled: []string{"a"}}}},
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Change: values.Change{Global: true, Enabled: []string{"a"}}}},
 		"ApplyGlobalConfig", "Enqueue ReloadAllModules")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
-	h.step(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
+	h.Expect(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
 
-	bad := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	bad.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	bad.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	bad.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
-	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+	bad := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	bad.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	bad.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	bad.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	bad.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
+	bad.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
 		"Fatal invalid configuration: [replicas: minimum 1]")
-	bad.step(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
+	bad.Expect(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
 }
 
 // A converge is labelled with what started it: the first task of it that
 // names an activation (a reload, or the discovery it expands into); a
 // discovery alone is a reload of all modules.
 func TestConvergeActivation(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{})
+	h := newCoreTest(t, CoreOptions{}, Known{})
 	reload := func(a messages.Activation) messages.Task {
 		return messages.NewReloadAll(a, "test")
 	}
@@ -236,46 +219,46 @@ func TestConvergeActivation(t *testing.T) {
 		return messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Activation: a}
 	}
 	done := messages.Task{Kind: messages.TaskConvergeDone}
-	h.run(reload(messages.ActivationStartup), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
-	h.run(discover(messages.ActivationStartup), "ListReleases")
-	h.run(done, "MarkReady", "Converged OperatorStartup", "Finish ")
-	h.run(reload(messages.ActivationGlobalValues), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
-	h.run(discover(messages.ActivationReloadAll), "ListReleases")
-	h.run(done, "Converged GlobalValuesChanged", "Finish ")
-	h.run(discover(""), "ListReleases")
-	h.run(done, "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(reload(messages.ActivationStartup)), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.Expect(assigned(discover(messages.ActivationStartup)), "ListReleases")
+	h.Expect(assigned(done), "MarkReady", "Converged OperatorStartup", "Finish ")
+	h.Expect(assigned(reload(messages.ActivationGlobalValues)), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.Expect(assigned(discover(messages.ActivationReloadAll)), "ListReleases")
+	h.Expect(assigned(done), "Converged GlobalValuesChanged", "Finish ")
+	h.Expect(assigned(discover("")), "ListReleases")
+	h.Expect(assigned(done), "Converged ReloadAllModules", "Finish ")
 }
 
 // A module that failed to start sits out start-up's verdict on its
 // section and discovery; a global hook that cannot start is fatal.
 func TestCoreBootFailedOwners(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "no hooks"}})
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "no hooks"}})
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
 		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
-	h.run(discoverTask, "ListReleases")
+	h.Expect(assigned(discoverTask), "ListReleases")
 	// Its hooks configure on a retry: it is back, and a converge runs it.
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}}, "Enqueue ReloadAllModules")
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}}, "Enqueue ReloadAllModules")
 	if h.core.skipped("a") {
 		t.Fatal("a recovered module is still left out of discovery")
 	}
 
 	// Back before start-up has queued anything: the first converge has it.
-	early := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	early.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
-	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	early := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	early.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
 	if early.core.skipped("a") {
 		t.Fatal("a module back before start-up is left out")
 	}
 
-	g := newCoreHarness(t, CoreOptions{}, Known{})
-	g.step(Started{}, "TellReaders 0", "PublishUnseen")
-	g.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
+	g := newCoreTest(t, CoreOptions{}, Known{})
+	g.Expect(Started{}, "TellReaders 0", "PublishUnseen")
+	g.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
 }
 
 // After the first converge, discovery reads the modules dirs first: the
@@ -284,20 +267,20 @@ func TestCoreBootFailedOwners(t *testing.T) {
 // refused and the last good set decides.
 func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
-	h := newCoreHarness(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
-	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged ReloadAllModules", "Finish ")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged ReloadAllModules", "Finish ")
-	h.run(discoverTask, "ScanModules")
-	h.step(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
-	h.step(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")
+	h := newCoreTest(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
+	h.Expect(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
+	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "ArmDirsCheck", "MarkReady", "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(discoverTask), "ScanModules")
+	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
+	h.Expect(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")
 	if got := h.core.names(); !reflect.DeepEqual(got, []string{"a", "c"}) {
 		t.Fatalf("modules %v", got)
 	}
 
-	h.run(discoverTask, "ScanModules")
+	h.Expect(assigned(discoverTask), "ScanModules")
 	cycle := []layout.Definition{requires(a, "c"), requires(c, "a")}
-	h.step(ModulesScanned{Defs: cycle}, "CountDiscoverError", "PublishConverge", "CheckEnabled a []")
+	h.Expect(ModulesScanned{Defs: cycle}, "CountDiscoverError", "PublishConverge", "CheckEnabled a []")
 	if h.core.modulesError == "" || len(h.core.Modules()[0].Requirements.Modules) != 0 {
 		t.Fatalf("cycle not refused: %q %v", h.core.modulesError, h.core.Modules())
 	}
@@ -308,9 +291,9 @@ func TestCoreRescan(t *testing.T) {
 func TestCoreDirsLooks(t *testing.T) {
 	a := enabledDef(t, "001-a", true)
 	a.Dir = "/m/001-a"
-	h := newCoreHarness(t, CoreOptions{LookAtDirs: true}, Known{Modules: []layout.Definition{a}})
-	h.step(DirsDue{}, "ListDirs")
-	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
-	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
-	h.step(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
+	h := newCoreTest(t, CoreOptions{LookAtDirs: true}, Known{Modules: []layout.Definition{a}})
+	h.Expect(DirsDue{}, "ListDirs")
+	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
+	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
+	h.Expect(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
 }

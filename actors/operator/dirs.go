@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -21,7 +22,7 @@ type DirLister func() ([]string, error)
 func (c *Core) dirsListed(msg DirsListed) []Effect {
 	out := c.lookedAtGlobalDir(msg.GlobalErr)
 	if msg.Err != nil {
-		return append(out, logAt(slog.LevelWarn, "modules dirs not listed", "err", msg.Err), ArmDirsCheck{})
+		return append(out, Log(step.At(slog.LevelWarn, "modules dirs not listed", "err", msg.Err)), ArmDirsCheck{})
 	}
 	last, now := c.lastDirs, msg.Dirs
 	if last == nil {
@@ -29,7 +30,7 @@ func (c *Core) dirsListed(msg DirsListed) []Effect {
 	}
 	c.lastDirs = msg.Dirs
 	if !slices.Equal(last, now) {
-		out = append(out, logAt(slog.LevelInfo, "modules dirs changed; converging"),
+		out = append(out, Log(step.At(slog.LevelInfo, "modules dirs changed; converging")),
 			Enqueue{Tasks: []messages.Task{messages.NewReloadAll(messages.ActivationReloadAll, "modules dirs changed")}})
 	}
 	return append(out, ArmDirsCheck{})
@@ -68,10 +69,10 @@ func (c *Core) lookedAtGlobalDir(err error) []Effect {
 	}
 	switch {
 	case err != nil && was == "":
-		return []Effect{logAt(slog.LevelError, "global hooks dir cannot be read; the global hooks keep their last good state, their runs fail and are retried until it can",
-			"dir", c.opts.GlobalHooksDir, "err", err)}
+		return []Effect{Log(step.At(slog.LevelError, "global hooks dir cannot be read; the global hooks keep their last good state, their runs fail and are retried until it can",
+			"dir", c.opts.GlobalHooksDir, "err", err))}
 	case err == nil && was != "":
-		return []Effect{logAt(slog.LevelInfo, "global hooks dir can be read again", "dir", c.opts.GlobalHooksDir)}
+		return []Effect{Log(step.At(slog.LevelInfo, "global hooks dir can be read again", "dir", c.opts.GlobalHooksDir))}
 	}
 	return nil
 }

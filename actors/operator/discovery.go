@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -55,7 +56,7 @@ func (c *Core) askNext(out []Effect) []Effect {
 			return append(out, CheckEnabled{Module: name, EnabledBefore: slices.Clone(d.enabled)})
 		}
 		d.unmet[name] = unmet
-		out = append(out, logAt(slog.LevelInfo, "module disabled: unmet requirements", "module", name, "unmet", unmet))
+		out = append(out, Log(step.At(slog.LevelInfo, "module disabled: unmet requirements", "module", name, "unmet", unmet)))
 	}
 	return append(out, ListReleases{})
 }
@@ -116,7 +117,7 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 		out = append(out, DisableModule{Name: name})
 	}
 	for _, r := range p.kept {
-		out = append(out, logAt(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r))
+		out = append(out, Log(step.At(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r)))
 	}
 	c.enabled = p.enabled
 	next := append(p.tasks,
@@ -125,7 +126,7 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	for i := range next {
 		next[i].Converge = true // a reload that supersedes this converge decides them again
 	}
-	return append(out, logAt(slog.LevelInfo, "modules discovered", "enabled", d.enabled), c.finish(messages.TaskDone{Next: next}))
+	return append(out, Log(step.At(slog.LevelInfo, "modules discovered", "enabled", d.enabled)), c.finish(messages.TaskDone{Next: next}))
 }
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back

@@ -1,11 +1,11 @@
 package operator
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -17,12 +17,6 @@ type Effect interface{ operatorEffect() }
 
 // Effects of the operator's core.
 type (
-	// Log is a record for the operator's logger.
-	Log struct {
-		Level slog.Level
-		Msg   string
-		Args  []any
-	}
 	// Fatal: start-up cannot go on; the process should exit (told once).
 	Fatal struct{ Err error }
 	// TellReaders tells the config actor which module actors (of Modules)
@@ -124,7 +118,6 @@ func (MarkReady) operatorEffect()          {}
 func (Converged) operatorEffect()          {}
 func (Purged) operatorEffect()             {}
 
-// logAt is a Log effect.
-func logAt(level slog.Level, msg string, args ...any) Log {
-	return Log{Level: level, Msg: msg, Args: args}
-}
+// Log is a record for the operator's logger (step.Log), built with
+// Log(step.At(...)).
+type Log step.Log

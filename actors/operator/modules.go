@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -98,7 +99,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 	for _, name := range ch.removed {
 		delete(c.failed, messages.ModuleOwner(name))
 		out = append(out, RemoveModule{Name: name},
-			logAt(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name))
+			Log(step.At(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name)))
 	}
 	c.modules = ch.next
 	if len(ch.added) > 0 {
@@ -134,7 +135,7 @@ func (c *Core) sortScanErrors(msg ModulesScanned) []Effect {
 			}
 			continue
 		}
-		out = append(out, logAt(slog.LevelError, "module dir not read; the module keeps its last good state", "err", err))
+		out = append(out, Log(step.At(slog.LevelError, "module dir not read; the module keeps its last good state", "err", err)))
 	}
 	return append(out, c.setUnseen(unseen)...)
 }
@@ -150,13 +151,13 @@ func (c *Core) acceptModules(next []layout.Definition) (bool, []Effect) {
 		}
 		c.modulesError = ""
 		return true, []Effect{
-			logAt(slog.LevelInfo, "module requirements no longer form a cycle; the modules dirs are taken as they are"),
+			Log(step.At(slog.LevelInfo, "module requirements no longer form a cycle; the modules dirs are taken as they are")),
 			c.publishConverge()}
 	}
 	c.modulesError = err.Error()
 	return false, []Effect{CountDiscoverError{},
 		c.publishConverge(), // before the log: a reader of the log finds module list saying so
-		logAt(slog.LevelError, "modules dirs refused; the last good set of modules stays in force", "err", err)}
+		Log(step.At(slog.LevelError, "modules dirs refused; the last good set of modules stays in force", "err", err))}
 }
 
 // setUnseen records the modules whose dir cannot be seen now: they keep
@@ -171,8 +172,8 @@ func (c *Core) setUnseen(unseen map[string]string) []Effect {
 		out = append(out, c.publishUnseen())
 	}
 	for _, name := range slices.Sorted(maps.Keys(unseen)) {
-		out = append(out, logAt(slog.LevelError, "module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
-			"module", name, "err", unseen[name]))
+		out = append(out, Log(step.At(slog.LevelError, "module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
+			"module", name, "err", unseen[name])))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -58,9 +59,9 @@ func (c *Core) converged(env Env) []Effect {
 	if !c.ready {
 		// Ready first: whoever reads the log line finds /readyz 200.
 		c.ready = true
-		out = append(out, MarkReady{}, logAt(slog.LevelInfo, "first converge done; ready", "took", took))
+		out = append(out, MarkReady{}, Log(step.At(slog.LevelInfo, "first converge done; ready", "took", took)))
 	} else {
-		out = append(out, logAt(slog.LevelInfo, "converge done", "took", took))
+		out = append(out, Log(step.At(slog.LevelInfo, "converge done", "took", took)))
 	}
 	return append(out, Converged{Took: took, Activation: by})
 }
@@ -76,7 +77,7 @@ func (c *Core) releaseDeleted(msg ReleaseDeleted) []Effect {
 	// Counted before the log: a reader of the log finds the metric updated.
 	return []Effect{
 		Purged{Release: msg.Name, Cause: t.Cause},
-		logAt(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason),
+		Log(step.At(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason)),
 		c.finish(messages.TaskDone{}),
 	}
 }

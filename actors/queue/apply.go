@@ -1,11 +1,11 @@
 package queue
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -34,7 +34,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 			a.opts.Publish(a.core.Snapshot(a.opts.Clock.Now()))
 		}
 	case Log:
-		a.opts.Log.Log(context.Background(), e.Level, e.Msg, e.Args...)
+		step.Log(e).Write(a.opts.Log)
 	case TellDropped:
 		if a.opts.Dropped != nil {
 			a.opts.Dropped(e.Task, e.Err)

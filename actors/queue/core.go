@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -79,7 +80,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 func (c *Core) finished(msg messages.TaskDone, env Env) []Effect {
 	running, ok := c.queues.Running(msg.Queue)
 	if !ok || running.ID != msg.ID {
-		return []Effect{logAt(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID)}
+		return []Effect{Log(step.At(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID))}
 	}
 	out := c.release(running)
 	if msg.Err != "" {
@@ -172,7 +173,7 @@ func (c *Core) publish() []Effect {
 	out := []Effect{Publish{}}
 	busy := !c.queues.Empty()
 	if c.busy && !busy {
-		out = append(out, logAt(slog.LevelInfo, "queues idle"))
+		out = append(out, Log(step.At(slog.LevelInfo, "queues idle")))
 	}
 	c.busy = busy
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // effectText writes an effect as a test of Step expects it (a Log by its
@@ -138,16 +139,9 @@ func TestStep(t *testing.T) {
 			for _, ev := range tc.setup {
 				c.Step(ev, Env{Now: t0})
 			}
-			got := []string{}
-			for _, e := range c.Step(tc.ev, Env{Now: t0}) {
-				got = append(got, effectText(e))
-			}
-			if tc.want == nil {
-				tc.want = []string{}
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("effects\n%q\nwant\n%q", got, tc.want)
-			}
+			step := func(ev Event) []Effect { return c.Step(ev, Env{Now: t0}) }
+			h := actortest.Harness[Event, Effect]{T: t, Step: step, Describe: effectText}
+			h.Expect(tc.ev, tc.want...)
 		})
 	}
 }

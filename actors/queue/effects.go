@@ -1,9 +1,9 @@
 package queue
 
 import (
-	"log/slog"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -25,12 +25,6 @@ type (
 	}
 	// Publish hands out a snapshot of the queues as they are now.
 	Publish struct{}
-	// Log is a record for the queue's logger.
-	Log struct {
-		Level slog.Level
-		Msg   string
-		Args  []any
-	}
 	// TellDropped tells Options.Dropped of a task dropped after a failure.
 	TellDropped struct {
 		Task messages.Task
@@ -52,7 +46,6 @@ func (TellDropped) queueEffect()    {}
 func (ReportGroup) queueEffect()    {}
 func (TellSuperseded) queueEffect() {}
 
-// logAt is a Log effect.
-func logAt(level slog.Level, msg string, args ...any) Log {
-	return Log{Level: level, Msg: msg, Args: args}
-}
+// Log is a record for the queue's logger (step.Log), built with
+// Log(step.At(...)).
+type Log step.Log
