@@ -8,6 +8,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -62,7 +63,7 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 			ctx.Send(pid, messages.HoldEvents{Hold: e.Hold})
 		}
 	case CountDiscoverError, CountConfigError, Discovered, PublishDecisions, PublishEnabled, PublishUnseen,
-		PublishConverge, MarkReady, Converged, Purged:
+		PublishConverge, PublishFailed, MarkReady, Converged, Purged:
 		l.publish(e)
 	default:
 		panic(fmt.Sprintf("operator: effect %T has no case in apply", e))
@@ -88,6 +89,8 @@ func (l *lifecycle) publish(e Effect) {
 		if l.opts.Board != nil {
 			l.opts.Board.SetConverge(e.State)
 		}
+	case PublishFailed:
+		l.publishFailed(e)
 	case MarkReady:
 		l.opts.Board.SetReady()
 	case Converged:
@@ -172,4 +175,18 @@ func (l *lifecycle) publishUnseen(unseen map[string]string) {
 	if l.opts.DirErrors != nil {
 		l.opts.DirErrors(maps.Clone(unseen))
 	}
+}
+
+// publishFailed shows a module failed in the board's module list, its last
+// published state kept otherwise.
+func (l *lifecycle) publishFailed(e PublishFailed) {
+	if l.opts.Board == nil {
+		return
+	}
+	s, ok := l.opts.Board.Module(e.Module)
+	if !ok {
+		s = board.ModuleState{Name: e.Module}
+	}
+	s.Phase, s.LastError = board.PhaseFailed, e.Why
+	l.opts.Board.SetModule(s)
 }

@@ -45,14 +45,14 @@ func (c *Core) started(e Started) []Effect {
 
 func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 	delete(c.boot.owners, msg.Owner)
-	if msg.Err == "" && c.failed[msg.Owner] {
+	if msg.Err == "" && c.failed[msg.Owner] != "" {
 		return c.ownerRecovered(msg.Owner)
 	}
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
 			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
 		}
-		c.failed[msg.Owner] = true
+		c.failed[msg.Owner] = failedToStart
 		return []Effect{Log(step.At(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err))}
 	}
 	if msg.Owner != messages.OwnerGlobal {
@@ -98,7 +98,7 @@ func (c *Core) bootApplied(msg messages.ConfigApplied, env Env) []Effect {
 		return nil
 	}
 	delete(c.boot.pending, msg.Owner)
-	if msg.Err != "" && !c.failed[msg.Owner] {
+	if msg.Err != "" && c.failed[msg.Owner] == "" {
 		c.boot.applyFailed = append(c.boot.applyFailed, msg.Err)
 	}
 	if len(c.boot.pending) > 0 {

@@ -62,9 +62,9 @@ type Core struct {
 	modules []layout.Definition // in module order
 	config  values.Sections
 	boot    boot
-	ready   bool            // the first converge is done
-	failed  map[string]bool // module owners whose actor could not start
-	enabled map[string]bool // modules enabled by the last discovery
+	ready   bool              // the first converge is done
+	failed  map[string]string // module owners whose actor could not start or stopped, with why
+	enabled map[string]bool   // modules enabled by the last discovery
 	// unseen are the modules whose dir cannot be seen, with the reason;
 	// unloaded those whose dir is there but cannot be loaded; held those
 	// that require a module left as it is, with it.
@@ -90,10 +90,10 @@ type Core struct {
 
 // NewCore returns a core that starts from k.
 func NewCore(opts CoreOptions, k Known) *Core {
-	c := &Core{opts: opts, modules: k.Modules, config: k.Config, failed: map[string]bool{}, enabled: map[string]bool{},
+	c := &Core{opts: opts, modules: k.Modules, config: k.Config, failed: map[string]string{}, enabled: map[string]bool{},
 		unseen: k.Unseen, unloaded: k.Unloaded}
 	for _, name := range k.Failed {
-		c.failed[messages.ModuleOwner(name)] = true
+		c.failed[messages.ModuleOwner(name)] = failedToStart
 	}
 	for _, name := range k.Enabled {
 		c.enabled[name] = true
@@ -110,8 +110,8 @@ func (c *Core) LeftOut(name string) string {
 	switch {
 	case c.unseen[name] != "":
 		return "left out of discovery: its dir cannot be seen: " + c.unseen[name]
-	case c.failed[messages.ModuleOwner(name)]:
-		return "left out of discovery: the module failed to start (its hooks could not be configured)"
+	case c.failed[messages.ModuleOwner(name)] != "":
+		return "left out of discovery: " + c.failed[messages.ModuleOwner(name)]
 	case c.held[name] != "":
 		return "left out of discovery: it requires " + c.held[name] + ", which is left out of discovery"
 	}
@@ -153,6 +153,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return []Effect{ListDirs{}}
 	case DirsListed:
 		return c.dirsListed(e)
+	case ChildStopped:
+		return c.childStopped(e)
 	default:
 		panic(fmt.Sprintf("operator: event %T has no case in Step", ev))
 	}

@@ -68,6 +68,8 @@ func describe(e Effect) string {
 		return fmt.Sprintf("TellReaders %d", len(e.Modules))
 	case Converged:
 		return "Converged " + string(e.Activation)
+	case PublishFailed:
+		return "PublishFailed " + e.Module
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "operator.")
 }
@@ -296,4 +298,21 @@ func TestCoreDirsLooks(t *testing.T) {
 	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
 	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
 	h.Expect(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
+}
+
+// A module actor that stops when nobody stopped it is marked failed: shown
+// so, and left out of discovery (neither run nor deleted); another child
+// that stops is only logged.
+func TestCoreChildStopped(t *testing.T) {
+	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}, Enabled: []string{"a", "b"}})
+	h.Expect(ChildStopped{Name: ChildQueue, ID: "operator/queue"})
+	h.Expect(ChildStopped{Name: ModuleChild("a"), ID: "operator/module/a"}, "PublishFailed a")
+	if got := h.core.LeftOut("a"); !strings.Contains(got, "its actor stopped unexpectedly") {
+		t.Fatalf("LeftOut(a) = %q", got)
+	}
+	h.Expect(assigned(discoverTask), "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
+	h.Expect(ReleasesListed{Owned: []string{"a", "b"}, All: []string{"a", "b"}},
+		"HoldEvents false", "Discovered [b] unmet=map[]", "PublishDecisions", "PublishEnabled", "Finish ModuleRun b, "+afterConverge)
 }

@@ -68,7 +68,7 @@ func (c *Core) enabledAnswered(msg messages.EnabledChecked) []Effect {
 	}
 	switch {
 	case msg.Unavailable:
-		c.failed[messages.ModuleOwner(msg.Module)] = true
+		c.failed[messages.ModuleOwner(msg.Module)] = failedToStart
 	case msg.Err != "":
 		c.disc = nil
 		return append(c.holdEvents(true), c.finish(messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)}))

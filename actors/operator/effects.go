@@ -77,6 +77,8 @@ type (
 	PublishEnabled struct{ Enabled []string }
 	// PublishUnseen publishes the modules whose dir cannot be seen.
 	PublishUnseen struct{ Unseen map[string]string }
+	// PublishFailed shows a module failed on the board, with why.
+	PublishFailed struct{ Module, Why string }
 	// PublishConverge publishes what the converge waits for.
 	PublishConverge struct{ State board.ConvergeState }
 	// MarkReady: the first converge is done.
@@ -114,6 +116,7 @@ func (PublishDecisions) operatorEffect()   {}
 func (PublishEnabled) operatorEffect()     {}
 func (PublishUnseen) operatorEffect()      {}
 func (PublishConverge) operatorEffect()    {}
+func (PublishFailed) operatorEffect()      {}
 func (MarkReady) operatorEffect()          {}
 func (Converged) operatorEffect()          {}
 func (Purged) operatorEffect()             {}

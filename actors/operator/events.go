@@ -66,6 +66,9 @@ type (
 		Owned, All []string
 		Err        error
 	}
+	// ChildStopped: a child of the root (Name, its PID's ID) stopped when
+	// nobody stopped it.
+	ChildStopped struct{ Name, ID string }
 	// ReleaseDeleted: a purge's uninstall is done.
 	ReleaseDeleted struct {
 		Name string
@@ -89,3 +92,4 @@ func (DirsListed) operatorEvent()      {}
 func (ModulesScanned) operatorEvent()  {}
 func (ReleasesListed) operatorEvent()  {}
 func (ReleaseDeleted) operatorEvent()  {}
+func (ChildStopped) operatorEvent()    {}

@@ -116,7 +116,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 // discovery goes on.
 func (c *Core) modulesSpawned(msg ModulesSpawned, env Env) []Effect {
 	for _, name := range msg.Failed {
-		c.failed[messages.ModuleOwner(name)] = true
+		c.failed[messages.ModuleOwner(name)] = failedToStart
 	}
 	return append([]Effect{TellReaders{Modules: c.modules}}, c.discover(env)...)
 }
@@ -194,5 +194,5 @@ func (c *Core) skipped(name string) bool {
 // selfSkipped: the module failed to start, or its dir cannot be seen or
 // loaded (a module that requires it is held, not judged unmet).
 func (c *Core) selfSkipped(name string) bool {
-	return c.failed[messages.ModuleOwner(name)] || c.unseen[name] != "" || slices.Contains(c.unloaded, name)
+	return c.failed[messages.ModuleOwner(name)] != "" || c.unseen[name] != "" || slices.Contains(c.unloaded, name)
 }
