@@ -18,6 +18,9 @@ type lifecycle struct {
 	children *Family
 	core     *Core
 	io       *actor.PID // the ioActor child, which does the blocking I/O
+	// outcomes are the events that effects carried out here give, for
+	// step's loop.
+	outcomes []Event
 }
 
 func newLifecycle(opts LifecycleOptions) *lifecycle {

@@ -15,7 +15,23 @@ import (
 )
 
 // step feeds the core one event and carries out its effects, in order.
+// An effect done here whose outcome the core waits for (SpawnModules)
+// leaves an event in outcomes, stepped by this loop once the effects
+// before it are carried out: the core is never stepped from inside its
+// own effects.
 func (l *lifecycle) step(ctx actor.Context, ev Event) {
+	for pending := []Event{ev}; len(pending) > 0; {
+		ev, pending = pending[0], pending[1:]
+		for _, e := range l.core.Step(ev, l.env()) {
+			l.apply(ctx, e)
+		}
+		pending, l.outcomes = append(pending, l.outcomes...), nil
+	}
+}
+
+// env is what the core reads for a Step: the clock's time and the global
+// hooks' enabled flags as published.
+func (l *lifecycle) env() Env {
 	env := Env{}
 	if l.opts.Clock != nil {
 		env.Now = l.opts.Clock.Now()
@@ -23,9 +39,7 @@ func (l *lifecycle) step(ctx actor.Context, ev Event) {
 	if l.opts.Board != nil {
 		env.Dynamic = l.opts.Board.DynamicEnabled()
 	}
-	for _, e := range l.core.Step(ev, env) {
-		l.apply(ctx, e)
-	}
+	return env
 }
 
 // apply carries out one effect of the core; TestApplyCoversEveryEffect
@@ -55,7 +69,7 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 	case RemoveModule:
 		l.removeModule(ctx, e.Name)
 	case SpawnModules:
-		l.step(ctx, ModulesSpawned{Failed: l.spawnModules(ctx, e.Defs)})
+		l.outcomes = append(l.outcomes, ModulesSpawned{Defs: e.Defs, Failed: l.spawnModules(ctx, e.Defs)})
 	case DisableModule:
 		ctx.Send(l.children.PID(ModuleChild(e.Name)), messages.ModuleDisabled{})
 	case HoldEvents:
@@ -138,18 +152,13 @@ func (l *lifecycle) removeModule(ctx actor.Context, name string) {
 }
 
 // spawnModules starts the actors of modules whose dir appeared (placed
-// before the queue) and returns those that could not start.
-func (l *lifecycle) spawnModules(ctx actor.Context, defs []layout.Definition) (failed []string) {
+// before the queue) and returns those that could not start, with why.
+func (l *lifecycle) spawnModules(ctx actor.Context, defs []layout.Definition) map[string]error {
+	failed := map[string]error{}
 	for _, d := range defs {
 		child := Child{Name: ModuleChild(d.Names.Name), Props: l.opts.ModuleProps(d)}
 		if _, err := l.children.Spawn(ctx, child, ChildQueue); err != nil {
-			l.opts.Log.Error("new module not started", "module", d.Names.Name, "err", err)
-			failed = append(failed, d.Names.Name)
-			continue
-		}
-		l.opts.Log.Info("module dir appeared; its actor is started", "module", d.Names.Name)
-		for _, key := range d.ModuleYAMLIgnored {
-			l.opts.Log.Debug("module.yaml field accepted; it changes nothing here", "module", d.Names.Name, "field", key)
+			failed[d.Names.Name] = err
 		}
 	}
 	return failed

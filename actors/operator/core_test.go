@@ -275,7 +275,13 @@ func TestCoreRescan(t *testing.T) {
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(discoverTask), "ScanModules")
 	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
-	h.Expect(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")
+	// c's actor could not start: the core leaves it out of discovery.
+	h.Expect(ModulesSpawned{Defs: []layout.Definition{c}, Failed: map[string]error{"c": errors.New("name taken")}},
+		"TellReaders 2", "CheckEnabled a []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Enabled: true}}, "ListReleases")
+	if h.core.LeftOut("c") == "" {
+		t.Fatal("a module whose actor could not start is not left out")
+	}
 	if got := h.core.names(); !reflect.DeepEqual(got, []string{"a", "c"}) {
 		t.Fatalf("modules %v", got)
 	}

@@ -33,9 +33,12 @@ type (
 	TaskAssigned struct{ Assigned hookrun.Assigned }
 	// EnabledAnswered is a module actor's answer to CheckEnabled.
 	EnabledAnswered struct{ Msg messages.EnabledChecked }
-	// ModulesSpawned: the actors of SpawnModules are started, but those of
-	// Failed.
-	ModulesSpawned struct{ Failed []string }
+	// ModulesSpawned: the actors of SpawnModules (Defs) are started, but
+	// those of Failed (by name, with why).
+	ModulesSpawned struct {
+		Defs   []layout.Definition
+		Failed map[string]error
+	}
 	// GroupReported is the queue's report of a run of the graph.
 	GroupReported struct{ Report messages.GroupRunReport }
 	// Superseded: a reload dropped a failing converge.

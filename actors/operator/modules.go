@@ -115,10 +115,21 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 // that failed); the config actor hands them their sections, and
 // discovery goes on.
 func (c *Core) modulesSpawned(msg ModulesSpawned, env Env) []Effect {
-	for _, name := range msg.Failed {
-		c.failed[messages.ModuleOwner(name)] = failedToStart
+	var out []Effect
+	for _, d := range msg.Defs {
+		name := d.Names.Name
+		if err, failed := msg.Failed[name]; failed {
+			c.failed[messages.ModuleOwner(name)] = failedToStart
+			out = append(out, Log(step.At(slog.LevelError, "new module not started", "module", name, "err", err)))
+			continue
+		}
+		out = append(out, Log(step.At(slog.LevelInfo, "module dir appeared; its actor is started", "module", name)))
+		for _, key := range d.ModuleYAMLIgnored {
+			out = append(out, Log(step.At(slog.LevelDebug, "module.yaml field accepted; it changes nothing here", "module", name, "field", key)))
+		}
 	}
-	return append([]Effect{TellReaders{Modules: c.modules}}, c.discover(env)...)
+	out = append(out, TellReaders{Modules: c.modules})
+	return append(out, c.discover(env)...)
 }
 
 // sortScanErrors records the modules whose dir cannot be seen (those the
