@@ -55,13 +55,26 @@ type (
 		GlobalErr error
 	}
 	// ModulesScanned lists what is there now: Defs (in module order), the
-	// dirs that could not be read (Errs), the known modules whose dir is
-	// gone, and those whose dir cannot be seen (by name, with the reason).
+	// dirs that could not be read (Errs), and what the I/O child saw of the
+	// dirs of the known modules (Looked), which the core judges gone or
+	// unseen (judgeDirs). Gone and Unseen are known modules already judged
+	// so (their dir gone; cannot be seen, with the reason) by a caller that
+	// looks at no dir (plan takes them from the board).
 	ModulesScanned struct {
 		Defs   []layout.Definition
 		Errs   []error
+		Looked []DirLook
 		Gone   []string
 		Unseen map[string]string
+	}
+	// DirLook is what the I/O child saw of a known module's dir: why the
+	// modules dir holding it cannot be looked at (ParentErr), else why
+	// the dir, symlinks followed, cannot be looked at (Err, "" when it can)
+	// and whether the entry itself is missing (NoEntry).
+	DirLook struct {
+		Module, Dir    string
+		ParentErr, Err string
+		NoEntry        bool
 	}
 	// ReleasesListed are the releases in the namespace: those this
 	// operator installed (Owned) and all of them.

@@ -88,6 +88,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 		return nil
 	}
 	c.scanning = false
+	msg = judgeDirs(msg)
 	out := c.sortScanErrors(msg)
 	c.unloaded = layout.Unloaded(msg.Errs)
 	ch := diffModules(c.modules, msg)
