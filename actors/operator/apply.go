@@ -54,6 +54,7 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 		}
 	case TellReaders:
 		l.tellReaders(ctx, e.Modules)
+		l.tellDirs(ctx, KnownDirs{Dirs: moduleDirs(e.Modules)})
 	case ApplyGlobalConfig:
 		ctx.Request(l.children.PID(ChildGlobal), messages.ApplyConfig{Section: e.Section})
 	case Enqueue:
@@ -62,10 +63,8 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 		ctx.Send(e.To, e.Done)
 	case CheckEnabled:
 		ctx.Request(l.children.PID(ModuleChild(e.Module)), messages.CheckEnabled{EnabledBefore: e.EnabledBefore})
-	case ScanModules, ListDirs, ListReleases, DeleteRelease:
+	case ScanModules, ListReleases, DeleteRelease:
 		ctx.Request(l.io, e) // the ioActor answers with the event that follows
-	case ArmDirsCheck:
-		supervision.Deliver(l.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), DirsDue{}, l.opts.DirsInterval)
 	case RemoveModule:
 		l.removeModule(ctx, e.Name)
 	case SpawnModules:
@@ -78,15 +77,18 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 		}
 	case CountDiscoverError, CountConfigError, Discovered, PublishDecisions, PublishEnabled, PublishUnseen,
 		PublishConverge, PublishFailed, MarkReady, Converged, Purged:
-		l.publish(e)
+		l.publish(ctx, e)
 	default:
 		panic(fmt.Sprintf("operator: effect %T has no case in apply", e))
 	}
 }
 
 // publish carries out the effects that count or publish.
-func (l *lifecycle) publish(e Effect) {
+func (l *lifecycle) publish(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
+	case MarkReady:
+		l.opts.Board.SetReady()
+		l.tellDirs(ctx, WatchDirs{})
 	case CountDiscoverError:
 		count(l.opts.DiscoverErrors)
 	case CountConfigError:
@@ -105,8 +107,6 @@ func (l *lifecycle) publish(e Effect) {
 		}
 	case PublishFailed:
 		l.publishFailed(e)
-	case MarkReady:
-		l.opts.Board.SetReady()
 	case Converged:
 		if l.opts.Converged != nil {
 			l.opts.Converged(e.Took, e.Activation)
@@ -198,4 +198,41 @@ func (l *lifecycle) publishFailed(e PublishFailed) {
 	}
 	s.Phase, s.LastError = board.PhaseFailed, e.Why
 	l.opts.Board.SetModule(s)
+}
+
+// tellDirs hands the modules dirs' watcher ev, through the mailbox: the
+// watcher is stepped as any message is, never from inside the Core's
+// effects.
+func (l *lifecycle) tellDirs(ctx actor.Context, ev DirsEvent) {
+	if l.dirs != nil {
+		ctx.Send(ctx.Self(), ev)
+	}
+}
+
+// stepDirs feeds the modules dirs' watcher one event and carries out its
+// effects, in order.
+func (l *lifecycle) stepDirs(ctx actor.Context, ev DirsEvent) {
+	if l.dirs == nil {
+		return
+	}
+	for _, e := range l.dirs.Step(ev) {
+		l.applyDirs(ctx, e)
+	}
+}
+
+// applyDirs carries out one effect of the modules dirs' watcher;
+// TestApplyCoversEveryEffect proves it has a case for each.
+func (l *lifecycle) applyDirs(ctx actor.Context, e DirsEffect) {
+	switch e := e.(type) {
+	case Log:
+		step.Log(e).Write(l.opts.Log)
+	case Enqueue:
+		ctx.Send(l.children.PID(ChildQueue), messages.Enqueue{Tasks: e.Tasks})
+	case ListDirs:
+		ctx.Request(l.io, e) // the ioActor answers DirsListed
+	case ArmDirsCheck:
+		supervision.Deliver(l.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), DirsDue{}, l.opts.DirsInterval)
+	default:
+		panic(fmt.Sprintf("operator: effect %T has no case in applyDirs", e))
+	}
 }

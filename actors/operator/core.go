@@ -30,11 +30,6 @@ type CoreOptions struct {
 	// Rescan: every discovery after the first converge reads the modules
 	// dirs again (the operator can start module actors).
 	Rescan bool
-	// LookAtDirs: after the first converge the module dirs are listed
-	// every interval.
-	LookAtDirs bool
-	// GlobalHooksDir names the global hooks dir in logs.
-	GlobalHooksDir string
 }
 
 // Known is what the core starts from.
@@ -72,8 +67,7 @@ type Core struct {
 	unloaded []string
 	held     map[string]string
 	disc     *discovery
-	scanning bool     // a scan of the modules dirs is on its way
-	lastDirs []string // the module dirs at the last look
+	scanning bool // a scan of the modules dirs is on its way
 	current  hookrun.Assigned
 	// convergeStart is when the converge in progress started, and
 	// convergeBy what started it (the first of its tasks that names one).
@@ -84,7 +78,6 @@ type Core struct {
 	// modulesError why the modules dirs were refused (a requirements cycle).
 	superseded   map[string]board.Superseded
 	modulesError string
-	globalDirErr string // why the global hooks dir cannot be read, at the last look
 	fatalTold    bool
 }
 
@@ -149,10 +142,6 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.groupReported(e.Report)
 	case Superseded:
 		return c.convergeSuperseded(e.Msg, env)
-	case DirsDue:
-		return []Effect{ListDirs{}}
-	case DirsListed:
-		return c.dirsListed(e)
 	case ChildStopped:
 		return c.childStopped(e)
 	default:

@@ -269,9 +269,9 @@ func TestCoreBootFailedOwners(t *testing.T) {
 // refused and the last good set decides.
 func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
-	h := newCoreTest(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
+	h := newCoreTest(t, CoreOptions{Rescan: true}, Known{Modules: []layout.Definition{a, b}})
 	h.Expect(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
-	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "ArmDirsCheck", "MarkReady", "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "MarkReady", "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(discoverTask), "ScanModules")
 	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
@@ -292,18 +292,6 @@ func TestCoreRescan(t *testing.T) {
 	if h.core.modulesError == "" || len(h.core.Modules()[0].Requirements.Modules) != 0 {
 		t.Fatalf("cycle not refused: %q %v", h.core.modulesError, h.core.Modules())
 	}
-}
-
-// The modules dirs are looked at every interval: the first look compares
-// them with the modules running, later ones with the last look.
-func TestCoreDirsLooks(t *testing.T) {
-	a := enabledDef(t, "001-a", true)
-	a.Dir = "/m/001-a"
-	h := newCoreTest(t, CoreOptions{LookAtDirs: true}, Known{Modules: []layout.Definition{a}})
-	h.Expect(DirsDue{}, "ListDirs")
-	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
-	h.Expect(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
-	h.Expect(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
 }
 
 // A module actor that stops when nobody stopped it is marked failed: shown

@@ -40,10 +40,6 @@ type (
 	// ScanModules reads the modules dirs again (ModulesScanned follows);
 	// Known are the dirs of the modules running now.
 	ScanModules struct{ Known map[string]string }
-	// ListDirs lists the module dirs (DirsListed follows).
-	ListDirs struct{}
-	// ArmDirsCheck asks the clock for DirsDue after the interval.
-	ArmDirsCheck struct{}
 	// ListReleases lists the releases (ReleasesListed follows).
 	ListReleases struct{}
 	// DeleteRelease uninstalls a release (ReleaseDeleted follows).
@@ -101,8 +97,6 @@ func (Enqueue) operatorEffect()            {}
 func (FinishTask) operatorEffect()         {}
 func (CheckEnabled) operatorEffect()       {}
 func (ScanModules) operatorEffect()        {}
-func (ListDirs) operatorEffect()           {}
-func (ArmDirsCheck) operatorEffect()       {}
 func (ListReleases) operatorEffect()       {}
 func (DeleteRelease) operatorEffect()      {}
 func (RemoveModule) operatorEffect()       {}

@@ -43,17 +43,6 @@ type (
 	GroupReported struct{ Report messages.GroupRunReport }
 	// Superseded: a reload dropped a failing converge.
 	Superseded struct{ Msg messages.ConvergeSuperseded }
-	// DirsDue: it is time to look at the modules dirs (the clock's
-	// delivery).
-	DirsDue struct{}
-	// DirsListed lists the module dirs (and module.yaml stamps) now, and
-	// says whether the global hooks dir can be read.
-	DirsListed struct {
-		Dirs []string
-		Err  error
-		// GlobalErr says why the global hooks dir cannot be read.
-		GlobalErr error
-	}
 	// ModulesScanned lists what is there now: Defs (in module order), the
 	// dirs that could not be read (Errs), and what the I/O child saw of the
 	// dirs of the known modules (Looked), which the core judges gone or
@@ -103,8 +92,6 @@ func (EnabledAnswered) operatorEvent() {}
 func (ModulesSpawned) operatorEvent()  {}
 func (GroupReported) operatorEvent()   {}
 func (Superseded) operatorEvent()      {}
-func (DirsDue) operatorEvent()         {}
-func (DirsListed) operatorEvent()      {}
 func (ModulesScanned) operatorEvent()  {}
 func (ReleasesListed) operatorEvent()  {}
 func (ReleaseDeleted) operatorEvent()  {}

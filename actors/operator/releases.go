@@ -21,6 +21,10 @@ type Releases interface {
 	Delete(ctx context.Context, name string) error
 }
 
+// DirLister lists the module dirs by path (layout.ListDirs), and may add
+// the stamps of their module.yaml files (layout.ListDefinitions).
+type DirLister func() ([]string, error)
+
 // releaseTimeout bounds one list or uninstall.
 const releaseTimeout = 5 * time.Minute
 

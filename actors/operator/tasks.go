@@ -30,12 +30,7 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	case messages.TaskModulePurge:
 		return []Effect{DeleteRelease{Name: t.Module}}
 	case messages.TaskConvergeDone:
-		var out []Effect
-		if !c.ready && c.opts.LookAtDirs {
-			out = append(out, ArmDirsCheck{})
-		}
-		out = append(out, c.converged(env)...)
-		return append(out, c.finish(messages.TaskDone{}))
+		return append(c.converged(env), c.finish(messages.TaskDone{}))
 	}
 	return []Effect{c.finish(messages.TaskDone{Err: fmt.Sprintf("operator cannot run %s tasks", t.Kind)})}
 }
