@@ -65,18 +65,15 @@ func (l *lifecycle) apply(ctx actor.Context, e Effect) {
 		ctx.Request(l.children.PID(ModuleChild(e.Module)), messages.CheckEnabled{EnabledBefore: e.EnabledBefore})
 	case ScanModules, ListReleases, DeleteRelease:
 		ctx.Request(l.io, e) // the ioActor answers with the event that follows
-	case RemoveModule:
-		l.removeModule(ctx, e.Name)
+	case ModuleOut:
+		l.moduleOut(ctx, e)
 	case SpawnModules:
 		l.outcomes = append(l.outcomes, ModulesSpawned{Defs: e.Defs, Failed: l.spawnModules(ctx, e.Defs)})
-	case DisableModule:
-		ctx.Send(l.children.PID(ModuleChild(e.Name)), messages.ModuleDisabled{})
 	case HoldEvents:
 		if pid := l.children.PID(ChildQueue); pid != nil {
 			ctx.Send(pid, messages.HoldEvents{Hold: e.Hold})
 		}
-	case CountDiscoverError, CountConfigError, Discovered, PublishDecisions, PublishEnabled, PublishUnseen,
-		PublishConverge, PublishFailed, MarkReady, Converged, Purged:
+	case Count, Discovered, PublishEnabled, PublishUnseen, PublishConverge, MarkReady, Converged:
 		l.publish(ctx, e)
 	default:
 		panic(fmt.Sprintf("operator: effect %T has no case in apply", e))
@@ -89,13 +86,10 @@ func (l *lifecycle) publish(ctx actor.Context, e Effect) {
 	case MarkReady:
 		l.opts.Board.SetReady()
 		l.tellDirs(ctx, WatchDirs{})
-	case CountDiscoverError:
-		count(l.opts.DiscoverErrors)
-	case CountConfigError:
-		count(l.opts.ConfigErrors)
+	case Count:
+		l.count(e)
 	case Discovered:
 		l.tellDiscovered(e)
-	case PublishDecisions:
 		l.opts.Board.SetEnabledDecisions(e.Decisions)
 	case PublishEnabled:
 		l.opts.Board.SetEnabledModules(e.Enabled)
@@ -105,22 +99,32 @@ func (l *lifecycle) publish(ctx actor.Context, e Effect) {
 		if l.opts.Board != nil {
 			l.opts.Board.SetConverge(e.State)
 		}
-	case PublishFailed:
-		l.publishFailed(e)
 	case Converged:
 		if l.opts.Converged != nil {
 			l.opts.Converged(e.Took, e.Activation)
-		}
-	case Purged:
-		if l.opts.Destructive != nil {
-			l.opts.Destructive(e.Release, worker.Destructive{Action: worker.ActionPurge, Reason: e.Cause})
 		}
 	default:
 		panic(fmt.Sprintf("operator: effect %T has no case in publish", e))
 	}
 }
 
-func count(c Counter) {
+// count counts e's metric.
+func (l *lifecycle) count(e Count) {
+	switch e.Metric {
+	case MetricDiscoverErrors:
+		inc(l.opts.DiscoverErrors)
+	case MetricConfigErrors:
+		inc(l.opts.ConfigErrors)
+	case MetricPurges:
+		if l.opts.Destructive != nil {
+			l.opts.Destructive(e.Release, worker.Destructive{Action: worker.ActionPurge, Reason: e.Cause})
+		}
+	default:
+		panic(fmt.Sprintf("operator: metric %d has no case in count", e.Metric))
+	}
+}
+
+func inc(c Counter) {
 	if c != nil {
 		c.Inc()
 	}
@@ -141,14 +145,25 @@ func (l *lifecycle) tellReaders(ctx actor.Context, modules []layout.Definition) 
 	}
 }
 
-// removeModule stops the actor of a module whose dir is gone; its release
-// (if any) is purged by this discovery, without afterDeleteHelm.
-func (l *lifecycle) removeModule(ctx actor.Context, name string) {
-	child := ModuleChild(name)
-	if pid := l.children.PID(child); pid != nil {
-		ctx.Send(pid, messages.ModuleRemoved{})
+// moduleOut carries out ModuleOut: a disabled module's actor is told; the
+// actor of a module whose dir is gone is told and stopped (its release, if
+// any, is purged by this discovery, without afterDeleteHelm); a module
+// whose actor stopped is shown failed.
+func (l *lifecycle) moduleOut(ctx actor.Context, e ModuleOut) {
+	child := ModuleChild(e.Name)
+	switch e.How {
+	case OutDisabled:
+		ctx.Send(l.children.PID(child), messages.ModuleDisabled{})
+	case OutRemoved:
+		if pid := l.children.PID(child); pid != nil {
+			ctx.Send(pid, messages.ModuleRemoved{})
+		}
+		l.children.Remove(ctx, child)
+	case OutStopped:
+		l.publishFailed(e.Name, e.Why)
+	default:
+		panic(fmt.Sprintf("operator: module out %d has no case in moduleOut", e.How))
 	}
-	l.children.Remove(ctx, child)
 }
 
 // spawnModules starts the actors of modules whose dir appeared (placed
@@ -188,15 +203,15 @@ func (l *lifecycle) publishUnseen(unseen map[string]string) {
 
 // publishFailed shows a module failed in the board's module list, its last
 // published state kept otherwise.
-func (l *lifecycle) publishFailed(e PublishFailed) {
+func (l *lifecycle) publishFailed(module, why string) {
 	if l.opts.Board == nil {
 		return
 	}
-	s, ok := l.opts.Board.Module(e.Module)
+	s, ok := l.opts.Board.Module(module)
 	if !ok {
-		s = board.ModuleState{Name: e.Module}
+		s = board.ModuleState{Name: module}
 	}
-	s.Phase, s.LastError = board.PhaseFailed, e.Why
+	s.Phase, s.LastError = board.PhaseFailed, why
 	l.opts.Board.SetModule(s)
 }
 

@@ -31,5 +31,5 @@ func (c *Core) childStopped(e ChildStopped) []Effect {
 		return []Effect{logged}
 	}
 	c.failed[e.Name] = stoppedByError
-	return []Effect{PublishFailed{Module: module, Why: stoppedByError}, logged}
+	return []Effect{ModuleOut{Name: module, How: OutStopped, Why: stoppedByError}, logged}
 }

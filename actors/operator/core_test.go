@@ -51,13 +51,13 @@ func describe(e Effect) string {
 		}
 		return "Finish " + strings.Join(kindsOf(e.Done.Next), ", ")
 	case Discovered:
-		return fmt.Sprintf("Discovered %v unmet=%v", e.Enabled, e.Unmet)
+		return fmt.Sprintf("Discovered %v unmet=%v decisions=%d", e.Enabled, e.Unmet, len(e.Decisions))
 	case HoldEvents:
 		return fmt.Sprintf("HoldEvents %v", e.Hold)
-	case DisableModule:
-		return "DisableModule " + e.Name
-	case RemoveModule:
-		return "RemoveModule " + e.Name
+	case ModuleOut:
+		return fmt.Sprintf("ModuleOut %s %s", e.Name, map[Out]string{OutDisabled: "disabled", OutRemoved: "removed", OutStopped: "stopped"}[e.How])
+	case Count:
+		return fmt.Sprintf("Count %s", map[Metric]string{MetricDiscoverErrors: "discover error", MetricConfigErrors: "config error", MetricPurges: "purge " + e.Release}[e.Metric])
 	case SpawnModules:
 		var names []string
 		for _, d := range e.Defs {
@@ -68,8 +68,6 @@ func describe(e Effect) string {
 		return fmt.Sprintf("TellReaders %d", len(e.Modules))
 	case Converged:
 		return "Converged " + string(e.Activation)
-	case PublishFailed:
-		return "PublishFailed " + e.Module
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "operator.")
 }
@@ -123,31 +121,31 @@ func TestCoreDiscovery(t *testing.T) {
 		{name: "nothing changes", defs: []layout.Definition{a, b, c}, known: Known{Enabled: []string{"a", "b", "c"}},
 			answers: []answer{{"a", true}, {"b", true}, {"c", true}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]", "CheckEnabled c [a b]"},
-			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[] decisions=3", "PublishEnabled",
 				"Finish ModuleRun a, ModuleRun b, ModuleRun c, " + afterConverge}},
 		{name: "disabled by script and by flag", defs: []layout.Definition{a, b, c},
 			known:   Known{Enabled: []string{"a", "b", "c"}, Config: offByConfig},
 			answers: []answer{{"a", true}, {"b", false}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
-				"DisableModule b", "DisableModule c",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=3", "PublishEnabled",
+				"ModuleOut b disabled", "ModuleOut c disabled",
 				"Finish ModuleRun a, ModuleDelete b (enabled-script: disabled by its enabled script), " +
 					"ModuleDelete c (configmap: disabled in ConfigMap key cEnabled), " + afterConverge}},
 		{name: "a skipped module is neither asked, run nor deleted; an owned release without a dir is purged",
 			defs: []layout.Definition{a, b}, known: Known{Enabled: []string{"b"}, Failed: []string{"b"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"}, owned: []string{"gone"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish ModuleRun a, ModulePurge gone, " + afterConverge}},
 		{name: "unmet requirements disable before the script is asked", defs: []layout.Definition{a, enabledDef(t, "002-b", false),
 			requires(enabledDef(t, "003-c", true), "b")}, known: Known{Enabled: []string{"a", "c"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]]", "PublishDecisions",
-				"PublishEnabled", "DisableModule b", "DisableModule c",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]] decisions=3", "PublishEnabled",
+				"ModuleOut b disabled", "ModuleOut c disabled",
 				"Finish ModuleRun a, ModuleDelete c (requirements: turned off because of unmet requirements: dependency 'b' is disabled), " +
 					afterConverge}},
 		{name: "a module requiring one that is left out is held, not judged", defs: []layout.Definition{a,
 			requires(b, "a")}, known: Known{Unseen: map[string]string{"a": "dangling"}, Enabled: []string{"a", "b"}},
-			want: []string{"HoldEvents false", "Discovered [] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish " + afterConverge}},
 	}
 	for _, tc := range cases {
@@ -173,11 +171,11 @@ func TestCoreDiscoveryFailures(t *testing.T) {
 	h.Expect(assigned(discoverTask), "CheckEnabled a []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
-		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: exit status 1")
+		"Count discover error", "HoldEvents true", "Finish err=discover modules: exit status 1")
 	h.Expect(assigned(discoverTask), "CheckEnabled b []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
 	h.Expect(ReleasesListed{Err: errors.New("forbidden")},
-		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
+		"Count discover error", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
 }
 
@@ -274,7 +272,7 @@ func TestCoreRescan(t *testing.T) {
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "MarkReady", "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(discoverTask), "ScanModules")
-	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
+	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "ModuleOut b removed", "SpawnModules c")
 	// c's actor could not start: the core leaves it out of discovery.
 	h.Expect(ModulesSpawned{Defs: []layout.Definition{c}, Failed: map[string]error{"c": errors.New("name taken")}},
 		"TellReaders 2", "CheckEnabled a []")
@@ -288,7 +286,7 @@ func TestCoreRescan(t *testing.T) {
 
 	h.Expect(assigned(discoverTask), "ScanModules")
 	cycle := []layout.Definition{requires(a, "c"), requires(c, "a")}
-	h.Expect(ModulesScanned{Defs: cycle}, "CountDiscoverError", "PublishConverge", "CheckEnabled a []")
+	h.Expect(ModulesScanned{Defs: cycle}, "Count discover error", "PublishConverge", "CheckEnabled a []")
 	if h.core.modulesError == "" || len(h.core.Modules()[0].Requirements.Modules) != 0 {
 		t.Fatalf("cycle not refused: %q %v", h.core.modulesError, h.core.Modules())
 	}
@@ -301,12 +299,12 @@ func TestCoreChildStopped(t *testing.T) {
 	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
 	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}, Enabled: []string{"a", "b"}})
 	h.Expect(ChildStopped{Name: ChildQueue, ID: "operator/queue"})
-	h.Expect(ChildStopped{Name: ModuleChild("a"), ID: "operator/module/a"}, "PublishFailed a")
+	h.Expect(ChildStopped{Name: ModuleChild("a"), ID: "operator/module/a"}, "ModuleOut a stopped")
 	if got := h.core.LeftOut("a"); !strings.Contains(got, "its actor stopped unexpectedly") {
 		t.Fatalf("LeftOut(a) = %q", got)
 	}
 	h.Expect(assigned(discoverTask), "CheckEnabled b []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
 	h.Expect(ReleasesListed{Owned: []string{"a", "b"}, All: []string{"a", "b"}},
-		"HoldEvents false", "Discovered [b] unmet=map[]", "PublishDecisions", "PublishEnabled", "Finish ModuleRun b, "+afterConverge)
+		"HoldEvents false", "Discovered [b] unmet=map[] decisions=2", "PublishEnabled", "Finish ModuleRun b, "+afterConverge)
 }

@@ -108,13 +108,13 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	out := c.holdEvents(false)
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
-	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet)},
-		c.decisions(d, env), PublishEnabled{Enabled: slices.Clone(d.enabled)})
+	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet),
+		Decisions: c.decisions(d, env)}, PublishEnabled{Enabled: slices.Clone(d.enabled)})
 	p := planConverge(convergeInput{modules: c.modules, discovered: d, config: c.config, wasEnabled: c.enabled,
 		skipped: c.skipped, releases: msg, unloaded: c.unloaded, ignore: c.opts.IgnoreRelease,
 		parallel: c.opts.ParallelModuleRuns})
 	for _, name := range p.disabled {
-		out = append(out, DisableModule{Name: name})
+		out = append(out, ModuleOut{Name: name, How: OutDisabled})
 	}
 	for _, r := range p.kept {
 		out = append(out, Log(step.At(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r)))
@@ -133,7 +133,7 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 // while discovery is failing (and counts the failure).
 func (c *Core) holdEvents(hold bool) []Effect {
 	if hold {
-		return []Effect{CountDiscoverError{}, HoldEvents{Hold: true}}
+		return []Effect{Count{Metric: MetricDiscoverErrors}, HoldEvents{Hold: true}}
 	}
 	return []Effect{HoldEvents{Hold: false}}
 }

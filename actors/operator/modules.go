@@ -99,7 +99,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 	}
 	for _, name := range ch.removed {
 		delete(c.failed, messages.ModuleOwner(name))
-		out = append(out, RemoveModule{Name: name},
+		out = append(out, ModuleOut{Name: name, How: OutRemoved},
 			Log(step.At(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name)))
 	}
 	c.modules = ch.next
@@ -167,7 +167,7 @@ func (c *Core) acceptModules(next []layout.Definition) (bool, []Effect) {
 			c.publishConverge()}
 	}
 	c.modulesError = err.Error()
-	return false, []Effect{CountDiscoverError{},
+	return false, []Effect{Count{Metric: MetricDiscoverErrors},
 		c.publishConverge(), // before the log: a reader of the log finds module list saying so
 		Log(step.At(slog.LevelError, "modules dirs refused; the last good set of modules stays in force", "err", err))}
 }

@@ -71,7 +71,7 @@ func (c *Core) releaseDeleted(msg ReleaseDeleted) []Effect {
 	t := c.current.Task
 	// Counted before the log: a reader of the log finds the metric updated.
 	return []Effect{
-		Purged{Release: msg.Name, Cause: t.Cause},
+		Count{Metric: MetricPurges, Release: msg.Name, Cause: t.Cause},
 		Log(step.At(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason)),
 		c.finish(messages.TaskDone{}),
 	}
