@@ -31,7 +31,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), e.Due, e.Delay)
 	case Publish:
 		if a.opts.Publish != nil {
-			a.opts.Publish(a.core.Snapshot(a.opts.Clock.Now()))
+			a.opts.Publish(e.Snapshot)
 		}
 	case Log:
 		step.Log(e).Write(a.opts.Log)

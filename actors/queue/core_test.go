@@ -189,3 +189,19 @@ func TestFollowUpsTakeTheirTaskActivation(t *testing.T) {
 		t.Fatalf("the sender's tasks were changed: %+v %+v", fin.Done.Next[0], fin.Done.Later[0])
 	}
 }
+
+// A Publish carries the queues as the event leaves them: the applier
+// reads nothing of the core.
+func TestPublishCarriesTheQueues(t *testing.T) {
+	c := newTestCore()
+	var published []messages.QueueSnapshot
+	for _, e := range c.Step(enqueued(globalHook("a"), globalHook("b")), Env{Now: t0}) {
+		if p, ok := e.(Publish); ok {
+			published = append(published, p.Snapshot)
+		}
+	}
+	if len(published) != 1 || !published[0].At.Equal(t0) || len(published[0].Queues) != 1 ||
+		len(published[0].Queues[0].Tasks) != 2 || !published[0].Queues[0].Tasks[0].Running {
+		t.Fatalf("published %+v", published)
+	}
+}

@@ -23,8 +23,9 @@ type (
 		Due   RetryDue
 		Delay time.Duration
 	}
-	// Publish hands out a snapshot of the queues as they are now.
-	Publish struct{}
+	// Publish hands out a snapshot of the queues (Step fills it in, as the
+	// event leaves them).
+	Publish struct{ Snapshot messages.QueueSnapshot }
 	// TellDropped tells Options.Dropped of a task dropped after a failure.
 	TellDropped struct {
 		Task messages.Task
