@@ -39,13 +39,6 @@ type DirsEvent interface{ dirsEvent() }
 
 // Events of DirsWatch.
 type (
-	// KnownDirs are the dirs of the modules in force.
-	KnownDirs struct{ Dirs []string }
-	// WatchDirs: the first converge is done; the looks start.
-	WatchDirs struct{}
-	// DirsDue: it is time to look at the modules dirs (the clock's
-	// delivery).
-	DirsDue struct{}
 	// DirsListed lists the module dirs (and module.yaml stamps) now, and
 	// says whether the global hooks dir can be read.
 	DirsListed struct {
@@ -54,29 +47,19 @@ type (
 		// GlobalErr says why the global hooks dir cannot be read.
 		GlobalErr error
 	}
+	// KnownDirs are the dirs of the modules in force.
+	KnownDirs struct{ Dirs []string }
+	// WatchDirs: the first converge is done; the looks start.
+	WatchDirs struct{}
+	// DirsDue: it is time to look at the modules dirs (the clock's
+	// delivery).
+	DirsDue struct{}
 )
 
 func (KnownDirs) dirsEvent()  {}
 func (WatchDirs) dirsEvent()  {}
 func (DirsDue) dirsEvent()    {}
 func (DirsListed) dirsEvent() {}
-
-// DirsEffect is an output of DirsWatch: Log and Enqueue, which it shares
-// with the Core, and the two below.
-type DirsEffect interface{ dirsEffect() }
-
-// Effects of DirsWatch.
-type (
-	// ListDirs lists the module dirs (DirsListed follows).
-	ListDirs struct{}
-	// ArmDirsCheck asks the clock for DirsDue after the interval.
-	ArmDirsCheck struct{}
-)
-
-func (ListDirs) dirsEffect()     {}
-func (ArmDirsCheck) dirsEffect() {}
-func (Log) dirsEffect()          {}
-func (Enqueue) dirsEffect()      {}
 
 // Step applies ev and returns the effects.
 func (w *DirsWatch) Step(ev DirsEvent) []DirsEffect { return w.on(ev) }
@@ -99,6 +82,21 @@ func (w *DirsWatch) on(ev DirsEvent) []DirsEffect {
 		panic(fmt.Sprintf("operator: event %T has no case in DirsWatch.Step", ev))
 	}
 }
+
+// DirsEffect is an output of DirsWatch: ListDirs, ArmDirsCheck, and Log
+// and Enqueue, which it shares with the Core.
+type DirsEffect interface{ dirsEffect() }
+
+// ListDirs lists the module dirs (DirsListed follows).
+type ListDirs struct{}
+
+// ArmDirsCheck asks the clock for DirsDue after the interval.
+type ArmDirsCheck struct{}
+
+func (ListDirs) dirsEffect()     {}
+func (ArmDirsCheck) dirsEffect() {}
+func (Log) dirsEffect()          {}
+func (Enqueue) dirsEffect()      {}
 
 // listed converges again when module dirs were added or removed, or a
 // module.yaml changed, since the last look (the first look compares the

@@ -11,11 +11,11 @@ import (
 // describeDirs writes an effect of the dirs' watcher as a test expects it;
 // "" for a Log.
 func describeDirs(e DirsEffect) string {
-	switch e := e.(type) {
-	case Log:
+	if _, isLog := e.(Log); isLog {
 		return ""
-	case Enqueue:
-		return describe(e)
+	}
+	if q, ok := e.(Enqueue); ok {
+		return describe(q)
 	}
 	return actortest.TypeName(e)
 }

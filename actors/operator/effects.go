@@ -15,6 +15,10 @@ import (
 // closed set the lifecycle's apply covers case by case.
 type Effect interface{ operatorEffect() }
 
+// Log is a record for the operator's logger (step.Log), built with
+// Log(step.At(...)).
+type Log step.Log
+
 // Effects of the operator's core.
 type (
 	// Fatal: start-up cannot go on; the process should exit (told once).
@@ -138,7 +142,3 @@ func (PublishUnseen) operatorEffect()     {}
 func (PublishConverge) operatorEffect()   {}
 func (MarkReady) operatorEffect()         {}
 func (Converged) operatorEffect()         {}
-
-// Log is a record for the operator's logger (step.Log), built with
-// Log(step.At(...)).
-type Log step.Log
