@@ -7,23 +7,30 @@
 // actor started later (its dir appeared) before the queue, supervises them
 // with the panic guardian, and on Shutdown stops them one by one in reverse
 // order (the queue first, the config actor last), waiting for each to
-// terminate, so that a graceful stop really leaves no actor behind; a child
-// that stops unexpectedly is only logged (root.go, handleTerminated). System
+// terminate, so that a graceful stop really leaves no actor behind. A child
+// that stops when nobody stopped it is handed to the lifecycle's core as
+// ChildStopped (root.go, handleTerminated; core_children.go): a module
+// actor is shown failed and left out of discovery, another child is
+// logged (a root without a lifecycle only logs). System
 // is supervision.System, the actor system (the process's slog logger,
 // the inspector, the panic guardian) with the root, and stops the whole
 // tree.
 //
 // Started with LifecycleOptions (System.StartWith), the root also runs the
-// lifecycle (lifecycle.go), which sees every message the root gets. The
+// lifecycle (actor.go), which sees every message the root gets. The
 // lifecycle is a shell around a pure core (core.go, Core.Step): it turns
 // each message into an event (events.go), steps the core with the clock's
 // time and the global hooks' enabled flags (Env), and carries out the
 // effects the core returns (effects.go), a closed set that its one applier
 // covers case by case (apply.go; TestApplyCoversEveryEffect fails on an
-// effect without its case). Every decision and state change is the core's;
-// the lifecycle's blocking I/O (helm's release list and purges, reading
-// the modules dirs) is done by a child of its own, ioActor (releases.go),
-// whose answers are events again.
+// effect without its case, and on an event without its case in Step). Every
+// decision and state change is the core's; the lifecycle's blocking I/O
+// (helm's release list and purges, reading the modules dirs) is done by a
+// child of its own, ioActor (releases.go), whose answers are events again:
+// it says what it saw of a module's dir, and the core judges it gone or
+// unseen (core_dirs.go). An effect whose outcome the core waits for
+// (SpawnModules) gives an event that the lifecycle's loop steps after the
+// effects before it: the core is never stepped from inside its effects.
 //
 // At start-up (boot.go) the core has the config actor told which module
 // actor reads which ConfigMap section (messages.SectionReaders, sent by
@@ -51,7 +58,9 @@
 // discovery publishes how it decided every module (board.EnabledDecision,
 // why.go): each enabled layer's say, the enabled script's answer, and the
 // reason. After the first converge the module dirs are looked at every
-// DirsInterval (dirs.go); a change queues a reload.
+// DirsInterval by DirsWatch (dirswatch.go), a sub-machine of the lifecycle
+// beside the Core with its own events and effects; a change queues a
+// reload.
 //
 // `plan` (cmd/addon-operator/internal/whatif) runs this same core's
 // discovery with its inputs swapped: NewCore with the candidate ConfigMap
