@@ -71,14 +71,14 @@ type (
 		Owned, All []string
 		Err        error
 	}
-	// ChildStopped: a child of the root (Name, its PID's ID) stopped when
-	// nobody stopped it.
-	ChildStopped struct{ Name, ID string }
 	// ReleaseDeleted: a purge's uninstall is done.
 	ReleaseDeleted struct {
 		Name string
 		Err  error
 	}
+	// ChildStopped: a child of the root (Name, its PID's ID) stopped when
+	// nobody stopped it.
+	ChildStopped struct{ Name, ID string }
 )
 
 func (Started) operatorEvent()         {}

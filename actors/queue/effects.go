@@ -11,6 +11,10 @@ import (
 // closed set the actor's apply covers case by case.
 type Effect interface{ queueEffect() }
 
+// Log is a record for the queue's logger (step.Log), built with
+// Log(step.At(...)).
+type Log step.Log
+
 // Effects of the queue's core.
 type (
 	// Run asks the task's owner to run it (RunTask), watching the owner
@@ -46,7 +50,3 @@ func (Log) queueEffect()            {}
 func (TellDropped) queueEffect()    {}
 func (ReportGroup) queueEffect()    {}
 func (TellSuperseded) queueEffect() {}
-
-// Log is a record for the queue's logger (step.Log), built with
-// Log(step.At(...)).
-type Log step.Log
