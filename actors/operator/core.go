@@ -53,27 +53,18 @@ type Known struct {
 // is pure: the lifecycle feeds it events with Step and carries out the
 // effects it returns, in order.
 type Core struct {
-	opts    CoreOptions
-	modules []layout.Definition // in module order
-	config  values.Sections
-	boot    boot
-	ready   bool              // the first converge is done
-	failed  map[string]string // module owners whose actor could not start or stopped, with why
-	enabled map[string]bool   // modules enabled by the last discovery
-	// unseen are the modules whose dir cannot be seen, with the reason;
-	// unloaded those whose dir is there but cannot be loaded; held those
-	// that require a module left as it is, with it.
-	unseen   map[string]string
-	unloaded []string
-	held     map[string]string
+	opts     CoreOptions
+	modules  []layout.Definition // in module order
+	config   values.Sections
+	boot     boot
+	ready    bool            // the first converge is done
+	enabled  map[string]bool // modules enabled by the last discovery
+	sit      sitOut          // the modules discovery leaves as they are, and why
 	disc     *discovery
 	scanning bool // a scan of the modules dirs is on its way
 	current  hookrun.Assigned
-	// convergeStart is when the converge in progress started, and
-	// convergeBy what started it (the first of its tasks that names one).
-	convergeStart time.Time
-	convergeBy    messages.Activation
-	group         *runGraph // the ParallelModuleRun in flight
+	timer    convergeTimer // the converge in progress
+	group    *runGraph     // the ParallelModuleRun in flight
 	// superseded notes, by module, what last dropped or replaced its run;
 	// modulesError why the modules dirs were refused (a requirements cycle).
 	superseded   map[string]board.Superseded
@@ -83,10 +74,10 @@ type Core struct {
 
 // NewCore returns a core that starts from k.
 func NewCore(opts CoreOptions, k Known) *Core {
-	c := &Core{opts: opts, modules: k.Modules, config: k.Config, failed: map[string]string{}, enabled: map[string]bool{},
-		unseen: k.Unseen, unloaded: k.Unloaded}
+	c := &Core{opts: opts, modules: k.Modules, config: k.Config, enabled: map[string]bool{},
+		sit: sitOut{failed: map[string]string{}, unseen: k.Unseen, unloaded: k.Unloaded}}
 	for _, name := range k.Failed {
-		c.failed[messages.ModuleOwner(name)] = failedToStart
+		c.sit.failed[messages.ModuleOwner(name)] = failedToStart
 	}
 	for _, name := range k.Enabled {
 		c.enabled[name] = true
@@ -99,17 +90,7 @@ func (c *Core) Modules() []layout.Definition { return c.modules }
 
 // LeftOut says why discovery leaves a module as it is, "" when it does not
 // (held is decided when a discovery starts).
-func (c *Core) LeftOut(name string) string {
-	switch {
-	case c.unseen[name] != "":
-		return "left out of discovery: its dir cannot be seen: " + c.unseen[name]
-	case c.failed[messages.ModuleOwner(name)] != "":
-		return "left out of discovery: " + c.failed[messages.ModuleOwner(name)]
-	case c.held[name] != "":
-		return "left out of discovery: it requires " + c.held[name] + ", which is left out of discovery"
-	}
-	return ""
-}
+func (c *Core) LeftOut(name string) string { return c.sit.why(name) }
 
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {

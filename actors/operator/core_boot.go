@@ -45,14 +45,14 @@ func (c *Core) started(e Started) []Effect {
 
 func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 	delete(c.boot.owners, msg.Owner)
-	if msg.Err == "" && c.failed[msg.Owner] != "" {
+	if msg.Err == "" && c.sit.failed[msg.Owner] != "" {
 		return c.ownerRecovered(msg.Owner)
 	}
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
 			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
 		}
-		c.failed[msg.Owner] = failedToStart
+		c.sit.failed[msg.Owner] = failedToStart
 		return []Effect{Log(step.At(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err))}
 	}
 	if msg.Owner != messages.OwnerGlobal {
@@ -65,7 +65,7 @@ func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 // (the module retries them): discovery no longer leaves it out, and after
 // start-up a converge runs it.
 func (c *Core) ownerRecovered(owner string) []Effect {
-	delete(c.failed, owner)
+	delete(c.sit.failed, owner)
 	out := []Effect{Log(step.At(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner))}
 	if !c.boot.done {
 		return out // the first converge is still to come, and includes it
@@ -98,7 +98,7 @@ func (c *Core) bootApplied(msg messages.ConfigApplied, env Env) []Effect {
 		return nil
 	}
 	delete(c.boot.pending, msg.Owner)
-	if msg.Err != "" && c.failed[msg.Owner] == "" {
+	if msg.Err != "" && c.sit.failed[msg.Owner] == "" {
 		c.boot.applyFailed = append(c.boot.applyFailed, msg.Err)
 	}
 	if len(c.boot.pending) > 0 {
@@ -129,7 +129,7 @@ func (c *Core) queueStartup(env Env) []Effect {
 		return nil
 	}
 	c.boot.done = true
-	c.convergeStart = env.Now
+	c.timer.start = env.Now
 	return []Effect{
 		Log(step.At(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")),
 		Enqueue{Tasks: []messages.Task{

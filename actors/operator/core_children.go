@@ -30,6 +30,6 @@ func (c *Core) childStopped(e ChildStopped) []Effect {
 	if !ok || module == "" {
 		return []Effect{logged}
 	}
-	c.failed[e.Name] = stoppedByError
+	c.sit.failed[e.Name] = stoppedByError
 	return []Effect{ModuleOut{Name: module, How: OutStopped, Why: stoppedByError}, logged}
 }

@@ -29,11 +29,11 @@ type discovery struct {
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
 func (c *Core) discover(env Env) []Effect {
-	c.held = layout.HeldByRequirements(c.modules, c.selfSkipped)
+	c.sit.held = layout.HeldByRequirements(c.modules, c.sit.self)
 	d := &discovery{dynamic: env.Dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
 		defs: definitions(c.modules)}
 	for _, def := range RunOrder(c.modules) {
-		if c.skipped(def.Names.Name) {
+		if c.sit.skipped(def.Names.Name) {
 			continue
 		}
 		layers := append(def.StaticEnabled(), c.config.Enabled, env.Dynamic)
@@ -68,7 +68,7 @@ func (c *Core) enabledAnswered(msg messages.EnabledChecked) []Effect {
 	}
 	switch {
 	case msg.Unavailable:
-		c.failed[messages.ModuleOwner(msg.Module)] = failedToStart
+		c.sit.failed[messages.ModuleOwner(msg.Module)] = failedToStart
 	case msg.Err != "":
 		c.disc = nil
 		return append(c.holdEvents(true), c.finish(messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)}))
@@ -111,7 +111,7 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet),
 		Decisions: c.decisions(d, env)}, PublishEnabled{Enabled: slices.Clone(d.enabled)})
 	p := planConverge(convergeInput{modules: c.modules, discovered: d, config: c.config, wasEnabled: c.enabled,
-		skipped: c.skipped, releases: msg, unloaded: c.unloaded, ignore: c.opts.IgnoreRelease,
+		skipped: c.sit.skipped, releases: msg, unloaded: c.sit.unloaded, ignore: c.opts.IgnoreRelease,
 		parallel: c.opts.ParallelModuleRuns})
 	for _, name := range p.disabled {
 		out = append(out, ModuleOut{Name: name, How: OutDisabled})

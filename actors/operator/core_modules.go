@@ -90,7 +90,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 	c.scanning = false
 	msg = judgeDirs(msg)
 	out := c.sortScanErrors(msg)
-	c.unloaded = layout.Unloaded(msg.Errs)
+	c.sit.unloaded = layout.Unloaded(msg.Errs)
 	ch := diffModules(c.modules, msg)
 	accepted, refusal := c.acceptModules(ch.next)
 	out = append(out, refusal...)
@@ -98,7 +98,7 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 		return append(out, c.discover(env)...)
 	}
 	for _, name := range ch.removed {
-		delete(c.failed, messages.ModuleOwner(name))
+		delete(c.sit.failed, messages.ModuleOwner(name))
 		out = append(out, ModuleOut{Name: name, How: OutRemoved},
 			Log(step.At(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name)))
 	}
@@ -120,7 +120,7 @@ func (c *Core) modulesSpawned(msg ModulesSpawned, env Env) []Effect {
 	for _, d := range msg.Defs {
 		name := d.Names.Name
 		if err, failed := msg.Failed[name]; failed {
-			c.failed[messages.ModuleOwner(name)] = failedToStart
+			c.sit.failed[messages.ModuleOwner(name)] = failedToStart
 			out = append(out, Log(step.At(slog.LevelError, "new module not started", "module", name, "err", err)))
 			continue
 		}
@@ -177,10 +177,10 @@ func (c *Core) acceptModules(next []layout.Definition) (bool, []Effect) {
 // until their dir is back, and show the reason in the module list.
 func (c *Core) setUnseen(unseen map[string]string) []Effect {
 	var out []Effect
-	if len(unseen) > 0 || len(c.unseen) > 0 {
+	if len(unseen) > 0 || len(c.sit.unseen) > 0 {
 		// Published before the log: a reader of the log finds module list
 		// saying so.
-		c.unseen = unseen
+		c.sit.unseen = unseen
 		out = append(out, c.publishUnseen())
 	}
 	for _, name := range slices.Sorted(maps.Keys(unseen)) {
@@ -193,18 +193,5 @@ func (c *Core) setUnseen(unseen map[string]string) []Effect {
 // publishUnseen hands the modules whose dir cannot be seen to the board
 // and the metric.
 func (c *Core) publishUnseen() Effect {
-	return PublishUnseen{Unseen: maps.Clone(c.unseen)}
-}
-
-// skipped are the modules discovery leaves as they are: those that failed
-// to start, those whose dir cannot be seen, and those that require one of
-// these (held, set by each discovery).
-func (c *Core) skipped(name string) bool {
-	return c.selfSkipped(name) || c.held[name] != ""
-}
-
-// selfSkipped: the module failed to start, or its dir cannot be seen or
-// loaded (a module that requires it is held, not judged unmet).
-func (c *Core) selfSkipped(name string) bool {
-	return c.failed[messages.ModuleOwner(name)] != "" || c.unseen[name] != "" || slices.Contains(c.unloaded, name)
+	return PublishUnseen{Unseen: maps.Clone(c.sit.unseen)}
 }

@@ -17,13 +17,13 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	t := a.Task
 	switch t.Kind {
 	case messages.TaskReloadAll:
-		c.markConvergeStart(t, env)
+		c.timer.begin(t, env.Now)
 		return []Effect{c.finish(messages.TaskDone{Next: []messages.Task{
 			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "beforeAll", Reason: t.Reason},
 			{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: t.Reason},
 		}})}
 	case messages.TaskDiscover:
-		c.markConvergeStart(t, env)
+		c.timer.begin(t, env.Now)
 		return c.startDiscovery(env)
 	case messages.TaskParallelModuleRun:
 		return c.startGroup(t)
@@ -35,21 +35,36 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	return []Effect{c.finish(messages.TaskDone{Err: fmt.Sprintf("operator cannot run %s tasks", t.Kind)})}
 }
 
-func (c *Core) markConvergeStart(t messages.Task, env Env) {
-	if c.convergeStart.IsZero() {
-		c.convergeStart = env.Now
+// convergeTimer times the converge in progress: when it started, and
+// what started it (the first of its tasks that names one).
+type convergeTimer struct {
+	start time.Time
+	by    messages.Activation
+}
+
+// begin notes a task of the converge at now.
+func (t *convergeTimer) begin(task messages.Task, now time.Time) {
+	if t.start.IsZero() {
+		t.start = now
 	}
-	if c.convergeBy == "" {
-		c.convergeBy = t.Activation
+	if t.by == "" {
+		t.by = task.Activation
 	}
 }
 
-func (c *Core) converged(env Env) []Effect {
-	took, by := env.Now.Sub(c.convergeStart), c.convergeBy
-	c.convergeStart, c.convergeBy = time.Time{}, ""
+// end returns how long the converge took and what started it (a
+// discovery alone: a reload, the modules enabled changed), and starts over.
+func (t *convergeTimer) end(now time.Time) (time.Duration, messages.Activation) {
+	took, by := now.Sub(t.start), t.by
+	*t = convergeTimer{}
 	if by == "" {
-		by = messages.ActivationReloadAll // a discovery alone: the modules enabled changed
+		by = messages.ActivationReloadAll
 	}
+	return took, by
+}
+
+func (c *Core) converged(env Env) []Effect {
+	took, by := c.timer.end(env.Now)
 	var out []Effect
 	if !c.ready {
 		// Ready first: whoever reads the log line finds /readyz 200.
