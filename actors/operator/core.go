@@ -30,11 +30,6 @@ type CoreOptions struct {
 	// Rescan: every discovery after the first converge reads the modules
 	// dirs again (the operator can start module actors).
 	Rescan bool
-	// LookAtDirs: after the first converge the module dirs are listed
-	// every interval.
-	LookAtDirs bool
-	// GlobalHooksDir names the global hooks dir in logs.
-	GlobalHooksDir string
 }
 
 // Known is what the core starts from.
@@ -58,42 +53,31 @@ type Known struct {
 // is pure: the lifecycle feeds it events with Step and carries out the
 // effects it returns, in order.
 type Core struct {
-	opts    CoreOptions
-	modules []layout.Definition // in module order
-	config  values.Sections
-	boot    boot
-	ready   bool            // the first converge is done
-	failed  map[string]bool // module owners whose actor could not start
-	enabled map[string]bool // modules enabled by the last discovery
-	// unseen are the modules whose dir cannot be seen, with the reason;
-	// unloaded those whose dir is there but cannot be loaded; held those
-	// that require a module left as it is, with it.
-	unseen   map[string]string
-	unloaded []string
-	held     map[string]string
+	opts     CoreOptions
+	modules  []layout.Definition // in module order
+	config   values.Sections
+	boot     boot
+	ready    bool            // the first converge is done
+	enabled  map[string]bool // modules enabled by the last discovery
+	sit      sitOut          // the modules discovery leaves as they are, and why
 	disc     *discovery
-	scanning bool     // a scan of the modules dirs is on its way
-	lastDirs []string // the module dirs at the last look
+	scanning bool // a scan of the modules dirs is on its way
 	current  hookrun.Assigned
-	// convergeStart is when the converge in progress started, and
-	// convergeBy what started it (the first of its tasks that names one).
-	convergeStart time.Time
-	convergeBy    messages.Activation
-	group         *runGraph // the ParallelModuleRun in flight
+	timer    convergeTimer // the converge in progress
+	group    *runGraph     // the ParallelModuleRun in flight
 	// superseded notes, by module, what last dropped or replaced its run;
 	// modulesError why the modules dirs were refused (a requirements cycle).
 	superseded   map[string]board.Superseded
 	modulesError string
-	globalDirErr string // why the global hooks dir cannot be read, at the last look
 	fatalTold    bool
 }
 
 // NewCore returns a core that starts from k.
 func NewCore(opts CoreOptions, k Known) *Core {
-	c := &Core{opts: opts, modules: k.Modules, config: k.Config, failed: map[string]bool{}, enabled: map[string]bool{},
-		unseen: k.Unseen, unloaded: k.Unloaded}
+	c := &Core{opts: opts, modules: k.Modules, config: k.Config, enabled: map[string]bool{},
+		sit: sitOut{failed: map[string]string{}, unseen: k.Unseen, unloaded: k.Unloaded}}
 	for _, name := range k.Failed {
-		c.failed[messages.ModuleOwner(name)] = true
+		c.sit.failed[messages.ModuleOwner(name)] = failedToStart
 	}
 	for _, name := range k.Enabled {
 		c.enabled[name] = true
@@ -106,17 +90,7 @@ func (c *Core) Modules() []layout.Definition { return c.modules }
 
 // LeftOut says why discovery leaves a module as it is, "" when it does not
 // (held is decided when a discovery starts).
-func (c *Core) LeftOut(name string) string {
-	switch {
-	case c.unseen[name] != "":
-		return "left out of discovery: its dir cannot be seen: " + c.unseen[name]
-	case c.failed[messages.ModuleOwner(name)]:
-		return "left out of discovery: the module failed to start (its hooks could not be configured)"
-	case c.held[name] != "":
-		return "left out of discovery: it requires " + c.held[name] + ", which is left out of discovery"
-	}
-	return ""
-}
+func (c *Core) LeftOut(name string) string { return c.sit.why(name) }
 
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
@@ -149,10 +123,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.groupReported(e.Report)
 	case Superseded:
 		return c.convergeSuperseded(e.Msg, env)
-	case DirsDue:
-		return []Effect{ListDirs{}}
-	case DirsListed:
-		return c.dirsListed(e)
+	case ChildStopped:
+		return c.childStopped(e)
 	default:
 		panic(fmt.Sprintf("operator: event %T has no case in Step", ev))
 	}

@@ -11,44 +11,27 @@ import (
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
 )
 
-// coreHarness steps a core and compares its effects, written by describe
-// (Log records left out), with what a test expects.
-type coreHarness struct {
-	t    *testing.T
+// coreTest is a core and the test kit's harness that steps it, at a fixed
+// time; describe writes its effects.
+type coreTest struct {
+	actortest.Harness[Event, Effect]
 	core *Core
-	env  Env
 }
 
-func newCoreHarness(t *testing.T, opts CoreOptions, k Known) *coreHarness {
-	return &coreHarness{t: t, core: NewCore(opts, k), env: Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+func newCoreTest(t *testing.T, opts CoreOptions, k Known) coreTest {
+	core := NewCore(opts, k)
+	env := Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	step := func(ev Event) []Effect { return core.Step(ev, env) }
+	return coreTest{Harness: actortest.Harness[Event, Effect]{T: t, Step: step, Describe: describe}, core: core}
 }
 
-// step feeds ev and checks the effects.
-func (h *coreHarness) step(ev Event, want ...string) []Effect {
-	h.t.Helper()
-	effects := h.core.Step(ev, h.env)
-	got := []string{}
-	for _, e := range effects {
-		if s := describe(e); s != "" {
-			got = append(got, s)
-		}
-	}
-	if want == nil {
-		want = []string{}
-	}
-	if !reflect.DeepEqual(got, want) {
-		h.t.Fatalf("%T: effects\n%q\nwant\n%q", ev, got, want)
-	}
-	return effects
-}
-
-// run assigns one of the operator's tasks.
-func (h *coreHarness) run(task messages.Task, want ...string) []Effect {
-	h.t.Helper()
-	return h.step(TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, want...)
+// assigned is one of the operator's tasks, assigned by the queue.
+func assigned(task messages.Task) TaskAssigned {
+	return TaskAssigned{Assigned: hookrun.Assigned{Task: task}}
 }
 
 // describe writes an effect as a test expects it; "" for a Log.
@@ -68,13 +51,13 @@ func describe(e Effect) string {
 		}
 		return "Finish " + strings.Join(kindsOf(e.Done.Next), ", ")
 	case Discovered:
-		return fmt.Sprintf("Discovered %v unmet=%v", e.Enabled, e.Unmet)
+		return fmt.Sprintf("Discovered %v unmet=%v decisions=%d", e.Enabled, e.Unmet, len(e.Decisions))
 	case HoldEvents:
 		return fmt.Sprintf("HoldEvents %v", e.Hold)
-	case DisableModule:
-		return "DisableModule " + e.Name
-	case RemoveModule:
-		return "RemoveModule " + e.Name
+	case ModuleOut:
+		return fmt.Sprintf("ModuleOut %s %s", e.Name, map[Out]string{OutDisabled: "disabled", OutRemoved: "removed", OutStopped: "stopped"}[e.How])
+	case Count:
+		return fmt.Sprintf("Count %s", map[Metric]string{MetricDiscoverErrors: "discover error", MetricConfigErrors: "config error", MetricPurges: "purge " + e.Release}[e.Metric])
 	case SpawnModules:
 		var names []string
 		for _, d := range e.Defs {
@@ -138,43 +121,43 @@ func TestCoreDiscovery(t *testing.T) {
 		{name: "nothing changes", defs: []layout.Definition{a, b, c}, known: Known{Enabled: []string{"a", "b", "c"}},
 			answers: []answer{{"a", true}, {"b", true}, {"c", true}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]", "CheckEnabled c [a b]"},
-			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[] decisions=3", "PublishEnabled",
 				"Finish ModuleRun a, ModuleRun b, ModuleRun c, " + afterConverge}},
 		{name: "disabled by script and by flag", defs: []layout.Definition{a, b, c},
 			known:   Known{Enabled: []string{"a", "b", "c"}, Config: offByConfig},
 			answers: []answer{{"a", true}, {"b", false}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
-				"DisableModule b", "DisableModule c",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=3", "PublishEnabled",
+				"ModuleOut b disabled", "ModuleOut c disabled",
 				"Finish ModuleRun a, ModuleDelete b (enabled-script: disabled by its enabled script), " +
 					"ModuleDelete c (configmap: disabled in ConfigMap key cEnabled), " + afterConverge}},
 		{name: "a skipped module is neither asked, run nor deleted; an owned release without a dir is purged",
 			defs: []layout.Definition{a, b}, known: Known{Enabled: []string{"b"}, Failed: []string{"b"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"}, owned: []string{"gone"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish ModuleRun a, ModulePurge gone, " + afterConverge}},
 		{name: "unmet requirements disable before the script is asked", defs: []layout.Definition{a, enabledDef(t, "002-b", false),
 			requires(enabledDef(t, "003-c", true), "b")}, known: Known{Enabled: []string{"a", "c"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"},
-			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]]", "PublishDecisions",
-				"PublishEnabled", "DisableModule b", "DisableModule c",
+			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]] decisions=3", "PublishEnabled",
+				"ModuleOut b disabled", "ModuleOut c disabled",
 				"Finish ModuleRun a, ModuleDelete c (requirements: turned off because of unmet requirements: dependency 'b' is disabled), " +
 					afterConverge}},
 		{name: "a module requiring one that is left out is held, not judged", defs: []layout.Definition{a,
 			requires(b, "a")}, known: Known{Unseen: map[string]string{"a": "dangling"}, Enabled: []string{"a", "b"}},
-			want: []string{"HoldEvents false", "Discovered [] unmet=map[]", "PublishDecisions", "PublishEnabled",
+			want: []string{"HoldEvents false", "Discovered [] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish " + afterConverge}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.known.Modules = tc.defs
-			h := newCoreHarness(t, CoreOptions{}, tc.known)
+			h := newCoreTest(t, CoreOptions{}, tc.known)
 			steps := append(tc.asked, "ListReleases")
-			h.run(discoverTask, steps[0])
+			h.Expect(assigned(discoverTask), steps[0])
 			for i, a := range tc.answers {
-				h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: a.module, Enabled: a.enabled}}, steps[i+1])
+				h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: a.module, Enabled: a.enabled}}, steps[i+1])
 			}
-			h.step(ReleasesListed{Owned: tc.owned, All: tc.owned}, tc.want...)
+			h.Expect(ReleasesListed{Owned: tc.owned, All: tc.owned}, tc.want...)
 		})
 	}
 }
@@ -184,16 +167,16 @@ func TestCoreDiscovery(t *testing.T) {
 // the events' runs and is counted.
 func TestCoreDiscoveryFailures(t *testing.T) {
 	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
-	h.run(discoverTask, "CheckEnabled a []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
-		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: exit status 1")
-	h.run(discoverTask, "CheckEnabled b []")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
-	h.step(ReleasesListed{Err: errors.New("forbidden")},
-		"CountDiscoverError", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
-	h.step(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
+	h.Expect(assigned(discoverTask), "CheckEnabled a []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
+		"Count discover error", "HoldEvents true", "Finish err=discover modules: exit status 1")
+	h.Expect(assigned(discoverTask), "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
+	h.Expect(ReleasesListed{Err: errors.New("forbidden")},
+		"Count discover error", "HoldEvents true", "Finish err=discover modules: list releases: forbidden")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}) // late: no discovery
 }
 
 // Start-up: the config actor is told who reads what; the global actor
@@ -201,34 +184,34 @@ func TestCoreDiscoveryFailures(t *testing.T) {
 // queued once every owner applied its section. Invalid configuration is
 // fatal, told once.
 func TestCoreBoot(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}})
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a"}},
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}})
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a"}},
 		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Change: values.Change{Global: true, Enabled: []string{"a"}}}},
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Change: values.Change{Global: true, Enabled: []string{"a"}}}},
 		"ApplyGlobalConfig", "Enqueue ReloadAllModules")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
-	h.step(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
+	h.Expect(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
 
-	bad := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	bad.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	bad.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	bad.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
-	bad.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+	bad := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	bad.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	bad.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	bad.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	bad.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
+	bad.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
 		"Fatal invalid configuration: [replicas: minimum 1]")
-	bad.step(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
+	bad.Expect(KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}) // told once
 }
 
 // A converge is labelled with what started it: the first task of it that
 // names an activation (a reload, or the discovery it expands into); a
 // discovery alone is a reload of all modules.
 func TestConvergeActivation(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{})
+	h := newCoreTest(t, CoreOptions{}, Known{})
 	reload := func(a messages.Activation) messages.Task {
 		return messages.NewReloadAll(a, "test")
 	}
@@ -236,46 +219,46 @@ func TestConvergeActivation(t *testing.T) {
 		return messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Activation: a}
 	}
 	done := messages.Task{Kind: messages.TaskConvergeDone}
-	h.run(reload(messages.ActivationStartup), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
-	h.run(discover(messages.ActivationStartup), "ListReleases")
-	h.run(done, "MarkReady", "Converged OperatorStartup", "Finish ")
-	h.run(reload(messages.ActivationGlobalValues), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
-	h.run(discover(messages.ActivationReloadAll), "ListReleases")
-	h.run(done, "Converged GlobalValuesChanged", "Finish ")
-	h.run(discover(""), "ListReleases")
-	h.run(done, "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(reload(messages.ActivationStartup)), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.Expect(assigned(discover(messages.ActivationStartup)), "ListReleases")
+	h.Expect(assigned(done), "MarkReady", "Converged OperatorStartup", "Finish ")
+	h.Expect(assigned(reload(messages.ActivationGlobalValues)), "Finish GlobalBindingRun  beforeAll, DiscoverModules")
+	h.Expect(assigned(discover(messages.ActivationReloadAll)), "ListReleases")
+	h.Expect(assigned(done), "Converged GlobalValuesChanged", "Finish ")
+	h.Expect(assigned(discover("")), "ListReleases")
+	h.Expect(assigned(done), "Converged ReloadAllModules", "Finish ")
 }
 
 // A module that failed to start sits out start-up's verdict on its
 // section and discovery; a global hook that cannot start is fatal.
 func TestCoreBootFailedOwners(t *testing.T) {
-	h := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
-	h.step(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "no hooks"}})
-	h.step(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "no hooks"}})
+	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal}},
 		"Enqueue GlobalBindingRun  onStartup, GlobalSynchronization, ReloadAllModules")
-	h.run(discoverTask, "ListReleases")
+	h.Expect(assigned(discoverTask), "ListReleases")
 	// Its hooks configure on a retry: it is back, and a converge runs it.
-	h.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}}, "Enqueue ReloadAllModules")
-	if h.core.skipped("a") {
+	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}}, "Enqueue ReloadAllModules")
+	if h.core.sit.skipped("a") {
 		t.Fatal("a recovered module is still left out of discovery")
 	}
 
 	// Back before start-up has queued anything: the first converge has it.
-	early := newCoreHarness(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	early.step(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
-	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
-	early.step(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
-	if early.core.skipped("a") {
+	early := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	early.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
+	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
+	if early.core.sit.skipped("a") {
 		t.Fatal("a module back before start-up is left out")
 	}
 
-	g := newCoreHarness(t, CoreOptions{}, Known{})
-	g.step(Started{}, "TellReaders 0", "PublishUnseen")
-	g.step(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
+	g := newCoreTest(t, CoreOptions{}, Known{})
+	g.Expect(Started{}, "TellReaders 0", "PublishUnseen")
+	g.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
 }
 
 // After the first converge, discovery reads the modules dirs first: the
@@ -284,33 +267,44 @@ func TestCoreBootFailedOwners(t *testing.T) {
 // refused and the last good set decides.
 func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
-	h := newCoreHarness(t, CoreOptions{Rescan: true, LookAtDirs: true}, Known{Modules: []layout.Definition{a, b}})
-	h.step(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "ArmDirsCheck", "MarkReady", "Converged ReloadAllModules", "Finish ")
-	h.run(messages.Task{Kind: messages.TaskConvergeDone}, "Converged ReloadAllModules", "Finish ")
-	h.run(discoverTask, "ScanModules")
-	h.step(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "RemoveModule b", "SpawnModules c")
-	h.step(ModulesSpawned{}, "TellReaders 2", "CheckEnabled a []")
+	h := newCoreTest(t, CoreOptions{Rescan: true}, Known{Modules: []layout.Definition{a, b}})
+	h.Expect(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
+	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "MarkReady", "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
+	h.Expect(assigned(discoverTask), "ScanModules")
+	h.Expect(ModulesScanned{Defs: []layout.Definition{a, c}, Gone: []string{"b"}}, "ModuleOut b removed", "SpawnModules c")
+	// c's actor could not start: the core leaves it out of discovery.
+	h.Expect(ModulesSpawned{Defs: []layout.Definition{c}, Failed: map[string]error{"c": errors.New("name taken")}},
+		"TellReaders 2", "CheckEnabled a []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Enabled: true}}, "ListReleases")
+	if h.core.LeftOut("c") == "" {
+		t.Fatal("a module whose actor could not start is not left out")
+	}
 	if got := h.core.names(); !reflect.DeepEqual(got, []string{"a", "c"}) {
 		t.Fatalf("modules %v", got)
 	}
 
-	h.run(discoverTask, "ScanModules")
+	h.Expect(assigned(discoverTask), "ScanModules")
 	cycle := []layout.Definition{requires(a, "c"), requires(c, "a")}
-	h.step(ModulesScanned{Defs: cycle}, "CountDiscoverError", "PublishConverge", "CheckEnabled a []")
+	h.Expect(ModulesScanned{Defs: cycle}, "Count discover error", "PublishConverge", "CheckEnabled a []")
 	if h.core.modulesError == "" || len(h.core.Modules()[0].Requirements.Modules) != 0 {
 		t.Fatalf("cycle not refused: %q %v", h.core.modulesError, h.core.Modules())
 	}
 }
 
-// The modules dirs are looked at every interval: the first look compares
-// them with the modules running, later ones with the last look.
-func TestCoreDirsLooks(t *testing.T) {
-	a := enabledDef(t, "001-a", true)
-	a.Dir = "/m/001-a"
-	h := newCoreHarness(t, CoreOptions{LookAtDirs: true}, Known{Modules: []layout.Definition{a}})
-	h.step(DirsDue{}, "ListDirs")
-	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@1"}}, "ArmDirsCheck")
-	h.step(DirsListed{Dirs: []string{"/m/001-a", "/m/001-a/module.yaml@2"}}, "Enqueue ReloadAllModules", "ArmDirsCheck")
-	h.step(DirsListed{Err: errors.New("EIO")}, "ArmDirsCheck")
+// A module actor that stops when nobody stopped it is marked failed: shown
+// so, and left out of discovery (neither run nor deleted); another child
+// that stops is only logged.
+func TestCoreChildStopped(t *testing.T) {
+	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
+	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}, Enabled: []string{"a", "b"}})
+	h.Expect(ChildStopped{Name: ChildQueue, ID: "operator/queue"})
+	h.Expect(ChildStopped{Name: ModuleChild("a"), ID: "operator/module/a"}, "ModuleOut a stopped")
+	if got := h.core.LeftOut("a"); !strings.Contains(got, "its actor stopped unexpectedly") {
+		t.Fatalf("LeftOut(a) = %q", got)
+	}
+	h.Expect(assigned(discoverTask), "CheckEnabled b []")
+	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Enabled: true}}, "ListReleases")
+	h.Expect(ReleasesListed{Owned: []string{"a", "b"}, All: []string{"a", "b"}},
+		"HoldEvents false", "Discovered [b] unmet=map[] decisions=2", "PublishEnabled", "Finish ModuleRun b, "+afterConverge)
 }

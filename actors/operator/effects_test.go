@@ -12,7 +12,9 @@ import (
 // dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	actortest.Covered(t, ".", map[string]actortest.Sealed{
-		"apply": {Dir: ".", Marker: "operatorEffect"},
-		"Step":  {Dir: ".", Marker: "operatorEvent"},
+		"apply":     {Dir: ".", Marker: "operatorEffect"},
+		"Step":      {Dir: ".", Marker: "operatorEvent"},
+		"applyDirs": {Dir: ".", Marker: "dirsEffect"},
+		"on":        {Dir: ".", Marker: "dirsEvent"},
 	})
 }

@@ -33,32 +33,37 @@ type (
 	TaskAssigned struct{ Assigned hookrun.Assigned }
 	// EnabledAnswered is a module actor's answer to CheckEnabled.
 	EnabledAnswered struct{ Msg messages.EnabledChecked }
-	// ModulesSpawned: the actors of SpawnModules are started, but those of
-	// Failed.
-	ModulesSpawned struct{ Failed []string }
+	// ModulesSpawned: the actors of SpawnModules (Defs) are started, but
+	// those of Failed (by name, with why).
+	ModulesSpawned struct {
+		Defs   []layout.Definition
+		Failed map[string]error
+	}
 	// GroupReported is the queue's report of a run of the graph.
 	GroupReported struct{ Report messages.GroupRunReport }
 	// Superseded: a reload dropped a failing converge.
 	Superseded struct{ Msg messages.ConvergeSuperseded }
-	// DirsDue: it is time to look at the modules dirs (the clock's
-	// delivery).
-	DirsDue struct{}
-	// DirsListed lists the module dirs (and module.yaml stamps) now, and
-	// says whether the global hooks dir can be read.
-	DirsListed struct {
-		Dirs []string
-		Err  error
-		// GlobalErr says why the global hooks dir cannot be read.
-		GlobalErr error
-	}
 	// ModulesScanned lists what is there now: Defs (in module order), the
-	// dirs that could not be read (Errs), the known modules whose dir is
-	// gone, and those whose dir cannot be seen (by name, with the reason).
+	// dirs that could not be read (Errs), and what the I/O child saw of the
+	// dirs of the known modules (Looked), which the core judges gone or
+	// unseen (judgeDirs). Gone and Unseen are known modules already judged
+	// so (their dir gone; cannot be seen, with the reason) by a caller that
+	// looks at no dir (plan takes them from the board).
 	ModulesScanned struct {
 		Defs   []layout.Definition
 		Errs   []error
+		Looked []DirLook
 		Gone   []string
 		Unseen map[string]string
+	}
+	// DirLook is what the I/O child saw of a known module's dir: why the
+	// modules dir holding it cannot be looked at (ParentErr), else why
+	// the dir, symlinks followed, cannot be looked at (Err, "" when it can)
+	// and whether the entry itself is missing (NoEntry).
+	DirLook struct {
+		Module, Dir    string
+		ParentErr, Err string
+		NoEntry        bool
 	}
 	// ReleasesListed are the releases in the namespace: those this
 	// operator installed (Owned) and all of them.
@@ -71,6 +76,9 @@ type (
 		Name string
 		Err  error
 	}
+	// ChildStopped: a child of the root (Name, its PID's ID) stopped when
+	// nobody stopped it.
+	ChildStopped struct{ Name, ID string }
 )
 
 func (Started) operatorEvent()         {}
@@ -84,8 +92,7 @@ func (EnabledAnswered) operatorEvent() {}
 func (ModulesSpawned) operatorEvent()  {}
 func (GroupReported) operatorEvent()   {}
 func (Superseded) operatorEvent()      {}
-func (DirsDue) operatorEvent()         {}
-func (DirsListed) operatorEvent()      {}
 func (ModulesScanned) operatorEvent()  {}
 func (ReleasesListed) operatorEvent()  {}
 func (ReleaseDeleted) operatorEvent()  {}
+func (ChildStopped) operatorEvent()    {}

@@ -71,18 +71,20 @@ func (f *Family) last() (*actor.PID, bool) {
 	return f.byName[f.names[len(f.names)-1]], true
 }
 
-// ended notes that who stopped and reports whether that was expected.
-func (f *Family) ended(who *actor.PID) bool {
+// ended notes that who stopped and reports whether that was expected,
+// and when it was not, the child's name ("" for none of the family).
+func (f *Family) ended(who *actor.PID) (name string, expected bool) {
 	if f.removed[who.Id] {
 		delete(f.removed, who.Id)
-		return true
+		return "", true
 	}
-	for name, pid := range f.byName {
+	for n, pid := range f.byName {
 		if pid.Equal(who) {
-			f.forget(name)
+			name = n
+			f.forget(n)
 		}
 	}
-	return false
+	return name, false
 }
 
 // Len is how many children run.

@@ -3,10 +3,11 @@ package operator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -19,6 +20,10 @@ type Releases interface {
 	Names(ctx context.Context) (owned, all []string, err error)
 	Delete(ctx context.Context, name string) error
 }
+
+// DirLister lists the module dirs by path (layout.ListDirs), and may add
+// the stamps of their module.yaml files (layout.ListDefinitions).
+type DirLister func() ([]string, error)
 
 // releaseTimeout bounds one list or uninstall.
 const releaseTimeout = 5 * time.Minute
@@ -42,8 +47,7 @@ func (a *ioActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case ScanModules:
 		defs, errs := a.scan()
-		gone, unseen := lookDirs(msg.Known)
-		ctx.Respond(ModulesScanned{Defs: defs, Errs: errs, Gone: gone, Unseen: unseen})
+		ctx.Respond(ModulesScanned{Defs: defs, Errs: errs, Looked: lookDirs(msg.Known)})
 	case ListDirs:
 		dirs, err := a.list()
 		ctx.Respond(DirsListed{Dirs: dirs, Err: err, GlobalErr: lookGlobalDir(a.globalDir)})
@@ -69,33 +73,30 @@ func lookGlobalDir(dir string) error {
 	return err
 }
 
-// lookDirs sorts the known modules whose dir cannot be found: gone (the
-// dir itself no longer exists, in a modules dir that does) or unseen (the
-// dir is a symlink whose target is missing or unreadable, or it cannot be
-// looked at, or the modules dir holding it cannot be seen: an unmounted
-// volume removes none of its modules, whose releases would be purged), by
-// name with the reason.
-func lookDirs(known map[string]string) (gone []string, unseen map[string]string) {
-	unseen = map[string]string{}
-	for name, dir := range known {
-		if info, err := os.Stat(filepath.Dir(dir)); err != nil || !info.IsDir() {
-			if err == nil {
-				err = fmt.Errorf("%s: not a directory", filepath.Dir(dir))
+// lookDirs looks at the dir of every known module (name -> dir), and at
+// the modules dir holding it, and says what it saw, sorted by module; the
+// core decides what that means (judgeDirs).
+func lookDirs(known map[string]string) []DirLook {
+	looks := make([]DirLook, 0, len(known))
+	for _, name := range slices.Sorted(maps.Keys(known)) {
+		dir := known[name]
+		look := DirLook{Module: name, Dir: dir}
+		parent := filepath.Dir(dir)
+		switch info, err := os.Stat(parent); {
+		case err != nil:
+			look.ParentErr = err.Error()
+		case !info.IsDir():
+			look.ParentErr = parent + ": not a directory"
+		default:
+			if _, err := os.Stat(dir); err != nil {
+				look.Err = err.Error()
+				// Lstat looks at the entry itself: os.Stat of a dangling
+				// symlink says ErrNotExist too, but the entry is there.
+				_, lerr := os.Lstat(dir)
+				look.NoEntry = errors.Is(lerr, fs.ErrNotExist)
 			}
-			unseen[name] = fmt.Sprintf("modules dir cannot be seen, kept with its release until it can: %v", err)
-			continue
 		}
-		_, err := os.Stat(dir)
-		if err == nil {
-			continue
-		}
-		// Lstat looks at the entry itself: os.Stat of a dangling symlink
-		// says ErrNotExist too, but the module dir is still there.
-		if _, lerr := os.Lstat(dir); errors.Is(lerr, fs.ErrNotExist) {
-			gone = append(gone, name)
-			continue
-		}
-		unseen[name] = fmt.Sprintf("dir cannot be seen, kept with its release until it can: %v", err)
+		looks = append(looks, look)
 	}
-	return gone, unseen
+	return looks
 }

@@ -40,7 +40,11 @@ func (r *root) Receive(ctx actor.Context) {
 	case messages.Shutdown:
 		r.handleShutdown(ctx)
 	case *actor.Terminated:
-		r.handleTerminated(ctx, msg)
+		if stopped, ok := r.handleTerminated(ctx, msg); ok && r.life != nil {
+			r.life.children = r.family
+			r.life.step(ctx, stopped) // the lifecycle's core decides
+			return
+		}
 	}
 	if r.life != nil && !r.stopping {
 		r.life.receive(ctx, r.family)
@@ -82,13 +86,20 @@ func (r *root) stopLast(ctx actor.Context) {
 	ctx.Stop(last)
 }
 
-func (r *root) handleTerminated(ctx actor.Context, msg *actor.Terminated) {
-	expected := r.family.ended(msg.Who)
+// handleTerminated goes on with a shutdown, or returns a child that
+// stopped unexpectedly: the lifecycle's core decides what that means
+// (ChildStopped); a root without a lifecycle only logs it.
+func (r *root) handleTerminated(ctx actor.Context, msg *actor.Terminated) (ChildStopped, bool) {
+	name, expected := r.family.ended(msg.Who)
 	if r.stopping {
 		r.stopLast(ctx)
-		return
+		return ChildStopped{}, false
 	}
-	if !expected {
+	if expected {
+		return ChildStopped{}, false
+	}
+	if r.life == nil {
 		r.log.Error("child stopped unexpectedly", "child", msg.Who.Id)
 	}
+	return ChildStopped{Name: name, ID: msg.Who.Id}, true
 }

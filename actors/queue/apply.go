@@ -1,11 +1,11 @@
 package queue
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -31,10 +31,10 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), e.Due, e.Delay)
 	case Publish:
 		if a.opts.Publish != nil {
-			a.opts.Publish(a.core.Snapshot(a.opts.Clock.Now()))
+			a.opts.Publish(e.Snapshot)
 		}
 	case Log:
-		a.opts.Log.Log(context.Background(), e.Level, e.Msg, e.Args...)
+		step.Log(e).Write(a.opts.Log)
 	case TellDropped:
 		if a.opts.Dropped != nil {
 			a.opts.Dropped(e.Task, e.Err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -52,26 +53,46 @@ func (c *Core) Snapshot(now time.Time) messages.QueueSnapshot {
 	return c.queues.Snapshot(now)
 }
 
-// Step applies ev and returns the effects.
+// Step applies ev and returns the effects; each Publish holds the
+// queues as the event leaves them.
 func (c *Core) Step(ev Event, env Env) []Effect {
+	var out []Effect
 	switch e := ev.(type) {
 	case Started:
-		return c.publish()
+		out = c.publish()
 	case Enqueued:
-		return c.append(e.Tasks, env)
+		out = c.append(e.Tasks, env)
 	case HoldSet:
-		return c.holdSet(e.Hold, env)
+		out = c.holdSet(e.Hold, env)
 	case Finished:
-		return c.finished(e.Done, env)
+		out = c.finished(e.Done, env)
 	case Progressed:
-		return c.progressed(e.Progress)
+		out = c.progressed(e.Progress)
 	case RetryDue:
-		return c.retryDue(e)
+		out = c.retryDue(e)
 	case OwnerLost:
-		return c.ownerLost(e, env)
+		out = c.ownerLost(e, env)
 	default:
 		panic(fmt.Sprintf("queue: event %T has no case in Step", ev))
 	}
+	return c.withSnapshot(out, env.Now)
+}
+
+// withSnapshot fills every Publish of out with the queues as they are
+// now, copied once.
+func (c *Core) withSnapshot(out []Effect, now time.Time) []Effect {
+	var snap *messages.QueueSnapshot
+	for i, e := range out {
+		if _, ok := e.(Publish); !ok {
+			continue
+		}
+		if snap == nil {
+			s := c.queues.Snapshot(now)
+			snap = &s
+		}
+		out[i] = Publish{Snapshot: *snap}
+	}
+	return out
 }
 
 // finished pops a task that succeeded, queuing what it asked for, or
@@ -79,7 +100,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 func (c *Core) finished(msg messages.TaskDone, env Env) []Effect {
 	running, ok := c.queues.Running(msg.Queue)
 	if !ok || running.ID != msg.ID {
-		return []Effect{logAt(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID)}
+		return []Effect{Log(step.At(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID))}
 	}
 	out := c.release(running)
 	if msg.Err != "" {
@@ -172,7 +193,7 @@ func (c *Core) publish() []Effect {
 	out := []Effect{Publish{}}
 	busy := !c.queues.Empty()
 	if c.busy && !busy {
-		out = append(out, logAt(slog.LevelInfo, "queues idle"))
+		out = append(out, Log(step.At(slog.LevelInfo, "queues idle")))
 	}
 	c.busy = busy
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // effectText writes an effect as a test of Step expects it (a Log by its
@@ -138,16 +139,9 @@ func TestStep(t *testing.T) {
 			for _, ev := range tc.setup {
 				c.Step(ev, Env{Now: t0})
 			}
-			got := []string{}
-			for _, e := range c.Step(tc.ev, Env{Now: t0}) {
-				got = append(got, effectText(e))
-			}
-			if tc.want == nil {
-				tc.want = []string{}
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("effects\n%q\nwant\n%q", got, tc.want)
-			}
+			step := func(ev Event) []Effect { return c.Step(ev, Env{Now: t0}) }
+			h := actortest.Harness[Event, Effect]{T: t, Step: step, Describe: effectText}
+			h.Expect(tc.ev, tc.want...)
 		})
 	}
 }
@@ -193,5 +187,21 @@ func TestFollowUpsTakeTheirTaskActivation(t *testing.T) {
 	}
 	if fin.Done.Next[0].Activation != "" || fin.Done.Later[0].Activation != "" {
 		t.Fatalf("the sender's tasks were changed: %+v %+v", fin.Done.Next[0], fin.Done.Later[0])
+	}
+}
+
+// A Publish carries the queues as the event leaves them: the applier
+// reads nothing of the core.
+func TestPublishCarriesTheQueues(t *testing.T) {
+	c := newTestCore()
+	var published []messages.QueueSnapshot
+	for _, e := range c.Step(enqueued(globalHook("a"), globalHook("b")), Env{Now: t0}) {
+		if p, ok := e.(Publish); ok {
+			published = append(published, p.Snapshot)
+		}
+	}
+	if len(published) != 1 || !published[0].At.Equal(t0) || len(published[0].Queues) != 1 ||
+		len(published[0].Queues[0].Tasks) != 2 || !published[0].Queues[0].Tasks[0].Running {
+		t.Fatalf("published %+v", published)
 	}
 }

@@ -1,15 +1,19 @@
 package queue
 
 import (
-	"log/slog"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
 // Effect is an output of the queue's core: one of the types below, a
 // closed set the actor's apply covers case by case.
 type Effect interface{ queueEffect() }
+
+// Log is a record for the queue's logger (step.Log), built with
+// Log(step.At(...)).
+type Log step.Log
 
 // Effects of the queue's core.
 type (
@@ -23,14 +27,9 @@ type (
 		Due   RetryDue
 		Delay time.Duration
 	}
-	// Publish hands out a snapshot of the queues as they are now.
-	Publish struct{}
-	// Log is a record for the queue's logger.
-	Log struct {
-		Level slog.Level
-		Msg   string
-		Args  []any
-	}
+	// Publish hands out a snapshot of the queues (Step fills it in, as the
+	// event leaves them).
+	Publish struct{ Snapshot messages.QueueSnapshot }
 	// TellDropped tells Options.Dropped of a task dropped after a failure.
 	TellDropped struct {
 		Task messages.Task
@@ -51,8 +50,3 @@ func (Log) queueEffect()            {}
 func (TellDropped) queueEffect()    {}
 func (ReportGroup) queueEffect()    {}
 func (TellSuperseded) queueEffect() {}
-
-// logAt is a Log effect.
-func logAt(level slog.Level, msg string, args ...any) Log {
-	return Log{Level: level, Msg: msg, Args: args}
-}

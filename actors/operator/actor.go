@@ -17,7 +17,13 @@ type lifecycle struct {
 	opts     LifecycleOptions
 	children *Family
 	core     *Core
-	io       *actor.PID // the ioActor child, which does the blocking I/O
+	// dirs looks at the modules dirs, when LifecycleOptions.ListDirs and
+	// DirsInterval are set (nil otherwise).
+	dirs *DirsWatch
+	io   *actor.PID // the ioActor child, which does the blocking I/O
+	// outcomes are the events that effects carried out here give, for
+	// step's loop.
+	outcomes []Event
 }
 
 func newLifecycle(opts LifecycleOptions) *lifecycle {
@@ -25,10 +31,13 @@ func newLifecycle(opts LifecycleOptions) *lifecycle {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	core := NewCore(CoreOptions{KubeVersion: opts.KubeVersion, IgnoreRelease: opts.IgnoreRelease,
-		ParallelModuleRuns: opts.ParallelModuleRuns, Rescan: opts.Scan != nil && opts.ModuleProps != nil,
-		LookAtDirs: opts.ListDirs != nil && opts.DirsInterval > 0, GlobalHooksDir: opts.GlobalHooksDir},
+		ParallelModuleRuns: opts.ParallelModuleRuns, Rescan: opts.Scan != nil && opts.ModuleProps != nil},
 		Known{Modules: opts.Modules, Unloaded: opts.Unloaded, Unseen: opts.Unseen})
-	return &lifecycle{opts: opts, core: core}
+	l := &lifecycle{opts: opts, core: core}
+	if opts.ListDirs != nil && opts.DirsInterval > 0 {
+		l.dirs = NewDirsWatch(opts.GlobalHooksDir)
+	}
+	return l
 }
 
 // receive handles one message of the root actor.
@@ -55,8 +64,10 @@ func (l *lifecycle) receive(ctx actor.Context, children *Family) {
 		l.step(ctx, GroupReported{Report: msg})
 	case messages.ConvergeSuperseded:
 		l.step(ctx, Superseded{Msg: msg})
-	case DirsDue, DirsListed, ModulesScanned, ReleasesListed, ReleaseDeleted:
-		l.step(ctx, msg.(Event)) // the clock's and the ioActor's
+	case ModulesScanned, ReleasesListed, ReleaseDeleted:
+		l.step(ctx, msg.(Event)) // the ioActor's
+	case KnownDirs, WatchDirs, DirsDue, DirsListed:
+		l.stepDirs(ctx, msg.(DirsEvent)) // the lifecycle's own, the clock's and the ioActor's
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -44,15 +45,15 @@ func (c *Core) started(e Started) []Effect {
 
 func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 	delete(c.boot.owners, msg.Owner)
-	if msg.Err == "" && c.failed[msg.Owner] {
+	if msg.Err == "" && c.sit.failed[msg.Owner] != "" {
 		return c.ownerRecovered(msg.Owner)
 	}
 	if msg.Err != "" {
 		if msg.Owner == messages.OwnerGlobal {
 			return c.fatal(fmt.Errorf("global hooks: %s", msg.Err))
 		}
-		c.failed[msg.Owner] = true
-		return []Effect{logAt(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err)}
+		c.sit.failed[msg.Owner] = failedToStart
+		return []Effect{Log(step.At(slog.LevelError, "module failed to start; the other modules go on", "module", msg.Owner, "err", msg.Err))}
 	}
 	if msg.Owner != messages.OwnerGlobal {
 		return nil
@@ -64,8 +65,8 @@ func (c *Core) ownerReady(msg messages.OwnerReady) []Effect {
 // (the module retries them): discovery no longer leaves it out, and after
 // start-up a converge runs it.
 func (c *Core) ownerRecovered(owner string) []Effect {
-	delete(c.failed, owner)
-	out := []Effect{logAt(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner)}
+	delete(c.sit.failed, owner)
+	out := []Effect{Log(step.At(slog.LevelInfo, "module configured after failing; it takes part in converges again", "module", owner))}
 	if !c.boot.done {
 		return out // the first converge is still to come, and includes it
 	}
@@ -97,7 +98,7 @@ func (c *Core) bootApplied(msg messages.ConfigApplied, env Env) []Effect {
 		return nil
 	}
 	delete(c.boot.pending, msg.Owner)
-	if msg.Err != "" && !c.failed[msg.Owner] {
+	if msg.Err != "" && c.sit.failed[msg.Owner] == "" {
 		c.boot.applyFailed = append(c.boot.applyFailed, msg.Err)
 	}
 	if len(c.boot.pending) > 0 {
@@ -128,9 +129,9 @@ func (c *Core) queueStartup(env Env) []Effect {
 		return nil
 	}
 	c.boot.done = true
-	c.convergeStart = env.Now
+	c.timer.start = env.Now
 	return []Effect{
-		logAt(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging"),
+		Log(step.At(slog.LevelInfo, "start-up: running global onStartup hooks, then the global bindings' Synchronization, then converging")),
 		Enqueue{Tasks: []messages.Task{
 			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "onStartup", Reason: "start-up",
 				Activation: messages.ActivationStartup},
@@ -141,7 +142,7 @@ func (c *Core) queueStartup(env Env) []Effect {
 
 // fatal stops start-up: logged every time, told once.
 func (c *Core) fatal(err error) []Effect {
-	out := []Effect{logAt(slog.LevelError, "start-up failed", "err", err)}
+	out := []Effect{Log(step.At(slog.LevelError, "start-up failed", "err", err))}
 	if !c.fatalTold {
 		c.fatalTold = true
 		out = append(out, Fatal{Err: err})

@@ -3,6 +3,7 @@ package operator
 import (
 	"log/slog"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -16,7 +17,7 @@ func (c *Core) startGroup(t messages.Task) []Effect {
 	deps := runDeps(t.Modules, definitions(c.modules))
 	c.group = newRunGraph(t, deps, c.opts.ParallelModuleRuns)
 	return []Effect{
-		logAt(slog.LevelInfo, "module run graph started", "modules", len(t.Modules), "queues", len(c.group.queues)),
+		Log(step.At(slog.LevelInfo, "module run graph started", "modules", len(t.Modules), "queues", len(c.group.queues))),
 		Enqueue{Tasks: c.group.start()},
 		c.publishConverge(),
 	}
@@ -32,8 +33,8 @@ func (c *Core) groupReported(r messages.GroupRunReport) []Effect {
 	}
 	var out []Effect
 	if r.Outcome == messages.GroupRunFailed {
-		out = append(out, logAt(slog.LevelWarn, "module run of the graph failed; retried in its queue, the modules that wait for it wait",
-			"module", r.Module, "queue", r.Queue, "err", r.Err))
+		out = append(out, Log(step.At(slog.LevelWarn, "module run of the graph failed; retried in its queue, the modules that wait for it wait",
+			"module", r.Module, "queue", r.Queue, "err", r.Err)))
 	}
 	next, finished := g.report(r)
 	if len(next) > 0 {
@@ -44,6 +45,6 @@ func (c *Core) groupReported(r messages.GroupRunReport) []Effect {
 	}
 	c.group = nil
 	return append(out, c.publishConverge(),
-		logAt(slog.LevelInfo, "module run graph done", "modules", len(g.done)),
+		Log(step.At(slog.LevelInfo, "module run graph done", "modules", len(g.done))),
 		c.finish(messages.TaskDone{}))
 }

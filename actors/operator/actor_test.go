@@ -278,3 +278,23 @@ func TestModulesDirsLookedAtEveryInterval(t *testing.T) {
 	change("/modules/001-a", "/modules/001-a/module.yaml@10.1", "/modules/002-b")
 	change("/modules/001-a", "/modules/001-a/module.yaml@12.2", "/modules/002-b") // a module.yaml changed
 }
+
+// A module actor that stops when nobody stopped it is shown failed on the
+// board and left out of the discoveries that follow (its release is
+// neither run nor deleted).
+func TestModuleActorStoppedIsFailed(t *testing.T) {
+	defs := []layout.Definition{definition(t, "001-a", true, false), definition(t, "002-b", true, false)}
+	e := start(t, defs, []string{"a", "b"})
+	e.boot(t, 3)
+	e.kit.Root.Stop(actor.NewPID(e.kit.System.Actors.Address(), operator.RootName+"/"+operator.ModuleChild("a")))
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	failed := func(b *board.Board) bool { s, ok := b.Module("a"); return ok && s.Phase == board.PhaseFailed }
+	if err := e.board.WaitFor(ctx, failed); err != nil {
+		t.Fatalf("module a not shown failed: %v", err)
+	}
+	done := e.runTask(t, messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator}, answer{"b", true, nil})
+	if got, want := kinds(done.Next), []string{"ModuleRun b", "GlobalBindingRun  afterAll", "ConvergeDone"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("discovery queued\n%v\nwant\n%v", got, want)
+	}
+}

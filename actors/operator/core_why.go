@@ -96,14 +96,14 @@ func enabledByText(layers []board.EnabledLayer) string {
 }
 
 // decisions publishes how the discovery d decided every module.
-func (c *Core) decisions(d *discovery, env Env) PublishDecisions {
+func (c *Core) decisions(d *discovery, env Env) map[string]board.EnabledDecision {
 	out := make(map[string]board.EnabledDecision, len(c.modules))
 	for _, def := range c.modules {
 		name := def.Names.Name
 		out[name] = enabledDecision(whyInput{def: def, config: c.config, dynamic: d.dynamic,
 			enabled: slices.Contains(d.enabled, name), byScript: d.byScript[name], unmet: d.unmet[name], leftOut: c.LeftOut(name), at: env.Now})
 	}
-	return PublishDecisions{Decisions: out}
+	return out
 }
 
 // requiresText lists a module's requirements as module.yaml states them.

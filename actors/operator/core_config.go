@@ -64,7 +64,7 @@ func (c *Core) configApplied(msg messages.ConfigApplied, env Env) []Effect {
 func (c *Core) carryOut(e configEffects) []Effect {
 	var out []Effect
 	if e.countError {
-		out = append(out, CountConfigError{})
+		out = append(out, Count{Metric: MetricConfigErrors})
 	}
 	if e.applyGlobal {
 		out = append(out, ApplyGlobalConfig{Section: c.config.Global})

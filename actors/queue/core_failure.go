@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 )
@@ -20,8 +21,8 @@ func (c *Core) fail(t messages.Task, err string, env Env) []Effect {
 	retry := supervision.PlanAt(c.opts.Policy, t.Attempts+1, env.Now)
 	c.queues.Fail(t.Queue, t.ID, err, retry.At)
 	out := c.publish() // before the log, so that a reader of the log finds /queue updated
-	out = append(out, logAt(slog.LevelError, "task failed; retrying", "task", describe(t), "attempt", retry.Attempt,
-		"retryIn", retry.Delay, "err", err),
+	out = append(out, Log(step.At(slog.LevelError, "task failed; retrying", "task", describe(t), "attempt", retry.Attempt,
+		"retryIn", retry.Delay, "err", err)),
 		ArmRetry{Due: RetryDue{Queue: t.Queue, ID: t.ID}, Delay: retry.Delay})
 	if t.Group != 0 {
 		out = append(out, c.kick(t.Queue)...) // the failed run stepped aside
@@ -33,7 +34,7 @@ func (c *Core) fail(t messages.Task, err string, env Env) []Effect {
 // in its queue.
 func (c *Core) drop(t messages.Task, err string, level slog.Level, msg string) []Effect {
 	c.queues.Finish(t.Queue, t.ID)
-	out := []Effect{logAt(level, msg, "task", describe(t), "err", err), TellDropped{Task: t, Err: err}}
+	out := []Effect{Log(step.At(level, msg, "task", describe(t), "err", err)), TellDropped{Task: t, Err: err}}
 	return append(out, c.kick(t.Queue)...)
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -87,8 +88,9 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 		return nil
 	}
 	c.scanning = false
+	msg = judgeDirs(msg)
 	out := c.sortScanErrors(msg)
-	c.unloaded = layout.Unloaded(msg.Errs)
+	c.sit.unloaded = layout.Unloaded(msg.Errs)
 	ch := diffModules(c.modules, msg)
 	accepted, refusal := c.acceptModules(ch.next)
 	out = append(out, refusal...)
@@ -96,9 +98,9 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 		return append(out, c.discover(env)...)
 	}
 	for _, name := range ch.removed {
-		delete(c.failed, messages.ModuleOwner(name))
-		out = append(out, RemoveModule{Name: name},
-			logAt(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name))
+		delete(c.sit.failed, messages.ModuleOwner(name))
+		out = append(out, ModuleOut{Name: name, How: OutRemoved},
+			Log(step.At(slog.LevelInfo, "module dir removed; its actor is stopped", "module", name)))
 	}
 	c.modules = ch.next
 	if len(ch.added) > 0 {
@@ -114,10 +116,21 @@ func (c *Core) modulesScanned(msg ModulesScanned, env Env) []Effect {
 // that failed); the config actor hands them their sections, and
 // discovery goes on.
 func (c *Core) modulesSpawned(msg ModulesSpawned, env Env) []Effect {
-	for _, name := range msg.Failed {
-		c.failed[messages.ModuleOwner(name)] = true
+	var out []Effect
+	for _, d := range msg.Defs {
+		name := d.Names.Name
+		if err, failed := msg.Failed[name]; failed {
+			c.sit.failed[messages.ModuleOwner(name)] = failedToStart
+			out = append(out, Log(step.At(slog.LevelError, "new module not started", "module", name, "err", err)))
+			continue
+		}
+		out = append(out, Log(step.At(slog.LevelInfo, "module dir appeared; its actor is started", "module", name)))
+		for _, key := range d.ModuleYAMLIgnored {
+			out = append(out, Log(step.At(slog.LevelDebug, "module.yaml field accepted; it changes nothing here", "module", name, "field", key)))
+		}
 	}
-	return append([]Effect{TellReaders{Modules: c.modules}}, c.discover(env)...)
+	out = append(out, TellReaders{Modules: c.modules})
+	return append(out, c.discover(env)...)
 }
 
 // sortScanErrors records the modules whose dir cannot be seen (those the
@@ -134,7 +147,7 @@ func (c *Core) sortScanErrors(msg ModulesScanned) []Effect {
 			}
 			continue
 		}
-		out = append(out, logAt(slog.LevelError, "module dir not read; the module keeps its last good state", "err", err))
+		out = append(out, Log(step.At(slog.LevelError, "module dir not read; the module keeps its last good state", "err", err)))
 	}
 	return append(out, c.setUnseen(unseen)...)
 }
@@ -150,13 +163,13 @@ func (c *Core) acceptModules(next []layout.Definition) (bool, []Effect) {
 		}
 		c.modulesError = ""
 		return true, []Effect{
-			logAt(slog.LevelInfo, "module requirements no longer form a cycle; the modules dirs are taken as they are"),
+			Log(step.At(slog.LevelInfo, "module requirements no longer form a cycle; the modules dirs are taken as they are")),
 			c.publishConverge()}
 	}
 	c.modulesError = err.Error()
-	return false, []Effect{CountDiscoverError{},
+	return false, []Effect{Count{Metric: MetricDiscoverErrors},
 		c.publishConverge(), // before the log: a reader of the log finds module list saying so
-		logAt(slog.LevelError, "modules dirs refused; the last good set of modules stays in force", "err", err)}
+		Log(step.At(slog.LevelError, "modules dirs refused; the last good set of modules stays in force", "err", err))}
 }
 
 // setUnseen records the modules whose dir cannot be seen now: they keep
@@ -164,15 +177,15 @@ func (c *Core) acceptModules(next []layout.Definition) (bool, []Effect) {
 // until their dir is back, and show the reason in the module list.
 func (c *Core) setUnseen(unseen map[string]string) []Effect {
 	var out []Effect
-	if len(unseen) > 0 || len(c.unseen) > 0 {
+	if len(unseen) > 0 || len(c.sit.unseen) > 0 {
 		// Published before the log: a reader of the log finds module list
 		// saying so.
-		c.unseen = unseen
+		c.sit.unseen = unseen
 		out = append(out, c.publishUnseen())
 	}
 	for _, name := range slices.Sorted(maps.Keys(unseen)) {
-		out = append(out, logAt(slog.LevelError, "module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
-			"module", name, "err", unseen[name]))
+		out = append(out, Log(step.At(slog.LevelError, "module dir cannot be seen; the module and its release are kept, and it is neither run nor deleted until it can",
+			"module", name, "err", unseen[name])))
 	}
 	return out
 }
@@ -180,18 +193,5 @@ func (c *Core) setUnseen(unseen map[string]string) []Effect {
 // publishUnseen hands the modules whose dir cannot be seen to the board
 // and the metric.
 func (c *Core) publishUnseen() Effect {
-	return PublishUnseen{Unseen: maps.Clone(c.unseen)}
-}
-
-// skipped are the modules discovery leaves as they are: those that failed
-// to start, those whose dir cannot be seen, and those that require one of
-// these (held, set by each discovery).
-func (c *Core) skipped(name string) bool {
-	return c.selfSkipped(name) || c.held[name] != ""
-}
-
-// selfSkipped: the module failed to start, or its dir cannot be seen or
-// loaded (a module that requires it is held, not judged unmet).
-func (c *Core) selfSkipped(name string) bool {
-	return c.failed[messages.ModuleOwner(name)] || c.unseen[name] != "" || slices.Contains(c.unloaded, name)
+	return PublishUnseen{Unseen: maps.Clone(c.sit.unseen)}
 }

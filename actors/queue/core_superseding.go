@@ -3,6 +3,7 @@ package queue
 import (
 	"log/slog"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -10,8 +11,8 @@ import (
 func (c *Core) logReplaced() []Effect {
 	var out []Effect
 	for _, t := range c.queues.TakeReplaced() {
-		out = append(out, logAt(slog.LevelWarn, "module run replaces the retry of a failing run and starts now",
-			"task", describe(t), "reason", t.Reason, "replaces", t.Supersedes))
+		out = append(out, Log(step.At(slog.LevelWarn, "module run replaces the retry of a failing run and starts now",
+			"task", describe(t), "reason", t.Reason, "replaces", t.Supersedes)))
 	}
 	return out
 }
@@ -21,9 +22,9 @@ func (c *Core) logReplaced() []Effect {
 func (c *Core) logMerged() []Effect {
 	var out []Effect
 	for _, name := range c.queues.TakeMergedByObject() {
-		out = append(out, logAt(slog.LevelWarn, "a waiting hook run's binding contexts passed the bound: later events "+
+		out = append(out, Log(step.At(slog.LevelWarn, "a waiting hook run's binding contexts passed the bound: later events "+
 			"merge by object, each object's latest event replacing its earlier ones; none is dropped", "queue", name,
-			"bound", c.queues.bound.max))
+			"bound", c.queues.bound.max)))
 	}
 	return out
 }
@@ -37,11 +38,11 @@ func (c *Core) supersede() []Effect {
 		return nil
 	}
 	out := c.publish()
-	out = append(out, logAt(slog.LevelWarn, "reload supersedes a failing converge; its tasks are dropped",
-		"reason", s.By.Reason, "dropped", len(s.Dropped), "supersedes", s.By.Supersedes))
+	out = append(out, Log(step.At(slog.LevelWarn, "reload supersedes a failing converge; its tasks are dropped",
+		"reason", s.By.Reason, "dropped", len(s.Dropped), "supersedes", s.By.Supersedes)))
 	for _, t := range s.Dropped {
-		out = append(out, logAt(slog.LevelInfo, "task dropped: superseded by a reload", "task", describe(t),
-			"reload", s.By.Reason), TellDropped{Task: t, Err: "superseded by " + s.By.Reason})
+		out = append(out, Log(step.At(slog.LevelInfo, "task dropped: superseded by a reload", "task", describe(t),
+			"reload", s.By.Reason)), TellDropped{Task: t, Err: "superseded by " + s.By.Reason})
 	}
 	out = append(out, TellSuperseded{Msg: messages.ConvergeSuperseded{By: s.By, Dropped: s.Dropped, Group: s.Group}})
 	return append(out, c.kick(messages.MainQueue)...)

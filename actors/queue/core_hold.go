@@ -3,6 +3,7 @@ package queue
 import (
 	"log/slog"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -42,7 +43,7 @@ func (c *Core) holdSet(on bool, env Env) []Effect {
 	if len(released) == 0 {
 		return nil
 	}
-	out := []Effect{logAt(slog.LevelInfo, "events held back while discovery failed are queued", "runs", len(released))}
+	out := []Effect{Log(step.At(slog.LevelInfo, "events held back while discovery failed are queued", "runs", len(released)))}
 	return append(out, c.append(released, env)...)
 }
 
@@ -53,8 +54,8 @@ func (c *Core) append(tasks []messages.Task, env Env) []Effect {
 	var touched []string
 	for _, t := range tasks {
 		if c.hold.take(t) {
-			out = append(out, logAt(slog.LevelInfo, "event held back while discovery fails", "owner", t.Owner,
-				"hook", t.Hook, "binding", t.Binding, "reason", t.Reason))
+			out = append(out, Log(step.At(slog.LevelInfo, "event held back while discovery fails", "owner", t.Owner,
+				"hook", t.Hook, "binding", t.Binding, "reason", t.Reason)))
 			continue
 		}
 		touched = appendOnce(touched, c.queues.Append(t, env.Now))

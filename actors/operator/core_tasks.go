@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -16,51 +17,61 @@ func (c *Core) runTask(a hookrun.Assigned, env Env) []Effect {
 	t := a.Task
 	switch t.Kind {
 	case messages.TaskReloadAll:
-		c.markConvergeStart(t, env)
+		c.timer.begin(t, env.Now)
 		return []Effect{c.finish(messages.TaskDone{Next: []messages.Task{
 			{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "beforeAll", Reason: t.Reason},
 			{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: t.Reason},
 		}})}
 	case messages.TaskDiscover:
-		c.markConvergeStart(t, env)
+		c.timer.begin(t, env.Now)
 		return c.startDiscovery(env)
 	case messages.TaskParallelModuleRun:
 		return c.startGroup(t)
 	case messages.TaskModulePurge:
 		return []Effect{DeleteRelease{Name: t.Module}}
 	case messages.TaskConvergeDone:
-		var out []Effect
-		if !c.ready && c.opts.LookAtDirs {
-			out = append(out, ArmDirsCheck{})
-		}
-		out = append(out, c.converged(env)...)
-		return append(out, c.finish(messages.TaskDone{}))
+		return append(c.converged(env), c.finish(messages.TaskDone{}))
 	}
 	return []Effect{c.finish(messages.TaskDone{Err: fmt.Sprintf("operator cannot run %s tasks", t.Kind)})}
 }
 
-func (c *Core) markConvergeStart(t messages.Task, env Env) {
-	if c.convergeStart.IsZero() {
-		c.convergeStart = env.Now
+// convergeTimer times the converge in progress: when it started, and
+// what started it (the first of its tasks that names one).
+type convergeTimer struct {
+	start time.Time
+	by    messages.Activation
+}
+
+// begin notes a task of the converge at now.
+func (t *convergeTimer) begin(task messages.Task, now time.Time) {
+	if t.start.IsZero() {
+		t.start = now
 	}
-	if c.convergeBy == "" {
-		c.convergeBy = t.Activation
+	if t.by == "" {
+		t.by = task.Activation
 	}
 }
 
-func (c *Core) converged(env Env) []Effect {
-	took, by := env.Now.Sub(c.convergeStart), c.convergeBy
-	c.convergeStart, c.convergeBy = time.Time{}, ""
+// end returns how long the converge took and what started it (a
+// discovery alone: a reload, the modules enabled changed), and starts over.
+func (t *convergeTimer) end(now time.Time) (time.Duration, messages.Activation) {
+	took, by := now.Sub(t.start), t.by
+	*t = convergeTimer{}
 	if by == "" {
-		by = messages.ActivationReloadAll // a discovery alone: the modules enabled changed
+		by = messages.ActivationReloadAll
 	}
+	return took, by
+}
+
+func (c *Core) converged(env Env) []Effect {
+	took, by := c.timer.end(env.Now)
 	var out []Effect
 	if !c.ready {
 		// Ready first: whoever reads the log line finds /readyz 200.
 		c.ready = true
-		out = append(out, MarkReady{}, logAt(slog.LevelInfo, "first converge done; ready", "took", took))
+		out = append(out, MarkReady{}, Log(step.At(slog.LevelInfo, "first converge done; ready", "took", took)))
 	} else {
-		out = append(out, logAt(slog.LevelInfo, "converge done", "took", took))
+		out = append(out, Log(step.At(slog.LevelInfo, "converge done", "took", took)))
 	}
 	return append(out, Converged{Took: took, Activation: by})
 }
@@ -75,8 +86,8 @@ func (c *Core) releaseDeleted(msg ReleaseDeleted) []Effect {
 	t := c.current.Task
 	// Counted before the log: a reader of the log finds the metric updated.
 	return []Effect{
-		Purged{Release: msg.Name, Cause: t.Cause},
-		logAt(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason),
+		Count{Metric: MetricPurges, Release: msg.Name, Cause: t.Cause},
+		Log(step.At(slog.LevelWarn, PurgedMessage, "release", msg.Name, "reason", t.Reason)),
 		c.finish(messages.TaskDone{}),
 	}
 }

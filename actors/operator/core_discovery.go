@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -28,11 +29,11 @@ type discovery struct {
 // discover checks the flags of every module, then asks the first
 // candidate's enabled script.
 func (c *Core) discover(env Env) []Effect {
-	c.held = layout.HeldByRequirements(c.modules, c.selfSkipped)
+	c.sit.held = layout.HeldByRequirements(c.modules, c.sit.self)
 	d := &discovery{dynamic: env.Dynamic, byScript: map[string]bool{}, unmet: map[string][]string{},
 		defs: definitions(c.modules)}
 	for _, def := range RunOrder(c.modules) {
-		if c.skipped(def.Names.Name) {
+		if c.sit.skipped(def.Names.Name) {
 			continue
 		}
 		layers := append(def.StaticEnabled(), c.config.Enabled, env.Dynamic)
@@ -55,7 +56,7 @@ func (c *Core) askNext(out []Effect) []Effect {
 			return append(out, CheckEnabled{Module: name, EnabledBefore: slices.Clone(d.enabled)})
 		}
 		d.unmet[name] = unmet
-		out = append(out, logAt(slog.LevelInfo, "module disabled: unmet requirements", "module", name, "unmet", unmet))
+		out = append(out, Log(step.At(slog.LevelInfo, "module disabled: unmet requirements", "module", name, "unmet", unmet)))
 	}
 	return append(out, ListReleases{})
 }
@@ -67,7 +68,7 @@ func (c *Core) enabledAnswered(msg messages.EnabledChecked) []Effect {
 	}
 	switch {
 	case msg.Unavailable:
-		c.failed[messages.ModuleOwner(msg.Module)] = true
+		c.sit.failed[messages.ModuleOwner(msg.Module)] = failedToStart
 	case msg.Err != "":
 		c.disc = nil
 		return append(c.holdEvents(true), c.finish(messages.TaskDone{Err: fmt.Sprintf("discover modules: %s", msg.Err)}))
@@ -107,16 +108,16 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	out := c.holdEvents(false)
 	// Metrics first: whoever sees the board's enabled modules sees the
 	// metrics of that discovery.
-	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet)},
-		c.decisions(d, env), PublishEnabled{Enabled: slices.Clone(d.enabled)})
+	out = append(out, Discovered{All: c.names(), Enabled: slices.Clone(d.enabled), Unmet: maps.Clone(d.unmet),
+		Decisions: c.decisions(d, env)}, PublishEnabled{Enabled: slices.Clone(d.enabled)})
 	p := planConverge(convergeInput{modules: c.modules, discovered: d, config: c.config, wasEnabled: c.enabled,
-		skipped: c.skipped, releases: msg, unloaded: c.unloaded, ignore: c.opts.IgnoreRelease,
+		skipped: c.sit.skipped, releases: msg, unloaded: c.sit.unloaded, ignore: c.opts.IgnoreRelease,
 		parallel: c.opts.ParallelModuleRuns})
 	for _, name := range p.disabled {
-		out = append(out, DisableModule{Name: name})
+		out = append(out, ModuleOut{Name: name, How: OutDisabled})
 	}
 	for _, r := range p.kept {
-		out = append(out, logAt(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r))
+		out = append(out, Log(step.At(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r)))
 	}
 	c.enabled = p.enabled
 	next := append(p.tasks,
@@ -125,14 +126,14 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	for i := range next {
 		next[i].Converge = true // a reload that supersedes this converge decides them again
 	}
-	return append(out, logAt(slog.LevelInfo, "modules discovered", "enabled", d.enabled), c.finish(messages.TaskDone{Next: next}))
+	return append(out, Log(step.At(slog.LevelInfo, "modules discovered", "enabled", d.enabled)), c.finish(messages.TaskDone{Next: next}))
 }
 
 // holdEvents holds the runs of schedule ticks and Kubernetes events back
 // while discovery is failing (and counts the failure).
 func (c *Core) holdEvents(hold bool) []Effect {
 	if hold {
-		return []Effect{CountDiscoverError{}, HoldEvents{Hold: true}}
+		return []Effect{Count{Metric: MetricDiscoverErrors}, HoldEvents{Hold: true}}
 	}
 	return []Effect{HoldEvents{Hold: false}}
 }
