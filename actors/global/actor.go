@@ -48,8 +48,10 @@ type Options struct {
 // Actor is the global actor: a shell around Core, which decides; it
 // carries out the effects, with one worker per queue.
 type Actor struct {
-	opts    Options
-	core    *Core
+	opts Options
+	core *Core
+	// shell carries out the effects of the core's owner.Owner.
+	shell   owner.Shell
 	workers map[string]*actor.PID // by queue
 	peers   hookrun.Siblings
 	workCtx context.Context
@@ -87,8 +89,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.stepRun(ctx, msg.Tag, hookrun.SnapshotsRead{Snapshots: msg.Snapshots})
 	case messages.ConfigPatchDone:
 		a.stepRun(ctx, msg.Tag, hookrun.ConfigWritten{Err: msg.Err})
-	case tokenArrived:
-		a.stepRun(ctx, msg.queue, hookrun.TokenArrived{})
+	case owner.TokenDue:
+		a.stepRun(ctx, msg.Queue, hookrun.TokenArrived{})
 	case messages.HookEvent:
 		a.stepOwner(ctx, owner.HookEventArrived{Event: msg})
 	case *actor.Stopping:
@@ -119,6 +121,8 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	if s, ok := a.opts.Schemas.(passworded); ok {
 		a.opts.Board.SetPasswords(messages.OwnerGlobal, s.Passwords())
 	}
+	a.shell = owner.Shell{Name: messages.OwnerGlobal, Peers: a.peers, Clock: a.opts.Clock, Log: a.opts.Log,
+		Board: a.opts.Board, Metrics: a.opts.Metrics, Worker: a.workerFor, Publish: a.publish}
 	a.core = NewCore(CoreOptions{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil,
 		ServeWebhooks: a.opts.Webhooks != nil})
 	a.step(ctx, Started{})

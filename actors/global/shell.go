@@ -11,13 +11,9 @@ import (
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/supervision"
+	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/webhook"
 )
-
-// tokenArrived is delivered by the clock when the held run of a queue may
-// go (executionMinInterval).
-type tokenArrived struct{ queue string }
 
 // step feeds ev to the core and carries out the effects.
 func (a *Actor) step(ctx actor.Context, ev Event) {
@@ -42,7 +38,7 @@ func (a *Actor) stepRun(ctx actor.Context, queue string, ev hookrun.Event) {
 func (a *Actor) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
 	case Owned:
-		a.applyOwner(ctx, e.Effect)
+		a.shell.Apply(ctx, e.Effect)
 	case Reply:
 		ctx.Send(e.To, e.Done)
 	case ConfigureHooks:
@@ -70,52 +66,6 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 	}
 }
 
-// applyOwner carries out an effect of the core's owner.Owner; the core
-// keeps RunCommitted and RunFinished.
-func (a *Actor) applyOwner(ctx actor.Context, e owner.Effect) {
-	switch e := e.(type) {
-	case owner.CheckReply:
-		ctx.Respond(e.Reply)
-	case owner.ConfigReply:
-		ctx.Respond(e.Reply)
-	case owner.Publish:
-		a.opts.Board.SetGlobal(e.Scope.Snapshot(), e.Scope.DynamicEnabled())
-		a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(e.Scope))
-	case owner.Enqueue:
-		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
-	case owner.InRun:
-		a.applyRun(ctx, e)
-	case owner.RunCommitted, owner.RunFinished:
-		panic(fmt.Sprintf("global: the core keeps the owner's %T", e))
-	default:
-		panic(fmt.Sprintf("global: owner effect %T has no case in applyOwner", e))
-	}
-}
-
-// applyRun carries out a queue's hook run effect; Committed and Finished
-// never leave the owner.
-func (a *Actor) applyRun(ctx actor.Context, in owner.InRun) {
-	queue := in.Queue
-	switch e := in.Effect.(type) {
-	case hookrun.GetSnapshots:
-		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: messages.OwnerGlobal, Hook: e.Hook, Tag: queue})
-	case hookrun.ArmTimer:
-		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{queue: queue}, e.Wait)
-	case hookrun.RunHook:
-		t := in.Task
-		e.Request.Logger = a.opts.Log.With("binding", t.Binding, "queue", queue, "task", t.ID, "attempt", t.Attempts+1)
-		ctx.Request(a.workerFor(ctx, queue), worker.HookJob{Request: e.Request, Binding: e.Info.Binding, Queue: queue})
-	case hookrun.Ran:
-		a.record(e)
-	case hookrun.WriteConfigPatch:
-		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook, Tag: queue})
-	case hookrun.Committed, hookrun.Finished:
-		panic(fmt.Sprintf("global: the owner keeps the hook run's %T", e))
-	default:
-		panic(fmt.Sprintf("global: hook run effect %T has no case in applyRun", e))
-	}
-}
-
 // workerFor returns the worker of a queue, spawned on first use.
 func (a *Actor) workerFor(ctx actor.Context, queue string) *actor.PID {
 	if w, ok := a.workers[queue]; ok {
@@ -126,13 +76,10 @@ func (a *Actor) workerFor(ctx actor.Context, queue string) *actor.PID {
 	return w
 }
 
-func (a *Actor) record(e hookrun.Ran) {
-	if a.opts.Board != nil {
-		a.opts.Board.RecordHookRun(messages.OwnerGlobal, e.Hook, e.Contexts, e.Err)
-	}
-	if a.opts.Metrics != nil {
-		a.opts.Metrics.HookRun(hookrun.HookRun{Hook: e.Hook, Info: e.Info, Result: e.Result, Err: e.Err})
-	}
+// publish puts the global scope on the board.
+func (a *Actor) publish(scope values.Scope) {
+	a.opts.Board.SetGlobal(scope.Snapshot(), scope.DynamicEnabled())
+	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(scope))
 }
 
 // sendTo sends msg to pid, unless the peer is absent (tests without it).
