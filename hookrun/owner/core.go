@@ -14,10 +14,10 @@ import (
 // queue key: the global actor runs one per queue, a module one under the
 // key ""), and the owner events (a config check, its ConfigMap section, a
 // hook event, an event of a hook run). An owner's core composes it as raft
-// composes its progress tracker: it hands it those events with an
-// Env and takes back effects of a closed set, keeping RunCommitted
-// and RunFinished (what a run's end means is the owner's to decide) and
-// passing the others to its shell.
+// composes its progress tracker: it hands it those events with an Env and
+// takes back effects of a closed set, keeping RunCommitted and RunFinished
+// (what a run's end means is the owner's to decide) and passing the others
+// to its shell.
 type Owner struct {
 	name     string
 	scope    values.Scope
@@ -99,8 +99,8 @@ func (o *Owner) sectionChanged(section any) []Effect {
 	return []Effect{Publish{Scope: next}, ConfigReply{Reply: reply}}
 }
 
-// stepRun feeds a queue's hook run (a hookrun.Begin starts one) and takes back
-// what concerns the owner: the patches, committed to its scope at once
+// stepRun feeds a queue's hook run (a hookrun.Begin starts one) and takes
+// back what concerns the owner: the patches, committed to its scope at once
 // (RunCommitted), and the run's end (RunFinished). The rest is for the
 // shell, with the queue and the task it runs for.
 func (o *Owner) stepRun(e HookRunEvent, env Env) []Effect {

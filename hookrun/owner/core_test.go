@@ -10,7 +10,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
-	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
@@ -20,13 +19,15 @@ import (
 
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func globalScope(t *testing.T) values.Scope {
+// newOwner is the global actor's Owner, its scope's global.n 1, with a
+// kube actor; paced: with a clock.
+func newOwner(t *testing.T, paced bool) (*owner.Owner, values.Scope) {
 	t.Helper()
 	scope, err := values.NewGlobalScope(nil, values.Sections{Global: map[string]any{"n": float64(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scope
+	return owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: scope, WithKube: true, Paced: paced}), scope
 }
 
 // describe writes an owner effect as the tests expect it.
@@ -52,14 +53,13 @@ func harness(t *testing.T, o *owner.Owner, env *owner.Env) actortest.Harness[own
 		Step: func(ev owner.Event) []owner.Effect { return o.Step(ev, *env) }}
 }
 
-func hook(t *testing.T, name, config string) hookrun.Hook {
-	t.Helper()
-	cfg, err := hookconfig.Parse([]byte(config), bindings.ScopeGlobal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: cfg}
+// hook is a hook of cfg, as discovery gives it.
+func hook(name string, cfg bindings.Config) hookrun.Hook {
+	cfg.Version = bindings.V1
+	return hookrun.Hook{Hook: hookexec.Hook{Name: name}, Config: &cfg}
 }
+
+func orders(t bindings.Type) map[bindings.Type]float64 { return map[bindings.Type]float64{t: 1} }
 
 func begin(t *testing.T, queue string, h hookrun.Hook) owner.HookRunEvent {
 	return owner.HookRunEvent{Queue: queue, Event: hookrun.Begin{Hook: h, Info: hookrun.RunInfoOf("onStartup", queue, false, ""),
@@ -88,10 +88,10 @@ func result(t *testing.T, queue, values, config string) owner.HookRunEvent {
 // patch is written; an event for a key with no run is dropped; the end
 // of a run, failed or not, is the owner's (RunFinished).
 func TestOwnerRuns(t *testing.T) {
-	o := owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: globalScope(t), WithKube: true})
+	o, _ := newOwner(t, false)
 	env := &owner.Env{Now: epoch, Task: messages.Task{ID: 7}, Running: true}
 	h := harness(t, o, env)
-	plain := hook(t, "a.sh", `{"configVersion":"v1","onStartup":1}`)
+	plain := hook("a.sh", bindings.Config{Orders: orders(bindings.OnStartup)})
 	h.Expect(begin(t, "main", plain), "main: RunHook task=7")
 	env.Task.ID = 8
 	h.Expect(begin(t, "slow", plain), "slow: RunHook task=8")
@@ -114,10 +114,10 @@ func TestOwnerRuns(t *testing.T) {
 // TestOwnerSnapshotsAndPacing: a run that wants snapshots asks for them
 // with its queue key; a paced hook over its rate waits for a timer.
 func TestOwnerSnapshotsAndPacing(t *testing.T) {
-	o := owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: globalScope(t), WithKube: true, Paced: true})
+	o, _ := newOwner(t, true)
 	env := &owner.Env{Now: epoch}
 	h := harness(t, o, env)
-	kube := hook(t, "kube.sh", `{"configVersion":"v1","beforeAll":1,"kubernetes":[{"name":"pods","kind":"Pod"}]}`)
+	kube := hook("kube.sh", bindings.Config{Orders: orders(bindings.BeforeAll), Kubernetes: []bindings.KubernetesBinding{{Name: "pods"}}})
 	ev := begin(t, "q", kube)
 	b := ev.Event.(hookrun.Begin)
 	b.Request.BindingContext, b.Info.Binding = nil, "beforeAll"
@@ -125,7 +125,7 @@ func TestOwnerSnapshotsAndPacing(t *testing.T) {
 	h.Expect(ev, "q: GetSnapshots task=0")
 	h.Expect(owner.HookRunEvent{Queue: "q", Event: hookrun.SnapshotsRead{}}, "q: RunHook task=0")
 	h.Expect(result(t, "q", "", ""), "q: Ran task=0", "RunCommitted q changed=false", "RunFinished q err=<nil>")
-	paced := hook(t, "paced.sh", `{"configVersion":"v1","onStartup":1,"settings":{"executionMinInterval":"10s"}}`)
+	paced := hook("paced.sh", bindings.Config{Orders: orders(bindings.OnStartup), Settings: bindings.Settings{ExecutionMinInterval: 10 * time.Second}})
 	h.Expect(begin(t, "q", paced), "q: RunHook task=0")
 	h.Expect(result(t, "q", "", ""), "q: Ran task=0", "RunCommitted q changed=false", "RunFinished q err=<nil>")
 	h.Expect(begin(t, "q", paced), "q: ArmTimer task=0")
@@ -135,8 +135,7 @@ func TestOwnerSnapshotsAndPacing(t *testing.T) {
 // TestOwnerConfig: a check answers for its round and takes nothing; a
 // section is taken and published, or rejected with the scope kept.
 func TestOwnerConfig(t *testing.T) {
-	scope := globalScope(t)
-	o := owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: scope})
+	o, scope := newOwner(t, false)
 	h := harness(t, o, &owner.Env{})
 	for _, tc := range []struct {
 		section any
@@ -163,7 +162,7 @@ func TestOwnerConfig(t *testing.T) {
 // TestOwnerHookEvents: a hook event becomes its task; a Synchronization
 // that arrives while the task of Env runs takes that task's activation.
 func TestOwnerHookEvents(t *testing.T) {
-	o := owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: globalScope(t)})
+	o, _ := newOwner(t, false)
 	env := &owner.Env{Task: messages.Task{Activation: messages.ActivationStartup}, Running: true}
 	h := harness(t, o, env)
 	sync := messages.HookEvent{Owner: messages.OwnerGlobal, Hook: "g.sh", Binding: "pods", Queue: "q", Sync: true}
