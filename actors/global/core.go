@@ -80,21 +80,21 @@ func (c *Core) queue(name string) *queueRun {
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case TaskAssigned:
-		return c.assigned(e.Assigned, env)
-	case OwnerEvent:
-		return c.stepOwner(e.Event, env)
-	case KubeSynced:
-		return c.kubeSynced(e.Runs, env)
 	case Started:
 		return []Effect{Owned{Effect: owner.Publish{Scope: c.own.Scope()}}, ConfigureHooks{}}
-	case Configured:
-		return c.configure(e)
-	case WebhooksRegistered:
-		return c.webhooksRegistered(e.Err)
+	case TaskAssigned:
+		return c.assigned(e.Assigned, env)
 	case Stopping:
 		c.stopping = true
 		return nil
+	case OwnerEvent:
+		return c.stepOwner(e.Event, env)
+	case Configured:
+		return c.configure(e)
+	case KubeSynced:
+		return c.kubeSynced(e.Runs, env)
+	case WebhooksRegistered:
+		return c.webhooksRegistered(e.Err)
 	default:
 		panic(fmt.Sprintf("global: event %T has no case in Step", ev))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 // TestGlobalStart: the actor publishes its scope when it starts, and
@@ -47,4 +48,18 @@ func TestGlobalStart(t *testing.T) {
 	c := NewCore(CoreOptions{})
 	harness(t, c).Expect(Stopping{})
 	harness(t, c).Expect(assign(1, messages.Task{Kind: messages.TaskGlobalSync}), "Reply 1 err=the operator is stopping")
+}
+
+// TestApplyCoversEveryEffect: apply has a case for every effect of the
+// core (the owner's effects it hands to owner.Shell, whose own test holds
+// it to them), so that a new effect type fails here rather than at run
+// time in the shell; Step has a case for every event of the core, and
+// fromOwner for every owner effect, so that a new one cannot be dropped
+// without a word.
+func TestApplyCoversEveryEffect(t *testing.T) {
+	actortest.Covered(t, ".", map[string]actortest.Sealed{
+		"apply":     {Dir: ".", Marker: "globalEffect"},
+		"Step":      {Dir: ".", Marker: "globalEvent"},
+		"fromOwner": {Dir: "../../hookrun/owner", Marker: "ownerEffect", Qualifier: "owner"},
+	})
 }
