@@ -47,9 +47,6 @@ func New(o Options) *Owner {
 // Scope is the owner's values scope as it is now.
 func (o *Owner) Scope() values.Scope { return o.scope }
 
-// Name is the owner's name.
-func (o *Owner) Name() string { return o.name }
-
 // Stage is where the hook run of a queue key is (hookrun.Idle when it has
 // none).
 func (o *Owner) Stage(queue string) hookrun.Stage {
