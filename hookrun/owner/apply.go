@@ -37,7 +37,8 @@ type Shell struct {
 	// Worker is the worker child that runs a queue key's hooks.
 	Worker func(ctx actor.Context, queue string) *actor.PID
 	// Publish publishes the owner's scope, with what else the owner
-	// publishes.
+	// publishes; nil when the owner's core turns the Owner's Publish into
+	// an effect of its own (a module's carries its state too).
 	Publish func(scope values.Scope)
 }
 
