@@ -63,3 +63,54 @@ func countContexts(req hookexec.Request) int {
 	}
 	return len(list)
 }
+
+// Applied is a hook result applied to a scope.
+type Applied struct {
+	Scope values.Scope
+	// ValuesChanged tells whether the values or the dynamic enabled flags
+	// changed.
+	ValuesChanged bool
+	// ConfigPatch is the JSON patch to write to the ConfigMap; nil when none.
+	ConfigPatch []byte
+}
+
+// Apply applies a hook's values patch and config values patch to scope. A
+// patch that fails validation fails the hook run (which is then retried),
+// and leaves scope as it was.
+func Apply(scope values.Scope, hook string, res hookexec.Result) (Applied, error) {
+	out := Applied{Scope: scope}
+	if len(res.ConfigValuesPatch) > 0 {
+		next, err := out.Scope.WithConfigPatch(res.ConfigValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: config values patch: %w", hook, err)
+		}
+		data, err := json.Marshal(res.ConfigValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: encode config values patch: %w", hook, err)
+		}
+		out.Scope, out.ConfigPatch = next, data
+	}
+	if len(res.ValuesPatch) > 0 {
+		next, changed, err := out.Scope.WithValuesPatch(res.ValuesPatch)
+		if err != nil {
+			return Applied{Scope: scope}, fmt.Errorf("hook %s: values patch: %w", hook, err)
+		}
+		out.Scope = next
+		out.ValuesChanged = changed
+	}
+	out.ValuesChanged = out.ValuesChanged || out.Scope.Checksum() != scope.Checksum()
+	return out, nil
+}
+
+// PatchesJSON is a scope's in-memory patch layer as a JSON patch.
+func PatchesJSON(scope values.Scope) json.RawMessage {
+	ops := scope.Patches().Operations()
+	if len(ops) == 0 {
+		return json.RawMessage("[]")
+	}
+	data, err := json.Marshal(ops)
+	if err != nil {
+		return json.RawMessage("[]")
+	}
+	return data
+}

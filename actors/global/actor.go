@@ -9,8 +9,8 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
-	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -48,8 +48,10 @@ type Options struct {
 // Actor is the global actor: a shell around Core, which decides; it
 // carries out the effects, with one worker per queue.
 type Actor struct {
-	opts    Options
-	core    Core
+	opts Options
+	core *Core
+	// shell carries out the effects of the core's owner.Owner.
+	shell   owner.Shell
 	workers map[string]*actor.PID // by queue
 	peers   hookrun.Siblings
 	workCtx context.Context
@@ -72,25 +74,25 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.ConfigureResult:
 		a.step(ctx, Configured{Hooks: msg.Hooks, Err: msg.Err})
 	case messages.ApplyConfig:
-		a.handleApplyConfig(ctx, msg)
+		a.stepOwner(ctx, owner.SectionChanged{Section: msg.Section})
 	case messages.CheckConfig:
-		a.step(ctx, CheckAsked{Check: msg})
+		a.stepOwner(ctx, owner.CheckAsked{Check: msg})
 	case messages.RunTask:
-		a.handleRunTask(ctx, msg)
+		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 	case messages.KubeSyncRuns:
 		a.step(ctx, KubeSynced{Runs: msg})
 	case worker.WebhookResult:
 		a.step(ctx, WebhooksRegistered{Err: msg.Err})
 	case worker.HookResult:
-		a.step(ctx, HookRunEvent{Queue: msg.Queue, Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
+		a.stepRun(ctx, msg.Queue, hookrun.HookDone{Result: msg.Result, Err: msg.Err})
 	case messages.HookSnapshots:
-		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
+		a.stepRun(ctx, msg.Tag, hookrun.SnapshotsRead{Snapshots: msg.Snapshots})
 	case messages.ConfigPatchDone:
-		a.step(ctx, HookRunEvent{Queue: msg.Tag, Event: hookrun.ConfigWritten{Err: msg.Err}})
-	case tokenArrived:
-		a.step(ctx, HookRunEvent{Queue: msg.queue, Event: hookrun.TokenArrived{}})
+		a.stepRun(ctx, msg.Tag, hookrun.ConfigWritten{Err: msg.Err})
+	case owner.TokenDue:
+		a.stepRun(ctx, msg.Queue, hookrun.TokenArrived{})
 	case messages.HookEvent:
-		a.step(ctx, HookEventArrived{Event: msg})
+		a.stepOwner(ctx, owner.HookEventArrived{Event: msg})
 	case *actor.Stopping:
 		// A worker spawned from now on would never be stopped, and the
 		// actor would never end: new tasks fail.
@@ -103,8 +105,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 	}
 }
 
-// handleStarted builds the scope from the durable inputs (values files; the
-// ConfigMap section arrives with ApplyConfig) and configures the hooks.
+// handleStarted builds the core from the durable inputs (values files;
+// the ConfigMap section arrives with ApplyConfig); its first step
+// publishes the scope and configures the hooks.
 func (a *Actor) handleStarted(ctx actor.Context) {
 	workCtx, cancel := context.WithCancel(worker.OrBackground(a.opts.Work))
 	a.cancel = cancel
@@ -118,22 +121,11 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	if s, ok := a.opts.Schemas.(passworded); ok {
 		a.opts.Board.SetPasswords(messages.OwnerGlobal, s.Passwords())
 	}
-	a.step(ctx, Started{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil,
+	a.shell = owner.Shell{Name: messages.OwnerGlobal, Peers: a.peers, Clock: a.opts.Clock, Log: a.opts.Log,
+		Board: a.opts.Board, Metrics: a.opts.Metrics, Worker: a.workerFor, Publish: a.publish}
+	a.core = NewCore(CoreOptions{Scope: scope, WithKube: a.peers.Kube != nil, Paced: a.opts.Clock != nil,
 		ServeWebhooks: a.opts.Webhooks != nil})
-	ctx.Request(a.workerFor(ctx, messages.MainQueue), worker.ConfigureJob{Root: a.opts.HooksDir, Scope: bindings.ScopeGlobal})
-}
-
-func (a *Actor) handleRunTask(ctx actor.Context, msg messages.RunTask) {
-	a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
-}
-
-func (a *Actor) handleApplyConfig(ctx actor.Context, msg messages.ApplyConfig) {
-	a.step(ctx, SectionChanged{Section: msg.Section})
-}
-
-func (a *Actor) publish() {
-	a.opts.Board.SetGlobal(a.core.Scope.Snapshot(), a.core.Scope.DynamicEnabled())
-	a.opts.Board.SetPatches(messages.OwnerGlobal, hookrun.PatchesJSON(a.core.Scope))
+	a.step(ctx, Started{})
 }
 
 // passworded is what the global schemas (a *schema.Set) say of the

@@ -2,10 +2,13 @@ package global
 
 import (
 	"fmt"
+	"log/slog"
 
+	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -14,33 +17,50 @@ var patchScope = hookexec.PatchScope{RootKey: values.GlobalKey, AllowEnabledKeys
 
 // Core is the global actor's decision state: pure, no I/O. Global hooks
 // run one task per queue at a time, queues concurrently: each queue has
-// its own hook run (and, in the actor, its own worker); their results
-// apply to the one global scope, in the order they arrive.
+// its own hook run (in the core's owner.Owner, which holds the global
+// scope) and, in the actor, its own worker; their results apply to the one
+// global scope, in the order they arrive.
 type Core struct {
-	Hooks    hookrun.HookSet
-	Scope    values.Scope
-	WithKube bool
-	Paced    bool
-	// Stopping: the actor is being stopped; new tasks fail at once.
-	Stopping bool
-	queues   map[string]*queueRun
-	// sync is the running GlobalSynchronization task, while it waits.
-	sync *syncing
+	own      *owner.Owner
+	hooks    hookrun.HookSet
+	withKube bool
 	// serveWebhooks: the actor has a webhook server for the global hooks'
 	// webhook bindings.
 	serveWebhooks bool
+	// stopping: the actor is being stopped; new tasks fail at once.
+	stopping bool
+	queues   map[string]*queueRun
+	// sync is the running GlobalSynchronization task, while it waits.
+	sync *syncing
 }
 
-// queueRun is a queue's tasks and its hook run.
+// CoreOptions builds a Core (Options are the actor's).
+type CoreOptions struct {
+	// Scope is the global values from the values files; the ConfigMap's
+	// global section arrives as a owner.SectionChanged.
+	Scope values.Scope
+	// WithKube: the actor has a kube actor; Paced: a clock, so that
+	// executionMinInterval applies; ServeWebhooks: a webhook server.
+	WithKube, Paced, ServeWebhooks bool
+}
+
+// NewCore returns the core of a global actor that has just started.
+func NewCore(o CoreOptions) *Core {
+	return &Core{
+		own:      owner.New(owner.Options{Name: messages.OwnerGlobal, Scope: o.Scope, WithKube: o.WithKube, Paced: o.Paced}),
+		withKube: o.WithKube, serveWebhooks: o.ServeWebhooks, queues: map[string]*queueRun{},
+	}
+}
+
+// queueRun is a queue's tasks.
 type queueRun struct {
-	hook  hookrun.Run
 	tasks hookrun.Tasks
 	// changed: the task's hook changed the values.
 	changed bool
 }
 
-// Current is the task a queue is running.
-func (c *Core) Current(queue string) (messages.Task, bool) {
+// current is the task a queue is running.
+func (c *Core) current(queue string) (messages.Task, bool) {
 	if r := c.queues[queue]; r != nil {
 		a, ok := r.tasks.Current()
 		return a.Task, ok
@@ -49,12 +69,9 @@ func (c *Core) Current(queue string) (messages.Task, bool) {
 }
 
 func (c *Core) queue(name string) *queueRun {
-	if c.queues == nil {
-		c.queues = map[string]*queueRun{}
-	}
 	r, ok := c.queues[name]
 	if !ok {
-		r = &queueRun{hook: hookrun.Run{WithKube: c.WithKube, Paced: c.Paced}, tasks: hookrun.Tasks{PerQueue: true}}
+		r = &queueRun{tasks: hookrun.Tasks{PerQueue: true}}
 		c.queues[name] = r
 	}
 	return r
@@ -63,31 +80,63 @@ func (c *Core) queue(name string) *queueRun {
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
+	case Started:
+		return []Effect{Owned{Effect: owner.Publish{Scope: c.own.Scope()}}, ConfigureHooks{}}
 	case TaskAssigned:
 		return c.assigned(e.Assigned, env)
-	case HookRunEvent:
-		return c.stepHook(e.Queue, env, e.Event)
-	case KubeSynced:
-		return c.kubeSynced(e.Runs, env)
-	case CheckAsked:
-		return []Effect{CheckReply{Reply: hookrun.CheckSection(c.Scope, messages.OwnerGlobal, e.Check)}}
-	case SectionChanged:
-		return c.sectionChanged(e.Section)
-	case Started:
-		return c.started(e)
+	case Stopping:
+		c.stopping = true
+		return nil
+	case OwnerEvent:
+		return c.stepOwner(e.Event, env)
 	case Configured:
 		return c.configure(e)
+	case KubeSynced:
+		return c.kubeSynced(e.Runs, env)
 	case WebhooksRegistered:
 		return c.webhooksRegistered(e.Err)
-	case Stopping:
-		c.Stopping = true
-		return nil
-	case HookEventArrived: // a Synchronization from main's GlobalSynchronization's watch takes its activation
-		cur, running := c.Current(messages.MainQueue)
-		return []Effect{Enqueue{Tasks: []messages.Task{hookrun.EventTaskDuring(e.Event, cur, running)}}}
 	default:
 		panic(fmt.Sprintf("global: event %T has no case in Step", ev))
 	}
+}
+
+// stepOwner steps the owner with the task its event concerns: a hook
+// run's queue's, or for a hook event main's (a Synchronization from the
+// watch of main's GlobalSynchronization takes its activation).
+func (c *Core) stepOwner(ev owner.Event, env Env) []Effect {
+	queue := messages.MainQueue
+	if run, ok := ev.(owner.HookRunEvent); ok {
+		queue = run.Queue
+	}
+	cur, running := c.current(queue)
+	return c.fromOwner(c.own.Step(ev, owner.Env{Now: env.Now, Task: cur, Running: running}), env)
+}
+
+// fromOwner keeps what the owner's effects mean to the global actor: a
+// committed run publishes the scope and marks its queue's task as one
+// that changed values, a finished run finishes its task, a rejected
+// section is logged; the rest goes to the shell.
+func (c *Core) fromOwner(effects []owner.Effect, env Env) []Effect {
+	var out []Effect
+	for _, e := range effects {
+		switch e := e.(type) {
+		case owner.RunCommitted:
+			c.queues[e.Queue].changed = e.ValuesChanged
+			out = append(out, Owned{Effect: owner.Publish{Scope: c.own.Scope()}})
+		case owner.RunFinished:
+			out = append(out, c.finish(e.Queue, e.Err, env)...)
+		case owner.ConfigReply:
+			if e.Reply.Err != "" {
+				out = append(out, Log(step.At(slog.LevelError, "global config rejected; the previous one stays", "err", e.Reply.Err)))
+			}
+			out = append(out, Owned{Effect: e})
+		case owner.CheckReply, owner.Publish, owner.Enqueue, owner.InRun:
+			out = append(out, Owned{Effect: e})
+		default:
+			panic(fmt.Sprintf("global: owner effect %T has no case in fromOwner", e))
+		}
+	}
+	return out
 }
 
 // assigned starts a task on its queue's run; a queue gives one task at a
@@ -95,7 +144,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 // stopping actor refuses every task.
 func (c *Core) assigned(a hookrun.Assigned, env Env) []Effect {
 	t := a.Task
-	if c.Stopping {
+	if c.stopping {
 		return []Effect{Reply{To: a.Queue, Done: messages.TaskDone{ID: t.ID, Queue: t.Queue, Err: "the operator is stopping"}}}
 	}
 	q := t.Queue // named by the queue (bindings.QueueName) when it was queued
@@ -124,45 +173,24 @@ func (c *Core) start(q string, t messages.Task, env Env) []Effect {
 // expand turns a binding run into one task per hook, by ORDER.
 func (c *Core) expand(t messages.Task) []messages.Task {
 	var out []messages.Task
-	for _, h := range c.Hooks.Ordered(bindings.Type(t.Binding)) {
+	for _, h := range c.hooks.Ordered(bindings.Type(t.Binding)) {
 		out = append(out, hookrun.OrderTaskOf(messages.OwnerGlobal, h.Name, t))
 	}
 	return out
 }
 
 func (c *Core) startHook(q string, t messages.Task, env Env) []Effect {
-	h, ok := c.Hooks.Find(t.Hook)
+	h, ok := c.hooks.Find(t.Hook)
 	if !ok {
 		return c.end(q, messages.TaskDone{Err: fmt.Sprintf("no global hook %q", t.Hook)}, env)
 	}
-	req, err := hookrun.Request(h, t.Context, values.GlobalHookInput(c.Scope.Snapshot()), patchScope, nil)
+	req, err := hookrun.Request(h, t.Context, values.GlobalHookInput(c.own.Scope().Snapshot()), patchScope, nil)
 	if err != nil {
 		return c.end(q, messages.TaskDone{Err: err.Error()}, env)
 	}
 	c.queues[q].changed = false
-	return c.stepHook(q, env, hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure, t.Activation)})
-}
-
-// stepHook feeds a queue's hook run and takes back what concerns the
-// global scope: the committed patches and the run's end.
-func (c *Core) stepHook(q string, env Env, ev hookrun.Event) []Effect {
-	r, ok := c.queues[q]
-	if !ok {
-		return nil
-	}
-	var out []Effect
-	for _, e := range r.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.Scope}) {
-		switch e := e.(type) {
-		case hookrun.Committed:
-			c.Scope, r.changed = e.Scope, e.ValuesChanged
-			out = append(out, Publish{})
-		case hookrun.Finished:
-			return append(out, c.finish(q, e.Err, env)...)
-		default:
-			out = append(out, InQueue{Queue: q, Effect: e})
-		}
-	}
-	return out
+	begin := hookrun.Begin{Hook: h, Request: req, Info: hookrun.RunInfoOf(t.Binding, t.Queue, t.AllowFailure, t.Activation)}
+	return c.stepOwner(owner.HookRunEvent{Queue: q, Event: begin}, env)
 }
 
 // finish reports a hook task; afterAll and event hooks that changed global
@@ -216,13 +244,4 @@ func (c *Core) end(q string, d messages.TaskDone, env Env) []Effect {
 		out = append(out, c.start(q, next.Task, env)...)
 	}
 	return out
-}
-
-func (c *Core) sectionChanged(section any) []Effect {
-	next, reply := hookrun.ApplySection(c.Scope, messages.OwnerGlobal, section)
-	if reply.Err != "" {
-		return []Effect{ConfigReply{Reply: reply}}
-	}
-	c.Scope = next
-	return []Effect{Publish{}, ConfigReply{Reply: reply}}
 }

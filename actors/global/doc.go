@@ -9,14 +9,20 @@
 // hooks: kubernetes bindings first, whose Synchronization runs follow in
 // main (and in named queues, waited for), then the schedules.
 //
-// The decisions are pure code, all in Core's Step (core.go, syncwait.go,
-// lifecycle.go): the actor's start (ready once its hooks are configured
-// and their webhooks registered), one task per queue at a time (a hookrun.Tasks per queue), queues
-// concurrently, each with its own hookrun.Run, and the GlobalSynchronization
-// task, whose wait for the Synchronization runs is SyncWait, a pure part of
-// the core. The actor (actor.go, shell.go, sync.go) only turns messages
-// into events and carries out the effects, with one worker per queue. The
-// global hooks' webhook bindings (webhooks.go) are registered once the
-// hooks are configured, before the actor reports ready, and live as long
-// as the operator.
+// Core code is in core.go and core_<concern>.go (and syncwait.go, its
+// sub-machine); shell code in actor.go and shell.go. Every decision is in
+// Core's Step, built with NewCore: the actor's start (core_start.go: ready
+// once its hooks are configured and their webhooks registered), one task
+// per queue at a time (a hookrun.Tasks per queue), queues concurrently,
+// and the GlobalSynchronization task (core_sync.go), whose wait for the
+// Synchronization runs is SyncWait, a pure sub-machine. What the global
+// actor does as an owner, as a module does (the config check, its section,
+// hook events, a hook run per queue and the global scope), is the
+// composed hookrun/owner.Owner; the core keeps what a run's end means here
+// and passes the rest to the shell wrapped in Owned, which owner.Shell
+// carries out. Effects carry what their applier needs: the actor
+// (actor.go, shell.go) reads no core state, it turns messages into events
+// and carries out the effects, with one worker per queue. The global
+// hooks' webhook bindings are registered once the hooks are configured,
+// before the actor reports ready, and live as long as the operator.
 package global

@@ -20,16 +20,9 @@ import (
 func Example() {
 	t := &actortest.Standalone{}
 	defer t.Close()
-	dir, err := os.MkdirTemp("", "global-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	hook := "#!/bin/sh\nif [ \"$1\" = --config ]; then echo '{\"configVersion\":\"v1\",\"onStartup\":1}'; exit 0; fi\n" +
-		"echo '[{\"op\":\"add\",\"path\":\"/global/ready\",\"value\":true}]' > $VALUES_JSON_PATCH_PATH\n"
-	if err := os.WriteFile(filepath.Join(dir, "startup.sh"), []byte(hook), 0o755); err != nil {
-		panic(err)
-	}
+	dir := hooksDir(t, map[string]string{"startup.sh": "#!/bin/sh\n" +
+		"if [ \"$1\" = --config ]; then echo '{\"configVersion\":\"v1\",\"onStartup\":1}'; exit 0; fi\n" +
+		"echo '[{\"op\":\"add\",\"path\":\"/global/ready\",\"value\":true}]' > $VALUES_JSON_PATCH_PATH\n"})
 	runner := hookexec.NewRunner(hookexec.Options{TmpDir: dir})
 	defer runner.Close()
 
@@ -50,4 +43,20 @@ func Example() {
 	// Output:
 	// 1 GlobalHookRun startup.sh
 	// 2 err="" ready=true
+}
+
+// hooksDir is a global hooks dir holding hooks (name to script), removed
+// when t closes.
+func hooksDir(t *actortest.Standalone, hooks map[string]string) string {
+	dir, err := os.MkdirTemp("", "global-example")
+	if err != nil {
+		panic(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for name, script := range hooks {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			panic(err)
+		}
+	}
+	return dir
 }

@@ -7,6 +7,22 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 )
 
+// syncEvent is the list of runs (list set) or a task's end, and what the
+// wait should decide on it.
+type syncEvent struct {
+	list *messages.KubeSyncRuns
+	task messages.Task
+	want SyncStep
+}
+
+// on hands the event to w.
+func (ev syncEvent) on(w *SyncWait) SyncStep {
+	if ev.list != nil {
+		return w.Listed(*ev.list)
+	}
+	return w.Finished(ev.task)
+}
+
 func syncRun(hook string) messages.Task {
 	return messages.Task{Kind: messages.TaskGlobalHook, Hook: hook, Binding: "b", Sync: true}
 }
@@ -24,49 +40,38 @@ func TestSyncWait(t *testing.T) {
 	list := messages.KubeSyncRuns{Runs: []messages.SyncRun{{Hook: "main.sh", Binding: "b"}}, Waited: []messages.SyncRef{ref("named.sh")}}
 	nextMain := []messages.Task{{Kind: messages.TaskGlobalHook, Owner: messages.OwnerGlobal, Hook: "main.sh", Binding: "b",
 		Contexts: 1, Sync: true, Reason: "Synchronization"}}
-	type event struct {
-		list *messages.KubeSyncRuns
-		task messages.Task
-		want SyncStep
-	}
 	for _, tc := range []struct {
 		name   string
-		events []event
+		events []syncEvent
 	}{
-		{"named run finishes after the list", []event{
+		{"named run finishes after the list", []syncEvent{
 			{list: &list, want: SyncStep{Waiting: 1}},
 			{task: messages.Task{Hook: "named.sh", Binding: "b"}}, // not a Synchronization run
 			{task: syncRun("named.sh"), want: SyncStep{EndTask: true, Next: nextMain}},
 			{task: syncRun("main.sh"), want: SyncStep{Done: true, StartSchedules: true}},
 		}},
-		{"named run finishes before the list", []event{
+		{"named run finishes before the list", []syncEvent{
 			{task: syncRun("named.sh")},
 			{list: &list, want: SyncStep{EndTask: true, Next: nextMain}},
 			{list: &list}, // a second list is ignored
 			{task: syncRun("main.sh"), want: SyncStep{Done: true, StartSchedules: true}},
 		}},
-		{"main's runs carry allowFailure; a dropped failure counts as finished", []event{
+		{"main's runs carry allowFailure; a dropped failure counts as finished", []syncEvent{
 			{list: &messages.KubeSyncRuns{Runs: []messages.SyncRun{{Hook: "main.sh", Binding: "b", AllowFailure: true}}},
 				want: SyncStep{EndTask: true, Next: []messages.Task{allowing(nextMain[0])}}},
 			{task: allowing(syncRun("main.sh")), want: SyncStep{Done: true, StartSchedules: true}},
 		}},
-		{"nothing to wait for", []event{
+		{"nothing to wait for", []syncEvent{
 			{list: &messages.KubeSyncRuns{}, want: SyncStep{EndTask: true, Done: true, StartSchedules: true}},
 		}},
-		{"bindings fail", []event{
+		{"bindings fail", []syncEvent{
 			{list: &messages.KubeSyncRuns{Err: "pods: forbidden"}, want: SyncStep{EndTask: true, Err: "kubernetes bindings: pods: forbidden", Done: true}},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := NewSyncWait()
 			for i, ev := range tc.events {
-				var got SyncStep
-				if ev.list != nil {
-					got = w.Listed(*ev.list)
-				} else {
-					got = w.Finished(ev.task)
-				}
-				if !reflect.DeepEqual(got, ev.want) {
+				if got := ev.on(w); !reflect.DeepEqual(got, ev.want) {
 					t.Fatalf("event %d: %+v, want %+v", i, got, ev.want)
 				}
 			}
