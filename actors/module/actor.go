@@ -11,6 +11,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision"
@@ -87,6 +88,8 @@ type Actor struct {
 	reconfigure supervision.Retry
 	peers       hookrun.Siblings
 	self        *actor.PID
+	// shell carries out the effects of the core's owner.Owner.
+	shell owner.Shell
 }
 
 // New returns the producer of a module actor.
@@ -109,15 +112,15 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ApplyConfig:
 		a.handleApplyConfig(ctx, msg)
 	case worker.HookResult:
-		a.step(ctx, HookRunEvent{Event: hookrun.HookDone{Result: msg.Result, Err: msg.Err}})
+		a.stepRun(ctx, hookrun.HookDone{Result: msg.Result, Err: msg.Err})
 	case messages.HookSnapshots:
-		a.step(ctx, HookRunEvent{Event: hookrun.SnapshotsRead{Snapshots: msg.Snapshots}})
+		a.stepRun(ctx, hookrun.SnapshotsRead{Snapshots: msg.Snapshots})
 	case messages.ConfigPatchDone:
-		a.step(ctx, HookRunEvent{Event: hookrun.ConfigWritten{Err: msg.Err}})
-	case tokenArrived:
-		a.step(ctx, HookRunEvent{Event: hookrun.TokenArrived{}})
+		a.stepRun(ctx, hookrun.ConfigWritten{Err: msg.Err})
+	case owner.TokenDue:
+		a.stepRun(ctx, hookrun.TokenArrived{})
 	case messages.HookEvent:
-		a.step(ctx, HookEventArrived{Event: msg})
+		a.step(ctx, OwnerEvent{Event: owner.HookEventArrived{Event: msg}})
 	case messages.CheckEnabled:
 		a.step(ctx, EnabledAsked{EnabledBefore: msg.EnabledBefore, From: ctx.Sender()})
 	case worker.EnabledResult:
@@ -129,7 +132,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ModuleRemoved:
 		a.step(ctx, Removed{})
 	case messages.CheckConfig:
-		a.step(ctx, CheckAsked{Check: msg})
+		a.step(ctx, OwnerEvent{Event: owner.CheckAsked{Check: msg}})
 	case messages.RunTask:
 		a.step(ctx, TaskAssigned{Assigned: hookrun.Assigned{Task: msg.Task, Queue: ctx.Sender()}})
 	case worker.HelmWaiting:
@@ -182,6 +185,9 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	a.cancel = cancel
 	a.worker = ctx.SpawnPrefix(worker.Props(worker.New(workCtx, o.Runner, o.Releaser, o.Watch), o.WorkerMailbox), "worker")
 	a.peers = o.Siblings.Resolve(ctx.Parent())
+	// The core turns the owner's Publish into its own: the shell has none.
+	a.shell = owner.Shell{Name: a.owner(), Module: a.name(), Peers: a.peers, Clock: o.Clock, Log: a.log,
+		Board: o.Board, Metrics: o.Metrics, Worker: func(actor.Context, string) *actor.PID { return a.worker }}
 	// A validation error here is not final: required keys may come with the
 	// ConfigMap section, which ApplyConfig validates.
 	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
@@ -261,4 +267,9 @@ func (a *Actor) now() time.Time {
 		return time.Time{}
 	}
 	return a.opts.Clock.Now()
+}
+
+// stepRun feeds an event of the running hook run to the core.
+func (a *Actor) stepRun(ctx actor.Context, ev hookrun.Event) {
+	a.step(ctx, OwnerEvent{Event: owner.HookRunEvent{Event: ev}})
 }

@@ -229,7 +229,7 @@ func (k *checker) show() []checkEffect {
 // what concerns the core: what drifts, for its state.
 func (c *Core) stepCheck(ev checkEvent, env Env) []Effect {
 	cenv := checkEnv{Now: env.Now, Enabled: c.state.Enabled, Maintenance: c.InMaintenance(), Busy: c.Busy(),
-		Values: c.scope.Snapshot()}
+		Values: c.scope().Snapshot()}
 	return absorb(c.check.checkStep(ev, cenv), func(e checkEffect) []Effect {
 		switch e := e.(type) {
 		case driftShown:

@@ -8,6 +8,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
@@ -87,14 +88,14 @@ func NewCore(o CoreOptions) *Core {
 	if !o.Clock {
 		every = 0
 	}
-	return &Core{names: o.Names, hasChart: o.HasChart, withKube: o.WithKube, scope: o.Scope,
+	return &Core{names: o.Names, hasChart: o.HasChart, withKube: o.WithKube,
+		own:   owner.New(owner.Options{Name: messages.ModuleOwner(o.Names.Name), Scope: o.Scope, WithKube: o.WithKube, Paced: o.Clock}),
 		state: board.ModuleState{Name: o.Names.Name, Phase: board.PhaseStarting},
 		wait:  readiness{on: wait, timeout: timeout},
 		life:  startup{name: o.Names.Name, enabledScript: o.HasEnabledScript, retries: o.Clock && o.Retries},
 		check: checker{name: o.Names.Name, hasChart: o.HasChart, mode: driftMode(o.Release.Drift, o.Drift), every: every},
 		serve: webhooks{canCRDs: o.CRDs, canServe: o.Webhooks},
-		del:   deletion{name: o.Names.Name, hasChart: o.HasChart},
-		hook:  hookrun.Run{WithKube: o.WithKube, Paced: o.Clock}}
+		del:   deletion{name: o.Names.Name, hasChart: o.HasChart}}
 }
 
 // driftMode is a module's drift mode: its module.yaml's, else the
@@ -120,7 +121,9 @@ type Core struct {
 	hasChart bool
 	withKube bool
 	hooks    hookrun.HookSet
-	scope    values.Scope
+	// own is what the module does as an owner, as the global actor does
+	// (core_owner.go): its scope and its hook run, under the queue key "".
+	own      *owner.Owner
 	state    board.ModuleState
 	watching bool
 	// retiring: the operator disabled the module while its bindings were
@@ -136,7 +139,6 @@ type Core struct {
 	serve    webhooks
 	del      deletion
 	tasks    hookrun.Tasks
-	hook     hookrun.Run
 	run      *moduleRun
 }
 
@@ -211,12 +213,12 @@ func (c *Core) take(ev Event, env Env) []Effect {
 		return c.stepLife(ev, env)
 	case CheckEvent:
 		return c.stepCheck(e.Event, env)
-	case HookRunEvent, KubeSynced, HelmWaiting, HelmFinished:
+	case KubeSynced, HelmWaiting, HelmFinished:
 		return c.stepRun(ev, env)
 	case WebhookEvent:
 		return c.stepWebhooks(e.Event, env)
-	case SectionChanged, CheckAsked, HookEventArrived:
-		return c.stepOwner(ev)
+	case SectionChanged, OwnerEvent:
+		return c.stepOwner(ev, env)
 	case DeleteEvent:
 		return c.stepDelete(e.Event, env)
 	default:
@@ -228,8 +230,6 @@ func (c *Core) take(ev Event, env Env) []Effect {
 // (core_run.go).
 func (c *Core) stepRun(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case HookRunEvent:
-		return c.stepHook(e.Event, env)
 	case HelmFinished:
 		c.state.Wait = nil // the wait ends with the step; published with its outcome
 		return append(c.helmDrift(e.Result, env), c.helmFinished(e.Result, env)...)
@@ -248,7 +248,7 @@ func (c *Core) stepRun(ev Event, env Env) []Effect {
 func (c *Core) published(out []Effect) []Effect {
 	for i, e := range out {
 		if _, ok := e.(Publish); ok {
-			out[i] = Publish{State: c.state, Values: c.scope.Snapshot(), Patches: hookrun.PatchesJSON(c.scope),
+			out[i] = Publish{State: c.state, Values: c.scope().Snapshot(), Patches: hookrun.PatchesJSON(c.scope()),
 				Waiting: c.Waiting(), Board: !c.life.removed}
 		}
 	}
@@ -279,6 +279,6 @@ func (c *Core) ordered(t bindings.Type, reacts bool) []runStep {
 // adds the logger.
 func (c *Core) hookRequest(s runStep) (hookexec.Request, error) {
 	p := c.run.pinned
-	in := values.ModuleHookInput(p.Global, c.scope.Snapshot(), p.Enabled)
+	in := values.ModuleHookInput(p.Global, c.scope().Snapshot(), p.Enabled)
 	return hookrun.Request(s.hook, s.context, in, hookexec.PatchScope{RootKey: c.names.ValuesKey}, nil)
 }

@@ -32,11 +32,11 @@ func TestSynchronizationAllowFailure(t *testing.T) {
 			runs := messages.KubeSyncRuns{Runs: []messages.SyncRun{{Hook: "d-kube.sh", Binding: "pods",
 				Context: syncCtx, AllowFailure: tc.allowed}}}
 			started := h.step(KubeSynced{Runs: runs}, "RunHook d-kube.sh pods")
-			if info := started[0].(HookEffect).Effect.(hookrun.RunHook).Info; info.AllowFailure != tc.allowed {
+			if info := hookEffect(started[0]).(hookrun.RunHook).Info; info.AllowFailure != tc.allowed {
 				t.Fatalf("RunHook info %+v, want AllowFailure %t", info, tc.allowed)
 			}
 			ended := h.step(failed("exit status 1"), tc.after...)
-			if ran := ended[0].(HookEffect).Effect.(hookrun.Ran); ran.Info.AllowFailure != tc.allowed || ran.Err == nil {
+			if ran := hookEffect(ended[0]).(hookrun.Ran); ran.Info.AllowFailure != tc.allowed || ran.Err == nil {
 				t.Fatalf("Ran %+v, want a failure with AllowFailure %t", ran, tc.allowed)
 			}
 			if tc.wantErr {
@@ -63,7 +63,7 @@ func TestEventTaskAllowFailure(t *testing.T) {
 			Hook: "d-kube.sh", Binding: "pods", Sync: true, AllowFailure: allowed,
 			Context: []byte(`[{"binding":"pods","type":"Synchronization","objects":[]}]`)}
 		started := h.assign(task, "Publish", "RunHook d-kube.sh pods")
-		if info := started[1].(HookEffect).Effect.(hookrun.RunHook).Info; info.AllowFailure != allowed || info.Queue != "q" {
+		if info := hookEffect(started[1]).(hookrun.RunHook).Info; info.AllowFailure != allowed || info.Queue != "q" {
 			t.Fatalf("RunHook info %+v, want AllowFailure %t in q", info, allowed)
 		}
 		want := map[bool]string{true: "TaskFailed allowed", false: "TaskFailed"}[allowed]

@@ -7,6 +7,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hook/bctx"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 )
 
@@ -42,14 +43,14 @@ func TestBeforeDeleteHelmRunsBeforeTheUninstall(t *testing.T) {
 	wantPhase(t, h, BeforeDeleteHelm)
 	h.step(released(true), "GetSnapshots")
 	pod := bctx.ObjectAndFilterResult{Object: json.RawMessage(`{"kind":"Pod"}`), FilterResult: json.RawMessage(`"p"`)}
-	effects := h.step(HookRunEvent{Event: hookrun.SnapshotsRead{Snapshots: bctx.Snapshots{"pods": {pod}}}}, "RunHook g-bdh.sh beforeDeleteHelm")
+	effects := h.step(inRun(hookrun.SnapshotsRead{Snapshots: bctx.Snapshots{"pods": {pod}}}), "RunHook g-bdh.sh beforeDeleteHelm")
 	want := `[{"binding":"beforeDeleteHelm","snapshots":{"cms":[],"pods":[{"object":{"kind":"Pod"},"filterResult":"p"}]}}]`
-	if got := string(effects[0].(HookEffect).Effect.(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, want) {
+	if got := string(hookEffect(effects[0]).(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, want) {
 		t.Errorf("binding context\n got  %s\n want %s", got, want)
 	}
 	h.step(ok(t, ""), "Ran", "RunHook f-bdh.sh beforeDeleteHelm")
 	effects = h.step(ok(t, ""), "Ran", "RunHook h-bdh.sh beforeDeleteHelm")
-	if got := string(effects[1].(HookEffect).Effect.(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, `[{"binding":"beforeDeleteHelm","snapshots":{}}]`) {
+	if got := string(hookEffect(effects[1]).(hookrun.RunHook).Request.BindingContext); !jsonText(t, got, `[{"binding":"beforeDeleteHelm","snapshots":{}}]`) {
 		t.Errorf("binding context of a hook without kubernetes bindings: %s", got)
 	}
 	h.step(ok(t, ""), "Ran", "Uninstall")
@@ -68,7 +69,7 @@ func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 	h.core.state.Enabled, h.core.state.StartupDone, h.core.watching = true, true, true
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
-	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
+	h.step(inRun(hookrun.SnapshotsRead{}), "RunHook g-bdh.sh beforeDeleteHelm")
 	h.step(failed("exit status 1"), "Ran", "DeleteFailed", "TaskFailed", "Publish", "Reply err=hook g-bdh.sh: exit status 1")
 	if s := h.core.state; !s.Enabled || !h.core.watching || s.LastError == "" {
 		t.Errorf("state after the failure: %+v, watching %t", s, h.core.watching)
@@ -78,7 +79,7 @@ func TestBeforeDeleteHelmFailureIsRetriedFromTheStart(t *testing.T) {
 		"DeleteFailed", "TaskFailed", "Publish", "Reply err=beforeDeleteHelm: look up release demo: forbidden")
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(true), "GetSnapshots")
-	h.step(HookRunEvent{Event: hookrun.SnapshotsRead{}}, "RunHook g-bdh.sh beforeDeleteHelm")
+	h.step(inRun(hookrun.SnapshotsRead{}), "RunHook g-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "RunHook f-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "RunHook h-bdh.sh beforeDeleteHelm")
 	h.step(ok(t, ""), "Ran", "Uninstall")
@@ -113,7 +114,7 @@ func TestDisabledKeepsBindingsUntilTheDelete(t *testing.T) {
 	if !h.core.watching || h.core.state.Enabled {
 		t.Fatalf("after ModuleDisabled: watching %t, state %+v", h.core.watching, h.core.state)
 	}
-	h.step(HookEventArrived{Event: messages.HookEvent{Hook: "g-bdh.sh", Binding: "pods"}})
+	h.step(OwnerEvent{Event: owner.HookEventArrived{Event: messages.HookEvent{Hook: "g-bdh.sh", Binding: "pods"}}})
 	h.assign(deleteTask(), "Publish", "CheckRelease")
 	h.step(released(false), "Uninstall")
 	h.step(DeleteFinished{}, "DestructiveDone 0", "RunHook e-delete.sh afterDeleteHelm")

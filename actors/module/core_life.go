@@ -79,7 +79,7 @@ func (c *Core) whenConfigured(ev Event, env Env) []Effect {
 	}
 	switch e := ev.(type) {
 	case EnabledAsked:
-		in := values.ModuleHookInput(env.Global, c.scope.Snapshot(), e.EnabledBefore)
+		in := values.ModuleHookInput(env.Global, c.scope().Snapshot(), e.EnabledBefore)
 		return c.stepStartup(enabledAsked{From: e.From, Input: in}, env)
 	case TaskAssigned:
 		return c.stepStartup(taskOffered(e), env)

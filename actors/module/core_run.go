@@ -8,6 +8,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -94,7 +95,7 @@ func (c *Core) nextHook(env Env) []Effect {
 	}
 	s := r.left[0]
 	info := hookrun.RunInfoOf(s.binding, r.task.Queue, r.task.AllowFailure || s.allowFailure, r.task.Activation)
-	return c.stepHook(hookrun.Begin{Hook: s.hook, Request: req, Info: info}, env)
+	return c.stepKit(owner.HookRunEvent{Event: hookrun.Begin{Hook: s.hook, Request: req, Info: info}}, env)
 }
 
 // advance leaves the current phase.
@@ -110,29 +111,6 @@ func (c *Core) advance(env Env) []Effect {
 		return c.finish(nil, env)
 	}
 	return c.enter(next, env)
-}
-
-// stepHook feeds the hook run and takes back what concerns the module: the
-// committed scope and the run's end.
-func (c *Core) stepHook(ev hookrun.Event, env Env) []Effect {
-	if c.run == nil {
-		return nil
-	}
-	var out []Effect
-	for _, e := range c.hook.Step(ev, hookrun.Env{Now: env.Now, Scope: c.scope}) {
-		switch e := e.(type) {
-		case hookrun.Committed:
-			c.scope = e.Scope
-			if e.ValuesChanged && c.run.left[0].reacts {
-				c.run.valuesChanged = true
-			}
-		case hookrun.Finished:
-			return append(out, c.hookEnded(e.Err, env)...)
-		default:
-			out = append(out, HookEffect{Effect: e, Task: c.run.task})
-		}
-	}
-	return out
 }
 
 // hookEnded moves on to the next step, or fails the task; a failed step
@@ -176,11 +154,11 @@ func (c *Core) helm(env Env) []Effect {
 	if !c.hasChart {
 		return c.advance(env)
 	}
-	if err := c.scope.ValidateForHelm(); err != nil {
+	if err := c.scope().ValidateForHelm(); err != nil {
 		return c.finish(fmt.Errorf("values for helm: %w", err), env)
 	}
 	c.run.helmStarted = env.Now
-	module := c.scope.Snapshot()
+	module := c.scope().Snapshot()
 	return []Effect{RunHelm{Values: values.HelmValues(c.run.pinned.Global, module), Module: module,
 		Maintenance: c.InMaintenance(), Drift: c.check.mode != DriftOff, Wait: c.wait.on, WaitTimeout: c.wait.timeout}}
 }

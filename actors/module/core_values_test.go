@@ -6,6 +6,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -76,7 +77,7 @@ func TestValuesChangesQueueAModuleRun(t *testing.T) {
 	h.step(ok(t, `[{"op":"add","path":"/demo/y","value":1}]`), "Ran", "Observed helm=false err=false", "ArmCheck", "Publish",
 		"Reply later=ModuleRun")
 	want := map[string]any{"replicas": float64(5), "x": float64(1), "y": float64(1)}
-	if got := h.core.scope.Values(); !jsonEq(got, want) {
+	if got := h.core.scope().Values(); !jsonEq(got, want) {
 		t.Errorf("values %v, want %v", got, want)
 	}
 }
@@ -92,10 +93,10 @@ func TestEchoOfOurConfigWriteChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.step(HookRunEvent{Event: hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}}, "Ran", "WriteConfigPatch")
+	h.step(inRun(hookrun.HookDone{Result: hookexec.Result{ConfigValuesPatch: cfg}}), "Ran", "WriteConfigPatch")
 	h.step(SectionChanged{Section: map[string]any{"replicas": 4}}, "Publish", "ConfigReply changed=false err=\"\"")
-	h.step(HookRunEvent{Event: hookrun.ConfigWritten{}}, "Publish", "Reply ok")
-	if got := h.core.scope.Values(); !jsonEq(got, map[string]any{"replicas": float64(4)}) {
+	h.step(inRun(hookrun.ConfigWritten{}), "Publish", "Reply ok")
+	if got := h.core.scope().Values(); !jsonEq(got, map[string]any{"replicas": float64(4)}) {
 		t.Errorf("values %v, want replicas 4", got)
 	}
 	h.step(SectionChanged{Section: map[string]any{"replicas": 6}}, "Publish", "ConfigReply changed=true err=\"\"")
@@ -150,8 +151,8 @@ func TestOutOfTurnRepliesAreIgnored(t *testing.T) {
 	h.assign(newRun(), "Publish", "RunHook a-startup.sh onStartup")
 	h.step(HelmFinished{})
 	h.step(DeleteFinished{})
-	h.step(HookRunEvent{Event: hookrun.ConfigWritten{}})
-	h.step(HookRunEvent{Event: hookrun.TokenArrived{}})
+	h.step(inRun(hookrun.ConfigWritten{}))
+	h.step(inRun(hookrun.TokenArrived{}))
 	wantPhase(t, h, Startup)
 }
 
@@ -163,15 +164,15 @@ func TestHookEventsBecomeTasks(t *testing.T) {
 	run := newRun()
 	run.Activation = messages.ActivationStartup
 	h.assign(run, "Publish", "RunHook a-startup.sh onStartup")
-	effects := h.step(HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
-		Source: "kubernetes Pod", Context: []byte(`[]`)}}, "Enqueue")
-	if task := effects[0].(Enqueue).Tasks[0]; task.Kind != messages.TaskModuleHook || task.Module != "demo" || task.Hook != "d-kube.sh" ||
+	effects := h.step(OwnerEvent{Event: owner.HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
+		Source: "kubernetes Pod", Context: []byte(`[]`)}}}, "Enqueue")
+	if task := effects[0].(Owned).Effect.(owner.Enqueue).Tasks[0]; task.Kind != messages.TaskModuleHook || task.Module != "demo" || task.Hook != "d-kube.sh" ||
 		task.Activation != "" {
 		t.Errorf("task %+v", task)
 	}
-	effects = h.step(HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
-		Queue: "q", Sync: true, Context: []byte(`[]`)}}, "Enqueue")
-	if task := effects[0].(Enqueue).Tasks[0]; !task.Sync || task.Activation != h.core.run.task.Activation {
+	effects = h.step(OwnerEvent{Event: owner.HookEventArrived{Event: messages.HookEvent{Owner: "module/demo", Hook: "d-kube.sh", Binding: "pods",
+		Queue: "q", Sync: true, Context: []byte(`[]`)}}}, "Enqueue")
+	if task := effects[0].(Owned).Effect.(owner.Enqueue).Tasks[0]; !task.Sync || task.Activation != h.core.run.task.Activation {
 		t.Errorf("Synchronization task %+v: want the run's activation %q", task, h.core.run.task.Activation)
 	}
 	wantPhase(t, h, Startup)
@@ -204,7 +205,7 @@ func TestSectionChangeQueuesTheModulesOwnRun(t *testing.T) {
 				(!ok || q.Tasks[0].Kind != messages.TaskModuleRun || q.Tasks[0].Module != "demo") {
 				t.Errorf("queued %+v, want the module's own ModuleRun", effects[len(effects)-1])
 			}
-			if got := h.core.scope.Values(); !jsonEq(got, tc.values) {
+			if got := h.core.scope().Values(); !jsonEq(got, tc.values) {
 				t.Errorf("values %v, want %v", got, tc.values)
 			}
 		})
@@ -225,16 +226,16 @@ func TestCheckTakesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, true, nil)
-			before := h.core.scope.Checksum()
-			effects := h.core.Step(CheckAsked{Check: messages.CheckConfig{Section: tc.section, Round: 9}}, h.env)
+			before := h.core.scope().Checksum()
+			effects := h.core.Step(OwnerEvent{Event: owner.CheckAsked{Check: messages.CheckConfig{Section: tc.section, Round: 9}}}, h.env)
 			if len(effects) != 1 {
 				t.Fatalf("effects %q, want the answer alone", describe(effects))
 			}
-			r := effects[0].(CheckReply).Reply
+			r := effects[0].(Owned).Effect.(owner.CheckReply).Reply
 			if r.Round != 9 || r.Owner != "module/demo" || (r.Err != "") != tc.reject {
 				t.Fatalf("answer %+v, want round 9 from module/demo, rejected %t", r, tc.reject)
 			}
-			if h.core.scope.Checksum() != before {
+			if h.core.scope().Checksum() != before {
 				t.Fatal("the check changed the module's values")
 			}
 		})

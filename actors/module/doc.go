@@ -31,21 +31,22 @@
 // A sub-machine's events come in one wrapper event each (CheckEvent,
 // WebhookEvent, DeleteEvent; the start's are the core's own), and its
 // effects go out in one wrapper effect each (LifeEffect, CheckEffect,
-// WebhookEffect, DeleteEffect, and HookEffect for a hook run's), carried
-// out by its own applier in the shell; the core keeps those that change
-// its state, and passes the ones it shares (Log, Enqueue, DestructiveDone)
-// as they are. TestApplyCoversEveryEffect proves that every step and every
+// WebhookEffect, DeleteEffect, and Owned for the owner kit's), carried
+// out by its own applier in the shell (owner.Shell for Owned); the core
+// keeps those that change its state, and passes the ones it shares (Log,
+// Enqueue, DestructiveDone) as they are. TestApplyCoversEveryEffect proves that every step and every
 // applier has a case for each type of its set and a default that panics.
 // A record for the log is the one Log effect (actors/step).
 //
 // Core (pure) code is in core.go, core_*.go, effects.go (the core's
 // events and effects) and the files named for a sub-machine (startup.go,
 // check.go, drift.go, webhooks.go, delete.go); shell code is in actor.go,
-// shell.go (its apply) and shell_*.go. The owner's events, which the
-// global actor has too (SectionChanged, CheckAsked, HookEventArrived), are
-// handled in core_owner.go. Global values and the enabled modules are read
-// from the board into Env for each Step (shell.go, step) and pinned by a
-// run when it starts.
+// shell.go (its apply) and shell_*.go. What the module does as an owner,
+// as the global actor does (a config check, its section, hook events, its
+// hook run and scope), is the composed hookrun/owner.Owner; core_owner.go
+// is what its effects mean to a module. Global values and the enabled
+// modules are read from the board into Env for each Step (shell.go, step)
+// and pinned by a run when it starts.
 //
 // A module's crds/ and its hooks' webhook bindings (webhooks.go)
 // follow its enabled state: applied and registered in the first run since

@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 )
@@ -37,12 +38,13 @@ type TaskAssigned struct{ Assigned hookrun.Assigned }
 
 func (TaskAssigned) moduleEvent() {}
 
-// HookRunEvent is an event of the running hook run: the worker's
-// result, the snapshots or the config write it asked for, its rate
-// limit's token.
-type HookRunEvent struct{ Event hookrun.Event }
+// OwnerEvent is an event the module has as an owner, as the global actor
+// has it too (owner.CheckAsked, HookEventArrived, and HookRunEvent, an
+// event of the running hook run under the queue key ""), for the core's
+// owner.Owner (core_owner.go).
+type OwnerEvent struct{ Event owner.Event }
 
-func (HookRunEvent) moduleEvent() {}
+func (OwnerEvent) moduleEvent() {}
 
 // KubeSynced lists the Synchronization runs of the kubernetes bindings.
 type KubeSynced struct{ Runs messages.KubeSyncRuns }
@@ -69,17 +71,6 @@ type SectionChanged struct {
 }
 
 func (SectionChanged) moduleEvent() {}
-
-// CheckAsked is the config actor's question whether the module would
-// take a section of a ConfigMap change (CheckConfig).
-type CheckAsked struct{ Check messages.CheckConfig }
-
-func (CheckAsked) moduleEvent() {}
-
-// HookEventArrived is an event source's event for one of the hooks.
-type HookEventArrived struct{ Event messages.HookEvent }
-
-func (HookEventArrived) moduleEvent() {}
 
 // Disabled: the operator disabled the module.
 type Disabled struct{}
@@ -140,21 +131,19 @@ func (DeleteEvent) moduleEvent() {}
 
 // Effect is an output of the module core: one of the types below, a closed
 // set the actor's apply covers case by case. The sub-machines' effects come
-// wrapped, one wrapper each (HookEffect, LifeEffect, CheckEffect,
+// wrapped, one wrapper each (Owned, LifeEffect, CheckEffect,
 // WebhookEffect, DeleteEffect), and are carried out by their own applier;
 // those that are the core's too (Log, Enqueue, DestructiveDone) come as
 // they are.
 type Effect interface{ moduleEffect() }
 
-// HookEffect is a hook run's effect that the actor carries out
-// (hookrun.GetSnapshots, ArmTimer, RunHook, Ran, WriteConfigPatch);
-// the core keeps Committed and Finished. Task is the running task.
-type HookEffect struct {
-	Effect hookrun.Effect
-	Task   messages.Task
-}
+// Owned is an effect of the core's owner.Owner that the actor carries out
+// with owner.Shell (CheckReply, ConfigReply, Enqueue, and InRun, a hook
+// run's effect with the running task); the core keeps RunCommitted and
+// RunFinished, and turns Publish into its own.
+type Owned struct{ Effect owner.Effect }
 
-func (HookEffect) moduleEffect() {}
+func (Owned) moduleEffect() {}
 
 // LifeEffect is an effect of the start (startup.go).
 type LifeEffect struct{ Effect lifeEffect }
@@ -222,16 +211,6 @@ type Publish struct {
 }
 
 func (Publish) moduleEffect() {}
-
-// ConfigReply answers ApplyConfig.
-type ConfigReply struct{ Reply messages.ConfigApplied }
-
-func (ConfigReply) moduleEffect() {}
-
-// CheckReply answers CheckConfig.
-type CheckReply struct{ Reply messages.ConfigChecked }
-
-func (CheckReply) moduleEffect() {}
 
 // Observed is a finished module run (Helm false) or helm upgrade, for
 // metrics.

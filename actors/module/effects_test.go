@@ -8,11 +8,12 @@ import (
 
 // TestApplyCoversEveryEffect: apply has a case for every effect of the
 // core, and each sub-machine's applier (applyLife, applyCheck,
-// applyWebhooks, applyDelete, applyHook for a hook run's) for every effect
-// of its set, the ones the core keeps included, as panics, so that a new
-// effect type fails here rather than at run time in the shell; and the
-// core's step (take) and each sub-machine's have a case for every event of
-// their set, so that a new event cannot be dropped without a word.
+// applyWebhooks, applyDelete; the owner's effects go to owner.Shell, whose
+// own test holds it to them) for every effect of its set, the ones the
+// core keeps included, as panics, so that a new effect type fails here
+// rather than at run time in the shell; and the core's step (take), each
+// sub-machine's and fromOwner have a case for every event or effect of
+// their set, so that a new one cannot be dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	ours := map[string]string{
 		"apply": "moduleEffect", "applyLife": "lifeEffect", "applyCheck": "checkEffect",
@@ -20,7 +21,7 @@ func TestApplyCoversEveryEffect(t *testing.T) {
 		"take": "moduleEvent", "lifeStep": "lifeEvent", "checkStep": "checkEvent",
 		"webhookStep": "webhookEvent", "deleteStep": "deleteEvent",
 	}
-	sets := map[string]actortest.Sealed{"applyHook": {Dir: "../../hookrun", Marker: "hookRunEffect", Qualifier: "hookrun"}}
+	sets := map[string]actortest.Sealed{"fromOwner": {Dir: "../../hookrun/owner", Marker: "ownerEffect", Qualifier: "owner"}}
 	for fn, marker := range ours {
 		sets[fn] = actortest.Sealed{Dir: ".", Marker: marker}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 	"github.com/addon-actors/addon-operator/hookrun"
+	"github.com/addon-actors/addon-operator/hookrun/owner"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
 	"github.com/addon-actors/addon-operator/values"
@@ -108,7 +109,7 @@ func unwrap(e Effect) any {
 		return e.Effect
 	case DeleteEffect:
 		return e.Effect
-	case HookEffect:
+	case Owned:
 		return e.Effect
 	}
 	return e
@@ -126,7 +127,7 @@ func (h *harness) assign(t messages.Task, want ...string) []Effect {
 }
 
 // ok is a hook that exits 0 with the given values patch (none when "").
-func ok(t *testing.T, valuesPatch string) HookRunEvent {
+func ok(t *testing.T, valuesPatch string) OwnerEvent {
 	t.Helper()
 	var res hookexec.Result
 	if valuesPatch != "" {
@@ -136,11 +137,16 @@ func ok(t *testing.T, valuesPatch string) HookRunEvent {
 		}
 		res.ValuesPatch = p
 	}
-	return HookRunEvent{Event: hookrun.HookDone{Result: res}}
+	return inRun(hookrun.HookDone{Result: res})
 }
 
-func failed(msg string) HookRunEvent {
-	return HookRunEvent{Event: hookrun.HookDone{Err: errors.New(msg)}}
+func failed(msg string) OwnerEvent {
+	return inRun(hookrun.HookDone{Err: errors.New(msg)})
+}
+
+// inRun is an event of the running hook run.
+func inRun(ev hookrun.Event) OwnerEvent {
+	return OwnerEvent{Event: owner.HookRunEvent{Event: ev}}
 }
 
 // describe writes effects as short strings.
@@ -163,8 +169,8 @@ var logNames = map[string]string{
 
 func describeOne(e Effect) string {
 	switch e := e.(type) {
-	case HookEffect:
-		return describeHook(e.Effect)
+	case Owned:
+		return describeOwned(e.Effect)
 	case Log:
 		if name, ok := logNames[e.Msg]; ok {
 			return name
@@ -174,8 +180,6 @@ func describeOne(e Effect) string {
 		return fmt.Sprintf("Watch on=%t sync=%t", e.On, e.Sync)
 	case Reply:
 		return "Reply " + describeDone(e.Done)
-	case ConfigReply:
-		return fmt.Sprintf("ConfigReply changed=%t err=%q", e.Reply.Changed, e.Reply.Err)
 	case Observed:
 		return fmt.Sprintf("Observed helm=%t err=%t", e.Helm, e.Err != nil)
 	case RunHelm:
@@ -195,8 +199,18 @@ func describeOne(e Effect) string {
 	}
 }
 
-// describeHook writes a hook run's effect as describeOne would the effect
-// itself: the wrapping HookEffect is left out.
+// describeOwned writes an owner's effect as describeOne would the effect
+// itself: the wrapping Owned (and a hook run's InRun) is left out.
+func describeOwned(e owner.Effect) string {
+	switch e := e.(type) {
+	case owner.InRun:
+		return describeHook(e.Effect)
+	case owner.ConfigReply:
+		return fmt.Sprintf("ConfigReply changed=%t err=%q", e.Reply.Changed, e.Reply.Err)
+	}
+	return reflect.TypeOf(e).Name()
+}
+
 func describeHook(e hookrun.Effect) string {
 	if rh, ok := e.(hookrun.RunHook); ok {
 		return fmt.Sprintf("RunHook %s %s", rh.Request.Hook.Name, rh.Info.Binding)
@@ -221,8 +235,7 @@ func describeDone(d messages.TaskDone) string {
 // requestValues is the values a RunHook effect gives the hook.
 func requestValues(t *testing.T, e Effect) map[string]any {
 	t.Helper()
-	he, _ := e.(HookEffect)
-	rh, isRun := he.Effect.(hookrun.RunHook)
+	rh, isRun := hookEffect(e).(hookrun.RunHook)
 	if !isRun {
 		t.Fatalf("effect %T, want RunHook", e)
 	}
@@ -237,4 +250,11 @@ func jsonEq(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// hookEffect is the hook run's effect e carries (nil: none).
+func hookEffect(e Effect) hookrun.Effect {
+	o, _ := e.(Owned)
+	in, _ := o.Effect.(owner.InRun)
+	return in.Effect
 }

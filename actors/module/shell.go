@@ -8,13 +8,8 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/step"
 	"github.com/addon-actors/addon-operator/actors/worker"
-	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/supervision"
 )
-
-// tokenArrived is delivered by the clock when a held hook run may go.
-type tokenArrived struct{}
 
 // step feeds ev to the core with the inputs as published now, and carries
 // out the effects.
@@ -34,8 +29,8 @@ func (a *Actor) step(ctx actor.Context, ev Event) {
 // one is a bug, not something to ignore.
 func (a *Actor) apply(ctx actor.Context, e Effect) {
 	switch e := e.(type) {
-	case HookEffect:
-		a.applyHook(ctx, e)
+	case Owned:
+		a.shell.Apply(ctx, e.Effect)
 	case LifeEffect:
 		a.applyLife(ctx, e.Effect)
 	case CheckEffect:
@@ -55,10 +50,6 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		ctx.Send(e.To, e.Done)
 	case Publish:
 		a.publish(e)
-	case ConfigReply:
-		ctx.Respond(e.Reply)
-	case CheckReply:
-		ctx.Respond(e.Reply)
 	case Enqueue:
 		ctx.Send(a.peers.Queue, messages.Enqueue{Tasks: e.Tasks})
 	case Observed:
@@ -94,27 +85,6 @@ func (a *Actor) applyDelete(ctx actor.Context, e deleteEffect) {
 	}
 }
 
-// applyHook carries out a hook run's effect; Committed and Finished never
-// leave the core.
-func (a *Actor) applyHook(ctx actor.Context, h HookEffect) {
-	switch e := h.Effect.(type) {
-	case hookrun.GetSnapshots:
-		ctx.Request(a.peers.Kube, messages.GetSnapshots{Owner: a.owner(), Hook: e.Hook})
-	case hookrun.ArmTimer:
-		supervision.Deliver(a.opts.Clock, ctx.ActorSystem().Root, ctx.Self(), tokenArrived{}, e.Wait)
-	case hookrun.RunHook:
-		a.runHook(ctx, e, h.Task)
-	case hookrun.Ran:
-		a.record(e)
-	case hookrun.WriteConfigPatch:
-		ctx.Request(a.peers.Config, messages.ConfigPatch{Patch: e.Patch, Hook: e.Hook})
-	case hookrun.Committed, hookrun.Finished:
-		panic(fmt.Sprintf("module: the core keeps the hook run's %T", e))
-	default:
-		panic(fmt.Sprintf("module: hook run effect %T has no case in applyHook", e))
-	}
-}
-
 // observed counts a finished module run or helm upgrade.
 func (a *Actor) observed(e Observed) {
 	if a.opts.Metrics == nil {
@@ -124,22 +94,6 @@ func (a *Actor) observed(e Observed) {
 		a.opts.Metrics.Helm(a.name(), e.Activation, e.Took, e.Err)
 	} else {
 		a.opts.Metrics.ModuleRun(a.name(), e.Activation, e.Took, e.Err)
-	}
-}
-
-// runHook sends the hook run to the worker, with a logger that names the
-// task.
-func (a *Actor) runHook(ctx actor.Context, e hookrun.RunHook, t messages.Task) {
-	e.Request.Logger = a.log.With("binding", e.Info.Binding, "queue", e.Info.Queue, "task", t.ID, "attempt", t.Attempts+1)
-	ctx.Request(a.worker, worker.HookJob{Request: e.Request, Binding: e.Info.Binding, Module: a.name(), Queue: e.Info.Queue})
-}
-
-func (a *Actor) record(e hookrun.Ran) {
-	if a.opts.Board != nil {
-		a.opts.Board.RecordHookRun(a.owner(), e.Hook, e.Contexts, e.Err)
-	}
-	if a.opts.Metrics != nil {
-		a.opts.Metrics.HookRun(hookrun.HookRun{Module: a.name(), Hook: e.Hook, Info: e.Info, Result: e.Result, Err: e.Err})
 	}
 }
 
