@@ -139,15 +139,10 @@ func Start(cfg Config) (*App, error) {
 		return nil, err
 	}
 	common, defs, globalSchemas := read.common, read.defs, read.globalSchemas
-	client, err := kubernetes.NewForConfig(cfg.Rest)
+	client, dyn, mapper, err := clients(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("kubernetes client: %w", err)
+		return nil, err
 	}
-	dyn, err := dynamic.NewForConfig(cfg.Rest)
-	if err != nil {
-		return nil, fmt.Errorf("kubernetes dynamic client: %w", err)
-	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
 	crdInstaller, err := newCRDInstaller(cfg, dyn, client.Discovery(), mapper)
 	if err != nil {
 		return nil, err
@@ -194,6 +189,20 @@ func Start(cfg Config) (*App, error) {
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
 	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
 	return a, nil
+}
+
+// clients are the typed and dynamic clients of cfg.Rest and a REST mapper
+// on the apiserver's discovery.
+func clients(cfg Config) (*kubernetes.Clientset, *dynamic.DynamicClient, *restmapper.DeferredDiscoveryRESTMapper, error) {
+	client, err := kubernetes.NewForConfig(cfg.Rest)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("kubernetes client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg.Rest)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("kubernetes dynamic client: %w", err)
+	}
+	return client, dyn, restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery())), nil
 }
 
 // releaseAfterStart returns the heap freed since the start to the system
