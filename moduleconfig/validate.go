@@ -21,23 +21,20 @@ type Target struct {
 	Conversions conversion.Chain
 }
 
-// ModuleTarget is the target of a module's ModuleConfig.
-func ModuleTarget(def layout.Definition) (Target, error) {
-	scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-	if err != nil {
-		return Target{}, fmt.Errorf("module %s: %w", def.Names.Name, err)
-	}
-	return Target{Owner: messages.ModuleOwner(def.Names.Name), Scope: scope, Conversions: def.Conversions}, nil
+// ModuleTarget is the target of a module's ModuleConfig. The scope's own
+// validation error is not final, as when the actor starts: required keys
+// may come with the settings, which Validate checks.
+func ModuleTarget(def layout.Definition) Target {
+	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	return Target{Owner: messages.ModuleOwner(def.Names.Name), Scope: scope, Conversions: def.Conversions}
 }
 
 // GlobalTarget is the target of the global ModuleConfig: schemas of the
-// global hooks dir, $MODULES_DIR/values.yaml, and the global conversions.
-func GlobalTarget(schemas values.Schemas, common values.Sections, chain conversion.Chain) (Target, error) {
-	scope, err := values.NewGlobalScope(schemas, common)
-	if err != nil {
-		return Target{}, fmt.Errorf("global: %w", err)
-	}
-	return Target{Owner: messages.OwnerGlobal, Scope: scope, Conversions: chain}, nil
+// global hooks dir, $MODULES_DIR/values.yaml, and the global conversions
+// (its scope's own validation error is not final, as for ModuleTarget).
+func GlobalTarget(schemas values.Schemas, common values.Sections, chain conversion.Chain) Target {
+	scope, _ := values.NewGlobalScope(schemas, common)
+	return Target{Owner: messages.OwnerGlobal, Scope: scope, Conversions: chain}
 }
 
 // Result is what Validate found.

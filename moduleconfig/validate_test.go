@@ -28,10 +28,7 @@ func webTarget(t *testing.T) *moduleconfig.Target {
 	if len(errs) > 0 || len(defs) != 1 {
 		t.Fatalf("scan: %v", errs)
 	}
-	target, err := moduleconfig.ModuleTarget(defs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	target := moduleconfig.ModuleTarget(defs[0])
 	return &target
 }
 
@@ -118,10 +115,7 @@ func TestValidateSaysWhatTheConfigMapSays(t *testing.T) {
 }
 
 func TestValidateGlobal(t *testing.T) {
-	target, err := moduleconfig.GlobalTarget(nil, values.Sections{}, webTarget(t).Conversions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	target := moduleconfig.GlobalTarget(nil, values.Sections{}, webTarget(t).Conversions)
 	on := true
 	mc := object("global", 2, &on, map[string]any{"replicas": 1})
 	mc.Spec.Maintenance = "NoResourceReconciliation"
