@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
 )
@@ -25,6 +26,9 @@ type Definition struct {
 	// Own is the module's own values.yaml.
 	Own     values.Sections
 	Schemas *schema.Set
+	// Conversions are the module's settings conversions
+	// (openapi/conversions/*.yaml): its settings' latest version.
+	Conversions conversion.Chain
 	// HasChart is false for a module without Chart.yaml: helm is skipped.
 	HasChart bool
 	// HasEnabledScript tells whether the module has an `enabled` file;
@@ -304,6 +308,9 @@ func load(dir string, common values.Sections, crdSkip []string) (Definition, err
 	}
 	if def.Schemas, err = schema.Load(os.DirFS(abs), "openapi", names.ValuesKey); err != nil {
 		return Definition{}, &LoadError{Module: names.Name, Err: fmt.Errorf("module %s: %w", names.Name, err)}
+	}
+	if def.Conversions, err = conversion.Load(os.DirFS(abs), conversion.Dir); err != nil {
+		return Definition{}, &LoadError{Module: names.Name, Err: fmt.Errorf("module %s (dir %s): %w", names.Name, abs, err)}
 	}
 	// A module dir with templates/ but no Chart.yaml is a chart too
 	// (chartrun gives it a minimal Chart.yaml in memory).

@@ -26,6 +26,7 @@ commands:
   actors [--watch]           every actor: mailbox, messages, what it handles now, restarts
   hooks                      hook runs and failures
   plan -f FILE | --set k=v   what applying a ConfigMap would do, applying nothing (exit 0: no change, 2: changes, 1: invalid)
+  config export              the ModuleConfigs equal to the ConfigMap (-f configmap.yaml, or the cluster's), for a migration
   rbac [--diff]              the ClusterRole and Roles the modules need, computed from what they declare (--diff: exit 0: nothing to add, 2: rules to add, 1: error)
   version                    print the version
 
@@ -48,6 +49,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "plan":
 		return planCLI(ctx, args[1:], os.LookupEnv, stdout, stderr)
+	case "config":
+		return configCLI(ctx, args[1:], os.LookupEnv, stdout, stderr)
 	case "rbac":
 		return rbacCLI(ctx, args[1:], os.LookupEnv, stdout, stderr)
 	case "start":

@@ -26,7 +26,7 @@ const (
 func planCLI(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	file := fs.String("f", "", "the candidate ConfigMap manifest (YAML or JSON; - for stdin); without it, the live ConfigMap")
+	file := fs.String("f", "", "the candidate ConfigMap and/or ModuleConfig manifests (YAML or JSON; - for stdin); without a ConfigMap, the live one")
 	output := fs.String("o", "text", "output: text, json or yaml")
 	socket := fs.String("debug-unix-socket", socketPath(lookup), "the operator's debug socket")
 	var req whatif.Request
@@ -64,11 +64,9 @@ func planCLI(ctx context.Context, args []string, lookup func(string) (string, bo
 
 func askPlan(ctx context.Context, client *debugapi.Client, file string, req whatif.Request) (whatif.Plan, []byte, error) {
 	if file != "" {
-		data, err := readConfigMapFile(file)
-		if err != nil {
+		if err := readPlanFile(file, &req); err != nil {
 			return whatif.Plan{}, nil, err
 		}
-		req.Data = data
 	}
 	in, err := json.Marshal(req)
 	if err != nil {

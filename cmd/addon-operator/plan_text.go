@@ -58,6 +58,9 @@ func textPlan(w io.Writer, plan whatif.Plan, colour bool) error {
 		}
 		fmt.Fprintf(&b, "%s %s: %s\n", p.red("error:"), where, e.Error)
 	}
+	for _, warning := range plan.Warnings {
+		fmt.Fprintf(&b, "%s %s\n", p.bold("warning:"), warning)
+	}
 	fmt.Fprintf(&b, "Note: %s.\n%s\n", plan.Note, p.bold(verdict(plan)))
 	_, err := io.WriteString(w, b.String())
 	return err

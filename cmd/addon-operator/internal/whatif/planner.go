@@ -71,6 +71,9 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 		return Plan{}, err
 	}
 	out := Plan{Valid: true, Note: HooksNote, Enabled: []string{}}
+	if data = p.withModuleConfigs(data, req.ModuleConfigs, &out); !out.Valid {
+		return out, nil
+	}
 	sections, err := configmap.Parse(data)
 	if err != nil {
 		out.Valid = false

@@ -3,6 +3,7 @@ package whatif
 import (
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/chartrun/manifestdiff"
+	"github.com/addon-actors/addon-operator/moduleconfig"
 )
 
 // Request is the body of POST /plan.
@@ -11,6 +12,9 @@ type Request struct {
 	Data map[string]string `json:"data"`
 	// Set are `key=value` edits applied to Data (see ApplySets).
 	Set []string `json:"set,omitempty"`
+	// ModuleConfigs are candidate ModuleConfig objects, laid over Data
+	// (a ModuleConfig wins over its module's ConfigMap keys).
+	ModuleConfigs []moduleconfig.ModuleConfig `json:"moduleConfigs,omitempty"`
 }
 
 // HooksNote is what every plan says of the hooks it did not run.
@@ -39,6 +43,9 @@ type Plan struct {
 	// Purges are releases whose module dir is gone.
 	Purges []Toggle `json:"purges,omitempty"`
 	Note   string   `json:"note"`
+	// Warnings are what the candidate's ModuleConfigs say: obsolete
+	// versions, unknown modules, ConfigMap keys they hide.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Problem is one reason the candidate is invalid.
