@@ -2,7 +2,6 @@ package moduleconfig_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -100,18 +99,3 @@ metadata: {name: db}
 	}
 }
 
-// TestChartShipsTheCRD: the chart's CRD is the one the operator creates.
-func TestChartShipsTheCRD(t *testing.T) {
-	chart, err := os.ReadFile("../deploy/addon-operator/crds/moduleconfigs.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(chart) != string(moduleconfig.CRD()) {
-		t.Fatal("deploy/addon-operator/crds/moduleconfigs.yaml differs from moduleconfig/crd.yaml: copy it")
-	}
-	for _, col := range []string{"name: Enabled", "name: Version", "name: Valid", "name: Message", "name: Age", "scope: Cluster", "name: " + moduleconfig.CRDName} {
-		if !strings.Contains(string(chart), col) {
-			t.Errorf("the CRD lacks %q", col)
-		}
-	}
-}

@@ -1,6 +1,6 @@
 package moduleconfig
 
-import "time"
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // ModuleConfig is one ModuleConfig object, as users write it.
 type ModuleConfig struct {
@@ -53,15 +53,8 @@ const (
 	ConditionApplied = "Applied"
 )
 
-// Condition is a metav1.Condition, written without importing apimachinery.
-type Condition struct {
-	Type               string    `json:"type"`
-	Status             string    `json:"status"`
-	ObservedGeneration int64     `json:"observedGeneration,omitempty"`
-	LastTransitionTime time.Time `json:"lastTransitionTime"`
-	Reason             string    `json:"reason"`
-	Message            string    `json:"message"`
-}
+// Condition is a status condition, in Kubernetes' own shape.
+type Condition = metav1.Condition
 
 // IsGlobal tells whether the object holds the global values.
 func (mc ModuleConfig) IsGlobal() bool { return mc.Metadata.Name == GlobalName }

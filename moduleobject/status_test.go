@@ -1,7 +1,6 @@
 package moduleobject_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -182,13 +181,3 @@ func TestErrorIsBoundedFirstLine(t *testing.T) {
 	}
 }
 
-// TestChartShipsTheCRD: the chart's CRD is the one the operator creates.
-func TestChartShipsTheCRD(t *testing.T) {
-	chart, err := os.ReadFile("../deploy/addon-operator/crds/modules.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(chart) != string(moduleobject.CRD()) {
-		t.Fatal("deploy/addon-operator/crds/modules.yaml differs from moduleobject/crd.yaml: copy it")
-	}
-}

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/settings"
 	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/values/configmap"
@@ -86,12 +85,5 @@ func configData(ctx context.Context, f configFlags) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cm, err := client.CoreV1().ConfigMaps(f.namespace).Get(ctx, f.configMap, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ConfigMap %s/%s: %w", f.namespace, f.configMap, err)
-	}
-	return cm.Data, nil
+	return app.LiveConfig(ctx, client, f.namespace, f.configMap)
 }

@@ -56,14 +56,7 @@ func (p planHelm) ReleaseNames(ctx context.Context) (chartrun.ReleaseNames, erro
 func newPlanner(cfg Config, a *App, client kubernetes.Interface, common values.Sections, globalSchemas *schema.Set,
 	scan func() ([]layout.Definition, []error)) *whatif.Planner {
 	live := func(ctx context.Context) (map[string]string, error) {
-		cm, err := client.CoreV1().ConfigMaps(cfg.Namespace).Get(ctx, cfg.ConfigMap, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			return map[string]string{}, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ConfigMap %s/%s: %w", cfg.Namespace, cfg.ConfigMap, err)
-		}
-		return cm.Data, nil
+		return LiveConfig(ctx, client, cfg.Namespace, cfg.ConfigMap)
 	}
 	return whatif.New(whatif.Options{Board: a.Board, Scan: scan, Common: common,
 		GlobalSchemas: schemasOrNil(globalSchemas), Helm: planHelm{cfg.Helm}, Enabled: a.Runner, LiveData: live,
@@ -73,4 +66,17 @@ func newPlanner(cfg Config, a *App, client kubernetes.Interface, common values.S
 // Plan computes what the request's configuration would do (POST /plan).
 func (a *App) Plan(ctx context.Context, req whatif.Request) (whatif.Plan, error) {
 	return a.planner.Plan(ctx, req)
+}
+
+// LiveConfig reads the data of the ConfigMap namespace/name; a missing
+// ConfigMap is an empty config, as the operator takes it.
+func LiveConfig(ctx context.Context, client kubernetes.Interface, namespace, name string) (map[string]string, error) {
+	cm, err := client.CoreV1().ConfigMaps(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ConfigMap %s/%s: %w", namespace, name, err)
+	}
+	return cm.Data, nil
 }
