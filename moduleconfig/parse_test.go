@@ -98,4 +98,3 @@ metadata: {name: db}
 		t.Fatalf("objects %+v, want global (no version: 1)", m.ModuleConfigs)
 	}
 }
-

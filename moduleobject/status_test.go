@@ -180,4 +180,3 @@ func TestErrorIsBoundedFirstLine(t *testing.T) {
 		t.Fatalf("error of %d bytes, want 1..%d", len(st.Error), moduleobject.MaxError)
 	}
 }
-
