@@ -41,6 +41,16 @@ type (
 	}
 	// Deleted: an object was deleted (or was gone).
 	Deleted struct{ Name string }
+	// Annotated: object Name's reconcile-at and reset-at annotations are
+	// as said (annotations.go), as the watch saw it added or changed.
+	Annotated struct {
+		Name                 string
+		ReconcileAt, ResetAt Token
+	}
+	// RunAccepted: the operator took the run RequestRun asked for.
+	RunAccepted struct{ Name, Why string }
+	// RunNotAsked: RequestRun did not reach the operator.
+	RunNotAsked struct{ Name, Err string }
 )
 
 // Existing is an object as listed: its generation and status (nil when
@@ -57,3 +67,6 @@ func (Tick) moduleObjectsEvent()        {}
 func (Written) moduleObjectsEvent()     {}
 func (WriteFailed) moduleObjectsEvent() {}
 func (Deleted) moduleObjectsEvent()     {}
+func (Annotated) moduleObjectsEvent()   {}
+func (RunAccepted) moduleObjectsEvent() {}
+func (RunNotAsked) moduleObjectsEvent() {}

@@ -181,11 +181,12 @@ func Start(cfg Config) (*App, error) {
 		runner: hookRunner, webhooks: a.webhooks,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	life := lifecycleOptions(cfg, a, m, parts, read)
-	if _, err := a.System.StartWith(parts.children(), life); err != nil {
+	root, err := a.System.StartWith(parts.children(), life)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.ModuleObjects {
-		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs); err != nil {
+		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs, root); err != nil {
 			return nil, err
 		}
 	}
