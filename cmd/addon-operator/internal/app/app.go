@@ -180,8 +180,7 @@ func Start(cfg Config) (*App, error) {
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner, webhooks: a.webhooks,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	life := lifecycleOptions(cfg, a, m, parts, read)
-	root, err := a.System.StartWith(parts.children(), life)
+	root, err := a.System.StartWith(parts.children(), lifecycleOptions(cfg, a, m, parts, read))
 	if err != nil {
 		return nil, err
 	}
