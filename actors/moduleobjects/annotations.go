@@ -126,12 +126,16 @@ func (c *Core) warnBad(name string, o *object) []Effect {
 	return out
 }
 
-// runAccepted: the operator took the request; its values are handled, and
-// the status says so.
-func (c *Core) runAccepted(e RunAccepted, env Env) []Effect {
+// runAsked: the operator took the request (its values are handled, and
+// the status says so), or it did not reach the operator (Err: it is asked
+// again after RetryDelay, the Tick).
+func (c *Core) runAsked(e RunAsked, env Env) []Effect {
 	o, ok := c.objects[e.Name]
 	if !ok || o.asking == nil {
 		return nil
+	}
+	if e.Err != "" {
+		return c.runNotAsked(o, e)
 	}
 	o.handled, o.asking = *o.asking, nil
 	out := []Effect{EmitEvent{Name: e.Name, Event: moduleobject.Event{Type: moduleobject.Normal,
@@ -143,13 +147,7 @@ func (c *Core) runAccepted(e RunAccepted, env Env) []Effect {
 	return append(out, c.ask(e.Name, env)...) // the annotations may have changed since
 }
 
-// runNotAsked: the request did not reach the operator; it is asked again
-// after RetryDelay (the Tick).
-func (c *Core) runNotAsked(e RunNotAsked) []Effect {
-	o, ok := c.objects[e.Name]
-	if !ok {
-		return nil
-	}
+func (c *Core) runNotAsked(o *object, e RunAsked) []Effect {
 	o.asking = nil
 	out := []Effect{Log(step.At(slog.LevelWarn, "run asked on the Module object not taken by the operator, asking again",
 		"object", e.Name, "err", e.Err, "in", RetryDelay))}

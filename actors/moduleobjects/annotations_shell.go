@@ -73,8 +73,8 @@ func (a *Actor) requestRun(e RequestRun, report func(Event)) {
 	msg := messages.ReconcileModule{Module: e.Name, Force: e.Force, Reset: e.Reset, Why: e.Why}
 	_, err := a.sys.Root.RequestFuture(a.opts.Operator, msg, AskTimeout).Result()
 	if err != nil {
-		report(RunNotAsked{Name: e.Name, Err: fmt.Sprintf("ask the operator: %v", err)})
+		report(RunAsked{Name: e.Name, Err: fmt.Sprintf("ask the operator: %v", err)})
 		return
 	}
-	report(RunAccepted{Name: e.Name, Why: e.Why})
+	report(RunAsked{Name: e.Name, Why: e.Why})
 }

@@ -39,7 +39,7 @@ func TestAnnotationsAskTheOperator(t *testing.T) {
 		handled string // lastHandledReconcileAt as listed
 		ev      moduleobjects.Annotated
 		want    []string
-		echo    string // lastHandledReconcileAt written after RunAccepted, "" for no write
+		echo    string // lastHandledReconcileAt written after RunAsked, "" for no write
 		phase   string // the phase written with it
 	}{
 		{name: "reconcile-at, a new value", in: ready("a"), ev: annotated("a", "1", "-"),
@@ -62,7 +62,7 @@ func TestAnnotationsAskTheOperator(t *testing.T) {
 			if tc.echo == "" {
 				return
 			}
-			w := h.Expect(moduleobjects.RunAccepted{Name: "a", Why: "x"}, "event a RunRequested", "write a "+tc.phase)
+			w := h.Expect(moduleobjects.RunAsked{Name: "a", Why: "x"}, "event a RunRequested", "write a "+tc.phase)
 			if got := w[1].(moduleobjects.WriteStatus).Status.LastHandledReconcileAt; got != tc.echo {
 				t.Fatalf("lastHandledReconcileAt = %q, want %q", got, tc.echo)
 			}
@@ -80,7 +80,7 @@ func TestAnnotationsAskAgain(t *testing.T) {
 	st := moduleobject.Compute(ready("a"), moduleobject.Status{}, 1, t0)
 	h.Expect(moduleobjects.Leading{Existing: map[string]moduleobjects.Existing{"a": {Generation: 1, Status: &st}}},
 		"ask a force=true reset=false")
-	h.Expect(moduleobjects.RunNotAsked{Name: "a", Err: "timeout"}, "timer a 1s")
+	h.Expect(moduleobjects.RunAsked{Name: "a", Err: "timeout"}, "timer a 1s")
 	s.now = s.now.Add(time.Second)
 	h.Expect(moduleobjects.Tick{Name: "a"}, "ask a force=true reset=false")
 }

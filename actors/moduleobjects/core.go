@@ -64,10 +64,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return nil
 	case Annotated:
 		return c.annotated(e, env)
-	case RunAccepted:
-		return c.runAccepted(e, env)
-	case RunNotAsked:
-		return c.runNotAsked(e)
+	case RunAsked:
+		return c.runAsked(e, env)
 	default:
 		panic("moduleobjects: unknown event " + typeName(ev))
 	}

@@ -39,7 +39,7 @@ type (
 	// Log is a record for the actor's logger.
 	Log step.Log
 	// RequestRun asks the operator to run module Name now
-	// (messages.ReconcileModule); RunAccepted or RunNotAsked follows.
+	// (messages.ReconcileModule); RunAsked follows.
 	RequestRun struct {
 		Name         string
 		Force, Reset bool

@@ -47,10 +47,9 @@ type (
 		Name                 string
 		ReconcileAt, ResetAt Token
 	}
-	// RunAccepted: the operator took the run RequestRun asked for.
-	RunAccepted struct{ Name, Why string }
-	// RunNotAsked: RequestRun did not reach the operator.
-	RunNotAsked struct{ Name, Err string }
+	// RunAsked: the operator took the run RequestRun asked for (Why), or
+	// the request did not reach it (Err).
+	RunAsked struct{ Name, Why, Err string }
 )
 
 // Existing is an object as listed: its generation and status (nil when
@@ -68,5 +67,4 @@ func (Written) moduleObjectsEvent()     {}
 func (WriteFailed) moduleObjectsEvent() {}
 func (Deleted) moduleObjectsEvent()     {}
 func (Annotated) moduleObjectsEvent()   {}
-func (RunAccepted) moduleObjectsEvent() {}
-func (RunNotAsked) moduleObjectsEvent() {}
+func (RunAsked) moduleObjectsEvent()    {}
