@@ -24,6 +24,10 @@ type Request struct {
 	Values map[string]any
 	// Drift asks a run that skips helm for the release's drift.
 	Drift bool
+	// Force upgrades a deployed release that is up to date (a reconcile
+	// asked on the module's Module object): a new revision with the same
+	// manifests, which puts back what was changed behind helm's back.
+	Force bool
 	// Maintenance runs in maintenance mode (see maintenance.go): the
 	// release is written once more with its objects labelled, then left
 	// as it is.
@@ -180,7 +184,7 @@ func (r *Releaser) run(ctx context.Context, cfg *action.Configuration, req Reque
 			store.expectAbsent(req.Release)
 		}
 	case indexed:
-		if p, _ := decide(read.history, out.sum, absent); p != planSkip {
+		if p, _ := decide(read.history, out.sum, absent); p != planSkip || req.Force {
 			return r.run(ctx, cfg, req, chrt, out, r.readHistory(cfg, req.Release), false)
 		}
 	}
@@ -229,6 +233,9 @@ func readAlready(read historyRead) <-chan historyRead {
 func (r *Releaser) apply(ctx context.Context, cfg *action.Configuration, req Request, chrt *chart.Chart, sum string,
 	history []*release.Release, absent []Object) (Result, error) {
 	p, reason := decide(history, sum, absent)
+	if p == planSkip && req.Force {
+		p, reason = planUpgrade, "reconcile requested"
+	}
 	if p == planSkip {
 		last := latest(history)
 		r.markInterrupted(cfg, req.Release, history, last.Version)

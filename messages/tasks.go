@@ -119,6 +119,10 @@ type Task struct {
 	// Sync marks the Synchronization run of a kubernetes binding: values
 	// it changes trigger nothing (LIFECYCLE-STEPS steps 2 and 5).
 	Sync bool `json:"synchronization,omitempty"`
+	// Force, on a module run, makes its helm step upgrade the release
+	// even when it is up to date (a reconcile asked on its Module object);
+	// a waiting run that absorbs a forced one is forced too.
+	Force bool `json:"force,omitempty"`
 	// Event marks the run of a hook event (messages.HookEvent): the queue
 	// holds it back while discovery fails (HoldEvents).
 	Event bool `json:"-"`

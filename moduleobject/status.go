@@ -37,6 +37,11 @@ type Status struct {
 	NextRetry          *metav1.Time       `json:"nextRetry,omitempty"`
 	// Error is the first line of a failing run's error, bounded.
 	Error string `json:"error,omitempty"`
+	// LastHandledReconcileAt and LastHandledResetAt are the values of the
+	// reconcile-at and reset-at annotations last handled (as Flux's
+	// HelmRelease echoes its requestedAt and resetAt).
+	LastHandledReconcileAt string `json:"lastHandledReconcileAt,omitempty"`
+	LastHandledResetAt     string `json:"lastHandledResetAt,omitempty"`
 }
 
 // LastRun is the module's last run: when it started, how long it took

@@ -160,7 +160,8 @@ func (c *Core) helm(env Env) []Effect {
 	c.run.helmStarted = env.Now
 	module := c.scope().Snapshot()
 	return []Effect{RunHelm{Values: values.HelmValues(c.run.pinned.Global, module), Module: module,
-		Maintenance: c.InMaintenance(), Drift: c.check.mode != DriftOff, Wait: c.wait.on, WaitTimeout: c.wait.timeout}}
+		Maintenance: c.InMaintenance(), Drift: c.check.mode != DriftOff, Wait: c.wait.on, WaitTimeout: c.wait.timeout,
+		Force: c.run.task.Force}}
 }
 
 func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {

@@ -173,12 +173,13 @@ func (Log) moduleEffect() {}
 // RunHelm upgrades the release with Values, in maintenance mode when
 // Maintenance (UPSTREAM.md §7: labelled once, then left as it is),
 // looking for drift with Drift, waiting for the workloads with Wait;
-// Module is the module's values (its secrets are masked).
+// Module is the module's values (its secrets are masked); Force upgrades
+// an up-to-date release (the task's Force).
 type RunHelm struct {
-	Values                   map[string]any
-	Module                   values.Snapshot
-	Maintenance, Drift, Wait bool
-	WaitTimeout              time.Duration
+	Values                          map[string]any
+	Module                          values.Snapshot
+	Maintenance, Drift, Wait, Force bool
+	WaitTimeout                     time.Duration
 }
 
 func (RunHelm) moduleEffect() {}

@@ -8,7 +8,8 @@ import (
 // helmJob is the helm step's job, with the module's drift and wait settings.
 func (a *Actor) helmJob(e RunHelm) worker.HelmJob {
 	return worker.HelmJob{Request: chartrun.Request{Release: a.name(), ChartDir: a.opts.Definition.Dir, Values: e.Values,
-		Maintenance: e.Maintenance, Drift: e.Drift, Wait: e.Wait, WaitTimeout: e.WaitTimeout},
+		Maintenance: e.Maintenance, Drift: e.Drift, Wait: e.Wait, WaitTimeout: e.WaitTimeout,
+		Force: e.Force},
 		Secrets: a.secrets(e.Module)}
 }
 

@@ -34,12 +34,17 @@ type Options struct {
 	Log      *slog.Logger
 	// Work bounds the apiserver calls; cancelled when the operator stops.
 	Work context.Context
+	// Annotations, when set with Operator, is watched for the runs users
+	// ask by annotation, which the operator (its root) is asked for.
+	Annotations AnnotationWatch
+	Operator    *actor.PID
 }
 
 // Actor is the Module objects' writer.
 type Actor struct {
 	opts Options
 	core *Core
+	sys  *actor.ActorSystem
 }
 
 // takeLead asks the actor to ensure the CRD and list the objects, again
@@ -60,7 +65,11 @@ func New(opts Options) actor.Producer {
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *actor.Started, takeLead:
+	case *actor.Started:
+		a.sys = ctx.ActorSystem()
+		a.watchAnnotations(ctx)
+		a.handleTakeLead(ctx)
+	case takeLead:
 		a.handleTakeLead(ctx)
 	case Event:
 		a.step(ctx, msg)
@@ -113,6 +122,8 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		a.opts.Clock.AfterFunc(e.After, func() { report(Tick{Name: e.Name}) })
 	case Log:
 		step.Log(e).Write(a.opts.Log)
+	case RequestRun:
+		go a.requestRun(e, report)
 	default:
 		panic("moduleobjects: unknown effect " + typeName(e))
 	}

@@ -29,6 +29,8 @@ type object struct {
 	lastWrite time.Time
 	inflight  bool
 	armed     bool
+	// asks are its reconcile-at and reset-at annotations (annotations.go).
+	asks
 }
 
 // Core decides what to write to the Module objects.
@@ -47,7 +49,7 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case Published:
 		return c.published(e, env)
 	case Leading:
-		return c.lead(e, env)
+		return append(c.lead(e, env), c.askAll(env)...)
 	case NotLeading:
 		c.leading = false
 		return nil
@@ -60,6 +62,10 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 	case Deleted:
 		delete(c.objects, e.Name)
 		return nil
+	case Annotated:
+		return c.annotated(e, env)
+	case RunAsked:
+		return c.runAsked(e, env)
 	default:
 		panic("moduleobjects: unknown event " + typeName(ev))
 	}
@@ -90,8 +96,9 @@ func (c *Core) published(e Published, env Env) []Effect {
 			}
 		}
 		o.in = &in
-		o.want = moduleobject.Compute(in, o.base(), o.gen, env.Now)
+		o.compute(in, env.Now)
 		out = append(out, c.decide(in.Name, env)...)
+		out = append(out, c.ask(in.Name, env)...)
 	}
 	for _, name := range c.names() {
 		if !seen[name] {
@@ -124,8 +131,9 @@ func (c *Core) lead(e Leading, env Env) []Effect {
 	for name, ex := range e.Existing {
 		o := c.obj(name)
 		o.exists, o.gen, o.written = true, ex.Generation, ex.Status
+		o.takeHandled(ex.Status)
 		if o.in != nil {
-			o.want = moduleobject.Compute(*o.in, o.base(), o.gen, env.Now)
+			o.compute(*o.in, env.Now)
 		}
 	}
 	var out []Effect
@@ -141,7 +149,7 @@ func (c *Core) tick(e Tick, env Env) []Effect {
 		return nil
 	}
 	o.armed = false
-	return c.decide(e.Name, env)
+	return append(c.decide(e.Name, env), c.ask(e.Name, env)...)
 }
 
 func (c *Core) written(e Written, env Env) []Effect {

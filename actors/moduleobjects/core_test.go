@@ -26,6 +26,8 @@ func describe(e moduleobjects.Effect) string {
 		return fmt.Sprintf("timer %s %s", e.Name, e.After)
 	case moduleobjects.Log:
 		return ""
+	case moduleobjects.RequestRun:
+		return fmt.Sprintf("ask %s force=%v reset=%v", e.Name, e.Force, e.Reset)
 	}
 	panic(actortest.TypeName(e))
 }

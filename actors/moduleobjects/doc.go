@@ -12,4 +12,9 @@
 // writes; a status is written only when it changes, at most once a second
 // per object (the last state always written), and not at all on a restart
 // where nothing changed.
+//
+// The leader also watches its objects' reconcile-at and reset-at
+// annotations (annotations.go): each new value asks the operator for a run
+// now (messages.ReconcileModule), and the value is echoed in the status
+// once the operator took it.
 package moduleobjects

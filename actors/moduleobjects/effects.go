@@ -38,6 +38,13 @@ type (
 	}
 	// Log is a record for the actor's logger.
 	Log step.Log
+	// RequestRun asks the operator to run module Name now
+	// (messages.ReconcileModule); RunAsked follows.
+	RequestRun struct {
+		Name         string
+		Force, Reset bool
+		Why          string
+	}
 )
 
 func (WriteStatus) moduleObjectsEffect()  {}
@@ -46,3 +53,4 @@ func (DeleteObject) moduleObjectsEffect() {}
 func (EmitEvent) moduleObjectsEffect()    {}
 func (ArmTimer) moduleObjectsEffect()     {}
 func (Log) moduleObjectsEffect()          {}
+func (RequestRun) moduleObjectsEffect()   {}

@@ -41,6 +41,15 @@ type (
 	}
 	// Deleted: an object was deleted (or was gone).
 	Deleted struct{ Name string }
+	// Annotated: object Name's reconcile-at and reset-at annotations are
+	// as said (annotations.go), as the watch saw it added or changed.
+	Annotated struct {
+		Name                 string
+		ReconcileAt, ResetAt Token
+	}
+	// RunAsked: the operator took the run RequestRun asked for (Why), or
+	// the request did not reach it (Err).
+	RunAsked struct{ Name, Why, Err string }
 )
 
 // Existing is an object as listed: its generation and status (nil when
@@ -57,3 +66,5 @@ func (Tick) moduleObjectsEvent()        {}
 func (Written) moduleObjectsEvent()     {}
 func (WriteFailed) moduleObjectsEvent() {}
 func (Deleted) moduleObjectsEvent()     {}
+func (Annotated) moduleObjectsEvent()   {}
+func (RunAsked) moduleObjectsEvent()    {}

@@ -64,6 +64,9 @@ func (l *lifecycle) receive(ctx actor.Context, children *Family) {
 		l.step(ctx, GroupReported{Report: msg})
 	case messages.ConvergeSuperseded:
 		l.step(ctx, Superseded{Msg: msg})
+	case messages.ReconcileModule:
+		l.step(ctx, ReconcileAsked{Msg: msg})
+		ctx.Respond(messages.ReconcileAccepted{Module: msg.Module}) // taken: the Module object's status may say so
 	case ModulesScanned, ReleasesListed, ReleaseDeleted:
 		l.step(ctx, msg.(Event)) // the ioActor's
 	case KnownDirs, WatchDirs, DirsDue, DirsListed:

@@ -125,6 +125,8 @@ func (c *Core) Step(ev Event, env Env) []Effect {
 		return c.convergeSuperseded(e.Msg, env)
 	case ChildStopped:
 		return c.childStopped(e)
+	case ReconcileAsked:
+		return c.reconcile(e.Msg)
 	default:
 		panic(fmt.Sprintf("operator: event %T has no case in Step", ev))
 	}

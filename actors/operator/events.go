@@ -79,6 +79,8 @@ type (
 	// ChildStopped: a child of the root (Name, its PID's ID) stopped when
 	// nobody stopped it.
 	ChildStopped struct{ Name, ID string }
+	// ReconcileAsked: a run asked on a Module object (core_reconcile.go).
+	ReconcileAsked struct{ Msg messages.ReconcileModule }
 )
 
 func (Started) operatorEvent()         {}
@@ -96,3 +98,4 @@ func (ModulesScanned) operatorEvent()  {}
 func (ReleasesListed) operatorEvent()  {}
 func (ReleaseDeleted) operatorEvent()  {}
 func (ChildStopped) operatorEvent()    {}
+func (ReconcileAsked) operatorEvent()  {}

@@ -124,8 +124,9 @@ func (l *line) runnable() (int, bool) {
 	return 0, false
 }
 
-// dedupe keeps the first waiting task of each MergeKey; a compacting
-// task's binding contexts are appended to the one it merges into.
+// dedupe keeps the first waiting task of each MergeKey (forced when one
+// it absorbs is); a compacting task's binding contexts are appended to the
+// one it merges into.
 func (l *line) dedupe() {
 	seen := map[string]int{}
 	out := l.tasks[:0]
@@ -133,6 +134,7 @@ func (l *line) dedupe() {
 		busy := i == 0 && (l.running || l.retrying) || l.backoff[t.ID]
 		if t.MergeKey != "" && !busy {
 			if at, ok := seen[t.MergeKey]; ok {
+				out[at].Force = out[at].Force || t.Force // a reconcile asked is not lost in the merge
 				if t.Compact && l.bound.merge(&out[at], t) {
 					l.noteMerged(out[at].ID)
 				}

@@ -175,12 +175,12 @@ func Start(cfg Config) (*App, error) {
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner, webhooks: a.webhooks,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	life := lifecycleOptions(cfg, a, m, parts, read)
-	if _, err := a.System.StartWith(parts.children(), life); err != nil {
+	root, err := a.System.StartWith(parts.children(), lifecycleOptions(cfg, a, m, parts, read))
+	if err != nil {
 		return nil, err
 	}
 	if cfg.ModuleObjects {
-		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs); err != nil {
+		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs, root); err != nil {
 			return nil, err
 		}
 	}

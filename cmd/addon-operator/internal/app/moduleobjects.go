@@ -22,15 +22,17 @@ const reportingController = "addon-operator.io/module-objects"
 // startModuleObjects starts the writer of the Module objects
 // (ADDON_OPERATOR_MODULE_OBJECTS), fed from the board's changes until
 // work is done. The app runs only while this replica leads, so the writer
-// takes the lead as it starts.
+// takes the lead as it starts; it watches the objects' annotations and
+// asks the operator (root) for the runs they ask for.
 func (a *App) startModuleObjects(work context.Context, namespace string, client kubernetes.Interface,
-	dyn dynamic.Interface, defs []layout.Definition) error {
+	dyn dynamic.Interface, defs []layout.Definition, root *actor.PID) error {
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
 	broadcaster.StartRecordingToSinkWithContext(work)
 	go func() { <-work.Done(); broadcaster.Shutdown() }()
+	objects := moduleobjects.Objects{Client: dyn, Namespace: namespace}
 	props := a.System.TopProps("moduleobjects", moduleobjects.New(moduleobjects.Options{
-		Store: moduleobjects.Objects{Client: dyn, Namespace: namespace}, Recorder: broadcaster.NewRecorder(scheme.Scheme, reportingController),
-		Clock: a.clock, Log: a.log.With("actor", "moduleobjects"), Work: work}))
+		Store: objects, Recorder: broadcaster.NewRecorder(scheme.Scheme, reportingController),
+		Clock: a.clock, Log: a.log.With("actor", "moduleobjects"), Work: work, Annotations: objects, Operator: root}))
 	pid, err := a.System.Actors.Root.SpawnNamed(props, "moduleobjects")
 	if err != nil {
 		return fmt.Errorf("start the Module objects' writer: %w", err)
