@@ -64,7 +64,7 @@
 //
 // `plan` (cmd/addon-operator/internal/whatif) runs this same core's
 // discovery with its inputs swapped: NewCore with the candidate ConfigMap
-// and what the operator published (Known), answering CheckEnabled and
+// and what the operator published (CoreOptions), answering CheckEnabled and
 // ListReleases itself.
 //
 // Discovery decides the modules in requirement order (module.yaml,
