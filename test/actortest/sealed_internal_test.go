@@ -41,14 +41,7 @@ func TestMissingErrors(t *testing.T) {
 // a concrete value passed on, or a value passed to a function with no
 // switch over the set, is not a route.
 func TestGaps(t *testing.T) {
-	funcs, err := funcsIn("testdata/fx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	funcs, members := fxSource(t)
 	got := gaps(funcs, setOf(members), "Route", members, map[string]bool{})
 	want := []string{
 		`applyPair has no case for ["Remote"] (routed from Route)`,
@@ -67,14 +60,7 @@ func TestGaps(t *testing.T) {
 // type's method, and the bare name of two methods is refused rather than
 // read as one of them.
 func TestQualifiedNames(t *testing.T) {
-	funcs, err := funcsIn("testdata/fx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	funcs, members := fxSource(t)
 	got := gaps(funcs, setOf(members), "Machine.Step", members, map[string]bool{})
 	if want := []string{`Other.Step has no case for ["Forgotten"] (routed from Machine.Step)`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Machine.Step: got %q, want %q", got, want)
@@ -93,4 +79,18 @@ func TestQualifiedNames(t *testing.T) {
 	if _, err := funcs.lookup("Apply"); err != nil {
 		t.Errorf("a plain function by its name: %v", err)
 	}
+}
+
+// fxSource is testdata/fx's functions and its effects.
+func fxSource(t *testing.T) (*source, []string) {
+	t.Helper()
+	funcs, err := funcsIn("testdata/fx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return funcs, members
 }
