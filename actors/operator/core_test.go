@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -259,6 +260,40 @@ func TestCoreBootFailedOwners(t *testing.T) {
 	g := newCoreTest(t, CoreOptions{})
 	g.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
 	g.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
+}
+
+// A core built Ready (the root restarted after the first converge, as the
+// board says) is ready before any converge: a global hook's binding that
+// cannot be watched is not fatal, and its next converge marks nothing
+// ready again; one built before the first converge is told so.
+func TestCoreBuiltReady(t *testing.T) {
+	unwatched := KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}
+	done := assigned(messages.Task{Kind: messages.TaskConvergeDone})
+	restarted := newCoreTest(t, CoreOptions{Ready: true})
+	restarted.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
+	restarted.Expect(unwatched)
+	restarted.Expect(done, "Converged ReloadAllModules", "Finish ")
+
+	first := newCoreTest(t, CoreOptions{})
+	first.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
+	first.Expect(unwatched, "Fatal global hooks' kubernetes bindings: unknown kind")
+	first.Expect(done, "MarkReady", "Converged ReloadAllModules", "Finish ")
+}
+
+// The lifecycle builds its core from what the board says: a root that
+// restarts after the first converge (the board ready) starts ready.
+func TestLifecycleBuildsReadyFromBoard(t *testing.T) {
+	b := board.New()
+	if newLifecycle(LifecycleOptions{Board: b}).core.ready {
+		t.Fatal("a core built before the first converge is ready")
+	}
+	b.SetReady()
+	if !newLifecycle(LifecycleOptions{Board: b}).core.ready {
+		t.Fatal("a core built after the first converge is not ready")
+	}
+	if newLifecycle(LifecycleOptions{}).core.ready {
+		t.Fatal("a core built without a board is ready")
+	}
 }
 
 // After the first converge, discovery reads the modules dirs first: the
