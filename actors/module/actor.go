@@ -24,9 +24,11 @@ type Options struct {
 	Definition layout.Definition
 	Runner     worker.Runner
 	Releaser   worker.Releaser
-	Board      *board.Board
-	Metrics    Metrics
-	Log        *slog.Logger
+	// Board is where the module publishes, and what it reads back
+	// (published).
+	Board   *board.Board
+	Metrics Metrics
+	Log     *slog.Logger
 	// Siblings are the actors it reports to; unset ones are resolved
 	// under its parent (the operator root).
 	Siblings hookrun.Siblings
@@ -88,6 +90,9 @@ type Actor struct {
 	reconfigure supervision.Retry
 	peers       hookrun.Siblings
 	self        *actor.PID
+	// read is what the actor reads of the published state (nil without a
+	// board); it writes through opts.Board.
+	read published
 	// shell carries out the effects of the core's owner.Owner.
 	shell owner.Shell
 }
@@ -98,8 +103,22 @@ func New(opts Options) actor.Producer {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return func() actor.Actor {
-		return &Actor{opts: opts, log: opts.Log.With("module", opts.Definition.Names.Name)}
+		a := &Actor{opts: opts, log: opts.Log.With("module", opts.Definition.Names.Name)}
+		if opts.Board != nil {
+			a.read = opts.Board
+		}
+		return a
 	}
+}
+
+// published is what a module actor reads of the published state (a part
+// of board.Reader): the global values and the enabled modules, the inputs
+// of every Step, and the other scopes' secrets, which its drift reports
+// mask.
+type published interface {
+	Global() values.Snapshot
+	EnabledModules() []string
+	Secrets() mask.Secrets
 }
 
 // Receive implements actor.Actor.
@@ -255,8 +274,8 @@ func (a *Actor) publish(p Publish) {
 func (a *Actor) secrets(s values.Snapshot) mask.Secrets {
 	paths := a.opts.Definition.Schemas.Passwords()
 	out := paths.Secrets(s.Config).With(paths.Secrets(s.Values))
-	if a.opts.Board != nil {
-		out = out.With(a.opts.Board.Secrets())
+	if a.read != nil {
+		out = out.With(a.read.Secrets())
 	}
 	return out
 }

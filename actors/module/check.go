@@ -118,9 +118,8 @@ type driftShown struct{ State []board.DriftState }
 
 func (driftShown) checkEffect() {}
 
-// checkStep is the checker Step (named for it: the coverage test finds
-// functions by name); it takes ev and returns what it calls for.
-func (k *checker) checkStep(ev checkEvent, env checkEnv) []checkEffect {
+// Step takes ev and returns what it calls for.
+func (k *checker) Step(ev checkEvent, env checkEnv) []checkEffect {
 	switch e := ev.(type) {
 	case CheckDue:
 		k.armed = false
@@ -138,7 +137,7 @@ func (k *checker) checkStep(ev checkEvent, env checkEnv) []checkEffect {
 		k.drift.reset()
 		return []checkEffect{DriftCounted{}}
 	default:
-		panic(fmt.Sprintf("module: event %T has no case in checker.checkStep", ev))
+		panic(fmt.Sprintf("module: event %T has no case in checker.Step", ev))
 	}
 }
 
@@ -230,7 +229,7 @@ func (k *checker) show() []checkEffect {
 func (c *Core) stepCheck(ev checkEvent, env Env) []Effect {
 	cenv := checkEnv{Now: env.Now, Enabled: c.state.Enabled, Maintenance: c.InMaintenance(), Busy: c.Busy(),
 		Values: c.scope().Snapshot()}
-	return absorb(c.check.checkStep(ev, cenv), func(e checkEffect) []Effect {
+	return absorb(c.check.Step(ev, cenv), func(e checkEffect) []Effect {
 		switch e := e.(type) {
 		case driftShown:
 			c.state.Drift = e.State

@@ -34,7 +34,7 @@ func (c *Core) stepLife(ev Event, env Env) []Effect {
 // stepStartup steps the startup sub-machine and takes back what concerns
 // the core: the state it leaves and the tasks it lets run.
 func (c *Core) stepStartup(ev lifeEvent, env Env) []Effect {
-	return absorb(c.life.lifeStep(ev), func(e lifeEffect) []Effect {
+	return absorb(c.life.Step(ev), func(e lifeEffect) []Effect {
 		switch e := e.(type) {
 		case lifeState:
 			c.state.Phase, c.state.LastError = e.Phase, e.LastError

@@ -87,10 +87,9 @@ type releaseGone struct{}
 
 func (releaseGone) deleteEffect() {}
 
-// deleteStep is the deletion Step (named for it: the coverage test finds
-// functions by name); it takes ev in the running delete and returns what it calls for; a
+// Step takes ev in the running delete and returns what it calls for; a
 // result that is not the phase's is late, and calls for nothing.
-func (d deletion) deleteStep(ev deleteEvent, env deleteEnv) []deleteEffect {
+func (d deletion) Step(ev deleteEvent, env deleteEnv) []deleteEffect {
 	switch e := ev.(type) {
 	case deleteEntered:
 		return d.entered(e)
@@ -104,7 +103,7 @@ func (d deletion) deleteStep(ev deleteEvent, env deleteEnv) []deleteEffect {
 		}
 		return []deleteEffect{DeleteFailed{Err: e.Err}}
 	default:
-		panic(fmt.Sprintf("module: event %T has no case in deletion.deleteStep", ev))
+		panic(fmt.Sprintf("module: event %T has no case in deletion.Step", ev))
 	}
 }
 
@@ -163,7 +162,7 @@ func (c *Core) stepDelete(ev deleteEvent, env Env) []Effect {
 	if c.run != nil {
 		denv.Running, denv.Task = len(c.run.left) > 0, c.run.task
 	}
-	return absorb(c.del.deleteStep(ev, denv), func(e deleteEffect) []Effect {
+	return absorb(c.del.Step(ev, denv), func(e deleteEffect) []Effect {
 		switch e := e.(type) {
 		case phaseOver:
 			return c.phaseOver(e, env)

@@ -23,7 +23,7 @@
 // module's tasks through their phases itself (core_run.go, core_finish.go,
 // core_record.go) and composes four sub-machines, as etcd's raft composes
 // its progress tracker, each a pure type with its own closed sets of
-// events and effects and its own step: startup (startup.go: the hooks'
+// events and effects and its own Step: startup (startup.go: the hooks'
 // configuration and its retry, discovery, the tasks of a module that
 // failed to start), checker (check.go, with the drift tracker of drift.go:
 // the periodic check and the drift), webhooks (webhooks.go: crds/ and

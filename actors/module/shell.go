@@ -15,8 +15,8 @@ import (
 // out the effects.
 func (a *Actor) step(ctx actor.Context, ev Event) {
 	env := Env{Now: a.now()}
-	if a.opts.Board != nil {
-		env.Global, env.Enabled = a.opts.Board.Global(), a.opts.Board.EnabledModules()
+	if a.read != nil {
+		env.Global, env.Enabled = a.read.Global(), a.read.EnabledModules()
 	}
 	for _, e := range a.core.Step(ev, env) {
 		a.apply(ctx, e)

@@ -126,9 +126,8 @@ type taskAccepted struct{ Assigned hookrun.Assigned }
 
 func (taskAccepted) lifeEffect() {}
 
-// lifeStep is the startup Step (named for it: the coverage test finds
-// functions by name); it takes ev and returns what it calls for.
-func (s *startup) lifeStep(ev lifeEvent) []lifeEffect {
+// Step takes ev and returns what it calls for.
+func (s *startup) Step(ev lifeEvent) []lifeEffect {
 	switch e := ev.(type) {
 	case hooksConfigured:
 		return s.hooksConfigured(e.Err)
@@ -150,7 +149,7 @@ func (s *startup) lifeStep(ev lifeEvent) []lifeEffect {
 		s.removed = true
 		return nil
 	default:
-		panic(fmt.Sprintf("module: event %T has no case in startup.lifeStep", ev))
+		panic(fmt.Sprintf("module: event %T has no case in startup.Step", ev))
 	}
 }
 

@@ -98,10 +98,9 @@ type phaseOver struct {
 
 func (phaseOver) webhookEffect() {}
 
-// webhookStep is the webhooks Step (named for it: the coverage test finds
-// functions by name); it takes ev in the run's phase and returns what it calls for; a result
-// that is not the phase's is late, and calls for nothing.
-func (w *webhooks) webhookStep(ev webhookEvent, phase Phase) []webhookEffect {
+// Step takes ev in the run's phase and returns what it calls for; a
+// result that is not the phase's is late, and calls for nothing.
+func (w *webhooks) Step(ev webhookEvent, phase Phase) []webhookEffect {
 	switch e := ev.(type) {
 	case phaseEntered:
 		return w.entered(e.Phase)
@@ -112,7 +111,7 @@ func (w *webhooks) webhookStep(ev webhookEvent, phase Phase) []webhookEffect {
 	case WebhooksUnregistered:
 		return w.over(phase, DropWebhooks, e.Err, Idle)
 	default:
-		panic(fmt.Sprintf("module: event %T has no case in webhooks.webhookStep", ev))
+		panic(fmt.Sprintf("module: event %T has no case in webhooks.Step", ev))
 	}
 }
 
@@ -164,7 +163,7 @@ func (w *webhooks) drops(phase Phase) bool { return w.hasWebhooks && phase != Dr
 // stepWebhooks steps the webhooks sub-machine in the running task's phase
 // and takes back what concerns the core: the phase's end.
 func (c *Core) stepWebhooks(ev webhookEvent, env Env) []Effect {
-	return absorb(c.serve.webhookStep(ev, c.Phase()), func(e webhookEffect) []Effect {
+	return absorb(c.serve.Step(ev, c.Phase()), func(e webhookEffect) []Effect {
 		if over, ok := e.(phaseOver); ok {
 			return c.phaseOver(over, env)
 		}

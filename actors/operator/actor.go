@@ -17,6 +17,9 @@ type lifecycle struct {
 	opts     LifecycleOptions
 	children *Family
 	core     *Core
+	// read is what the lifecycle reads of the published state (nil
+	// without a board); it writes through opts.Board.
+	read published
 	// dirs looks at the modules dirs, when LifecycleOptions.ListDirs and
 	// DirsInterval are set (nil otherwise).
 	dirs *DirsWatch
@@ -30,10 +33,15 @@ func newLifecycle(opts LifecycleOptions) *lifecycle {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	core := NewCore(CoreOptions{KubeVersion: opts.KubeVersion, IgnoreRelease: opts.IgnoreRelease,
-		ParallelModuleRuns: opts.ParallelModuleRuns, Rescan: opts.Scan != nil && opts.ModuleProps != nil},
-		Known{Modules: opts.Modules, Unloaded: opts.Unloaded, Unseen: opts.Unseen})
-	l := &lifecycle{opts: opts, core: core}
+	l := &lifecycle{opts: opts}
+	if opts.Board != nil {
+		l.read = opts.Board
+	}
+	// A restart of the root builds its core again: a converge done
+	// before, as the board says, is not waited for again.
+	l.core = NewCore(CoreOptions{KubeVersion: opts.KubeVersion, IgnoreRelease: opts.IgnoreRelease,
+		ParallelModuleRuns: opts.ParallelModuleRuns, Rescan: opts.Scan != nil && opts.ModuleProps != nil,
+		Modules: opts.Modules, Unloaded: opts.Unloaded, Unseen: opts.Unseen, Ready: l.read != nil && l.read.Ready()})
 	if opts.ListDirs != nil && opts.DirsInterval > 0 {
 		l.dirs = NewDirsWatch(opts.GlobalHooksDir)
 	}
@@ -76,11 +84,11 @@ func (l *lifecycle) receive(ctx actor.Context, children *Family) {
 
 func (l *lifecycle) handleStarted(ctx actor.Context) {
 	l.io = ctx.Spawn(actor.PropsFromProducer(newIOActor(l.opts.Releases, l.opts.Scan, l.opts.ListDirs, l.opts.GlobalHooksDir)))
-	l.step(ctx, Started{Owners: l.started(), Ready: l.opts.Board != nil && l.opts.Board.Ready()})
+	l.step(ctx, ChildrenSpawned{Owners: l.spawnedOwners()})
 }
 
-// started are the module owners whose actor runs.
-func (l *lifecycle) started() []string {
+// spawnedOwners are the module owners whose actor runs.
+func (l *lifecycle) spawnedOwners() []string {
 	var out []string
 	for _, d := range l.opts.Modules {
 		if owner := messages.ModuleOwner(d.Names.Name); l.children.PID(owner) != nil {

@@ -36,8 +36,8 @@ func (l *lifecycle) env() Env {
 	if l.opts.Clock != nil {
 		env.Now = l.opts.Clock.Now()
 	}
-	if l.opts.Board != nil {
-		env.Dynamic = l.opts.Board.DynamicEnabled()
+	if l.read != nil {
+		env.Dynamic = l.read.DynamicEnabled()
 	}
 	return env
 }
@@ -204,10 +204,10 @@ func (l *lifecycle) publishUnseen(unseen map[string]string) {
 // publishFailed shows a module failed in the board's module list, its last
 // published state kept otherwise.
 func (l *lifecycle) publishFailed(module, why string) {
-	if l.opts.Board == nil {
+	if l.read == nil {
 		return
 	}
-	s, ok := l.opts.Board.Module(module)
+	s, ok := l.read.Module(module)
 	if !ok {
 		s = board.ModuleState{Name: module}
 	}

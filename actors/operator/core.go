@@ -18,7 +18,8 @@ type Env struct {
 	Dynamic map[string]bool
 }
 
-// CoreOptions are the settings the core decides with.
+// CoreOptions are what the core is built with: the settings it decides
+// with and the state it starts from.
 type CoreOptions struct {
 	// KubeVersion is checked against module.yaml's requirements.kubernetes.
 	KubeVersion string
@@ -30,10 +31,7 @@ type CoreOptions struct {
 	// Rescan: every discovery after the first converge reads the modules
 	// dirs again (the operator can start module actors).
 	Rescan bool
-}
 
-// Known is what the core starts from.
-type Known struct {
 	Modules []layout.Definition // in module order
 	// Unloaded are the module dirs there but not loadable; Unseen the
 	// modules whose dir cannot be seen, with the reason.
@@ -46,6 +44,9 @@ type Known struct {
 	Failed  []string
 	Enabled []string
 	Config  values.Sections
+	// Ready: a converge was done before (the board says so after a
+	// restart of the root; plan's operator has converged).
+	Ready bool
 }
 
 // Core is the operator's decision state (spec/LIFECYCLE.md): start-up,
@@ -72,14 +73,14 @@ type Core struct {
 	fatalTold    bool
 }
 
-// NewCore returns a core that starts from k.
-func NewCore(opts CoreOptions, k Known) *Core {
-	c := &Core{opts: opts, modules: k.Modules, config: k.Config, enabled: map[string]bool{},
-		sit: sitOut{failed: map[string]string{}, unseen: k.Unseen, unloaded: k.Unloaded}}
-	for _, name := range k.Failed {
+// NewCore returns a core built with opts.
+func NewCore(opts CoreOptions) *Core {
+	c := &Core{opts: opts, modules: opts.Modules, config: opts.Config, ready: opts.Ready, enabled: map[string]bool{},
+		sit: sitOut{failed: map[string]string{}, unseen: opts.Unseen, unloaded: opts.Unloaded}}
+	for _, name := range opts.Failed {
 		c.sit.failed[messages.ModuleOwner(name)] = failedToStart
 	}
-	for _, name := range k.Enabled {
+	for _, name := range opts.Enabled {
 		c.enabled[name] = true
 	}
 	return c
@@ -95,8 +96,8 @@ func (c *Core) LeftOut(name string) string { return c.sit.why(name) }
 // Step applies ev and returns the effects.
 func (c *Core) Step(ev Event, env Env) []Effect {
 	switch e := ev.(type) {
-	case Started:
-		return c.started(e)
+	case ChildrenSpawned:
+		return c.childrenSpawned(e)
 	case ConfigChanged:
 		return c.configChanged(e.Msg)
 	case ConfigInvalid:

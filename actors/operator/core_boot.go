@@ -35,10 +35,10 @@ func newBoot(modules []string) boot {
 	return boot{owners: map[string]bool{messages.OwnerGlobal: true}, pending: pending}
 }
 
-// started: the root has spawned its children; the config actor is told
-// who reads which section.
-func (c *Core) started(e Started) []Effect {
-	c.ready = e.Ready
+// childrenSpawned: the root has spawned its children; start-up waits for
+// the module owners among them, and the config actor is told who reads
+// which section.
+func (c *Core) childrenSpawned(e ChildrenSpawned) []Effect {
 	c.boot = newBoot(e.Owners)
 	return []Effect{TellReaders{Modules: c.modules}, c.publishUnseen()}
 }

@@ -12,7 +12,7 @@ import (
 // so the next discovery deletes it again if it is still disabled), and a
 // dropped failing run is published for `module why`.
 func TestConvergeSupersededTakesBackDeletes(t *testing.T) {
-	core := NewCore(CoreOptions{}, Known{})
+	core := NewCore(CoreOptions{})
 	core.group = newRunGraph(parallelRun(9, "a", "b"), nil, 2)
 	failing := messages.NewModuleRun("a", "converge")
 	failing.Queue, failing.Group, failing.Attempts, failing.LastError = "parallel_queue_0", 9, 2, "beforeHelm failed"

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
@@ -22,8 +23,8 @@ type coreTest struct {
 	core *Core
 }
 
-func newCoreTest(t *testing.T, opts CoreOptions, k Known) coreTest {
-	core := NewCore(opts, k)
+func newCoreTest(t *testing.T, opts CoreOptions) coreTest {
+	core := NewCore(opts)
 	env := Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	step := func(ev Event) []Effect { return core.Step(ev, env) }
 	return coreTest{Harness: actortest.Harness[Event, Effect]{T: t, Step: step, Describe: describe}, core: core}
@@ -112,19 +113,19 @@ func TestCoreDiscovery(t *testing.T) {
 	cases := []struct {
 		name    string
 		defs    []layout.Definition
-		known   Known
+		known   CoreOptions
 		answers []answer
 		asked   []string // CheckEnabled effects, in order
 		owned   []string
 		want    []string // the effects that end discovery
 	}{
-		{name: "nothing changes", defs: []layout.Definition{a, b, c}, known: Known{Enabled: []string{"a", "b", "c"}},
+		{name: "nothing changes", defs: []layout.Definition{a, b, c}, known: CoreOptions{Enabled: []string{"a", "b", "c"}},
 			answers: []answer{{"a", true}, {"b", true}, {"c", true}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]", "CheckEnabled c [a b]"},
 			want: []string{"HoldEvents false", "Discovered [a b c] unmet=map[] decisions=3", "PublishEnabled",
 				"Finish ModuleRun a, ModuleRun b, ModuleRun c, " + afterConverge}},
 		{name: "disabled by script and by flag", defs: []layout.Definition{a, b, c},
-			known:   Known{Enabled: []string{"a", "b", "c"}, Config: offByConfig},
+			known:   CoreOptions{Enabled: []string{"a", "b", "c"}, Config: offByConfig},
 			answers: []answer{{"a", true}, {"b", false}},
 			asked:   []string{"CheckEnabled a []", "CheckEnabled b [a]"},
 			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=3", "PublishEnabled",
@@ -132,26 +133,26 @@ func TestCoreDiscovery(t *testing.T) {
 				"Finish ModuleRun a, ModuleDelete b (enabled-script: disabled by its enabled script), " +
 					"ModuleDelete c (configmap: disabled in ConfigMap key cEnabled), " + afterConverge}},
 		{name: "a skipped module is neither asked, run nor deleted; an owned release without a dir is purged",
-			defs: []layout.Definition{a, b}, known: Known{Enabled: []string{"b"}, Failed: []string{"b"}},
+			defs: []layout.Definition{a, b}, known: CoreOptions{Enabled: []string{"b"}, Failed: []string{"b"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"}, owned: []string{"gone"},
 			want: []string{"HoldEvents false", "Discovered [a] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish ModuleRun a, ModulePurge gone, " + afterConverge}},
 		{name: "unmet requirements disable before the script is asked", defs: []layout.Definition{a, enabledDef(t, "002-b", false),
-			requires(enabledDef(t, "003-c", true), "b")}, known: Known{Enabled: []string{"a", "c"}},
+			requires(enabledDef(t, "003-c", true), "b")}, known: CoreOptions{Enabled: []string{"a", "c"}},
 			answers: []answer{{"a", true}}, asked: []string{"CheckEnabled a []"},
 			want: []string{"HoldEvents false", "Discovered [a] unmet=map[c:[dependency 'b' is disabled]] decisions=3", "PublishEnabled",
 				"ModuleOut b disabled", "ModuleOut c disabled",
 				"Finish ModuleRun a, ModuleDelete c (requirements: turned off because of unmet requirements: dependency 'b' is disabled), " +
 					afterConverge}},
 		{name: "a module requiring one that is left out is held, not judged", defs: []layout.Definition{a,
-			requires(b, "a")}, known: Known{Unseen: map[string]string{"a": "dangling"}, Enabled: []string{"a", "b"}},
+			requires(b, "a")}, known: CoreOptions{Unseen: map[string]string{"a": "dangling"}, Enabled: []string{"a", "b"}},
 			want: []string{"HoldEvents false", "Discovered [] unmet=map[] decisions=2", "PublishEnabled",
 				"Finish " + afterConverge}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.known.Modules = tc.defs
-			h := newCoreTest(t, CoreOptions{}, tc.known)
+			h := newCoreTest(t, tc.known)
 			steps := append(tc.asked, "ListReleases")
 			h.Expect(assigned(discoverTask), steps[0])
 			for i, a := range tc.answers {
@@ -167,7 +168,7 @@ func TestCoreDiscovery(t *testing.T) {
 // the events' runs and is counted.
 func TestCoreDiscoveryFailures(t *testing.T) {
 	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
-	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}})
+	h := newCoreTest(t, CoreOptions{Modules: []layout.Definition{a, b}})
 	h.Expect(assigned(discoverTask), "CheckEnabled a []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "a", Unavailable: true}}, "CheckEnabled b []")
 	h.Expect(EnabledAnswered{Msg: messages.EnabledChecked{Module: "b", Err: "exit status 1"}},
@@ -184,8 +185,8 @@ func TestCoreDiscoveryFailures(t *testing.T) {
 // queued once every owner applied its section. Invalid configuration is
 // fatal, told once.
 func TestCoreBoot(t *testing.T) {
-	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h := newCoreTest(t, CoreOptions{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(ChildrenSpawned{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
 	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
@@ -197,8 +198,8 @@ func TestCoreBoot(t *testing.T) {
 	h.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: messages.OwnerGlobal, Changed: true}}, "Enqueue ReloadAllModules")
 	h.Expect(ConfigInvalid{Msg: messages.ConfigInvalid{Err: "late"}}) // after start-up: the last good config stays
 
-	bad := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	bad.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	bad := newCoreTest(t, CoreOptions{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	bad.Expect(ChildrenSpawned{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	bad.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	bad.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
 	bad.Expect(ConfigApplied{Msg: messages.ConfigApplied{Owner: "module/a", Err: "replicas: minimum 1"}})
@@ -211,7 +212,7 @@ func TestCoreBoot(t *testing.T) {
 // names an activation (a reload, or the discovery it expands into); a
 // discovery alone is a reload of all modules.
 func TestConvergeActivation(t *testing.T) {
-	h := newCoreTest(t, CoreOptions{}, Known{})
+	h := newCoreTest(t, CoreOptions{})
 	reload := func(a messages.Activation) messages.Task {
 		return messages.NewReloadAll(a, "test")
 	}
@@ -232,8 +233,8 @@ func TestConvergeActivation(t *testing.T) {
 // A module that failed to start sits out start-up's verdict on its
 // section and discovery; a global hook that cannot start is fatal.
 func TestCoreBootFailedOwners(t *testing.T) {
-	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	h.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	h := newCoreTest(t, CoreOptions{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	h.Expect(ChildrenSpawned{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
 	h.Expect(ConfigChanged{Msg: messages.ConfigChanged{Initial: true}})
 	h.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal}}, "ApplyGlobalConfig")
@@ -248,17 +249,51 @@ func TestCoreBootFailedOwners(t *testing.T) {
 	}
 
 	// Back before start-up has queued anything: the first converge has it.
-	early := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
-	early.Expect(Started{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
+	early := newCoreTest(t, CoreOptions{Modules: []layout.Definition{enabledDef(t, "001-a", true)}})
+	early.Expect(ChildrenSpawned{Owners: []string{"module/a"}}, "TellReaders 1", "PublishUnseen")
 	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a", Err: "bad --config"}})
 	early.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: "module/a"}})
 	if early.core.sit.skipped("a") {
 		t.Fatal("a module back before start-up is left out")
 	}
 
-	g := newCoreTest(t, CoreOptions{}, Known{})
-	g.Expect(Started{}, "TellReaders 0", "PublishUnseen")
+	g := newCoreTest(t, CoreOptions{})
+	g.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
 	g.Expect(OwnerReady{Msg: messages.OwnerReady{Owner: messages.OwnerGlobal, Err: "exit 1"}}, "Fatal global hooks: exit 1")
+}
+
+// A core built Ready (the root restarted after the first converge, as the
+// board says) is ready before any converge: a global hook's binding that
+// cannot be watched is not fatal, and its next converge marks nothing
+// ready again; one built before the first converge is told so.
+func TestCoreBuiltReady(t *testing.T) {
+	unwatched := KubeSynced{Msg: messages.KubeSynced{Owner: messages.OwnerGlobal, Err: "unknown kind"}}
+	done := assigned(messages.Task{Kind: messages.TaskConvergeDone})
+	restarted := newCoreTest(t, CoreOptions{Ready: true})
+	restarted.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
+	restarted.Expect(unwatched)
+	restarted.Expect(done, "Converged ReloadAllModules", "Finish ")
+
+	first := newCoreTest(t, CoreOptions{})
+	first.Expect(ChildrenSpawned{}, "TellReaders 0", "PublishUnseen")
+	first.Expect(unwatched, "Fatal global hooks' kubernetes bindings: unknown kind")
+	first.Expect(done, "MarkReady", "Converged ReloadAllModules", "Finish ")
+}
+
+// The lifecycle builds its core from what the board says: a root that
+// restarts after the first converge (the board ready) starts ready.
+func TestLifecycleBuildsReadyFromBoard(t *testing.T) {
+	b := board.New()
+	if newLifecycle(LifecycleOptions{Board: b}).core.ready {
+		t.Fatal("a core built before the first converge is ready")
+	}
+	b.SetReady()
+	if !newLifecycle(LifecycleOptions{Board: b}).core.ready {
+		t.Fatal("a core built after the first converge is not ready")
+	}
+	if newLifecycle(LifecycleOptions{}).core.ready {
+		t.Fatal("a core built without a board is ready")
+	}
 }
 
 // After the first converge, discovery reads the modules dirs first: the
@@ -267,8 +302,8 @@ func TestCoreBootFailedOwners(t *testing.T) {
 // refused and the last good set decides.
 func TestCoreRescan(t *testing.T) {
 	a, b, c := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true), enabledDef(t, "003-c", true)
-	h := newCoreTest(t, CoreOptions{Rescan: true}, Known{Modules: []layout.Definition{a, b}})
-	h.Expect(Started{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
+	h := newCoreTest(t, CoreOptions{Rescan: true, Modules: []layout.Definition{a, b}})
+	h.Expect(ChildrenSpawned{Owners: []string{"module/a", "module/b"}}, "TellReaders 2", "PublishUnseen")
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "MarkReady", "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(messages.Task{Kind: messages.TaskConvergeDone}), "Converged ReloadAllModules", "Finish ")
 	h.Expect(assigned(discoverTask), "ScanModules")
@@ -297,7 +332,7 @@ func TestCoreRescan(t *testing.T) {
 // that stops is only logged.
 func TestCoreChildStopped(t *testing.T) {
 	a, b := enabledDef(t, "001-a", true), enabledDef(t, "002-b", true)
-	h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}, Enabled: []string{"a", "b"}})
+	h := newCoreTest(t, CoreOptions{Modules: []layout.Definition{a, b}, Enabled: []string{"a", "b"}})
 	h.Expect(ChildStopped{Name: ChildQueue, ID: "operator/queue"})
 	h.Expect(ChildStopped{Name: ModuleChild("a"), ID: "operator/module/a"}, "ModuleOut a stopped")
 	if got := h.core.LeftOut("a"); !strings.Contains(got, "its actor stopped unexpectedly") {

@@ -62,12 +62,7 @@ func (DirsDue) dirsEvent()    {}
 func (DirsListed) dirsEvent() {}
 
 // Step applies ev and returns the effects.
-func (w *DirsWatch) Step(ev DirsEvent) []DirsEffect { return w.on(ev) }
-
-// on is Step's switch over the events, under a name of its own:
-// actortest.Covered finds a package's functions by name, and Step is the
-// Core's.
-func (w *DirsWatch) on(ev DirsEvent) []DirsEffect {
+func (w *DirsWatch) Step(ev DirsEvent) []DirsEffect {
 	switch e := ev.(type) {
 	case KnownDirs:
 		w.known = e.Dirs

@@ -18,12 +18,16 @@
 //
 // Started with LifecycleOptions (System.StartWith), the root also runs the
 // lifecycle (actor.go), which sees every message the root gets. The
-// lifecycle is a shell around a pure core (core.go, Core.Step): it turns
-// each message into an event (events.go), steps the core with the clock's
-// time and the global hooks' enabled flags (Env), and carries out the
-// effects the core returns (effects.go), a closed set that its one applier
-// covers case by case (apply.go; TestApplyCoversEveryEffect fails on an
-// effect without its case, and on an event without its case in Step). Every
+// lifecycle is a shell around a pure core (core.go, Core.Step), built by
+// NewCore from CoreOptions (its settings and what it starts from: the
+// modules, whether a converge was done before a restart of the root): it
+// turns each message into an event (events.go), steps the core with the
+// clock's time and the global hooks' enabled flags (Env, read from the
+// board through published, the part of board.Reader the lifecycle reads),
+// and carries out the effects the core returns (effects.go), a closed set
+// that its one applier covers case by case (apply.go;
+// TestApplyCoversEveryEffect fails on an effect without its case, and on
+// an event without its case in Step). Every
 // decision and state change is the core's; the lifecycle's blocking I/O
 // (helm's release list and purges, reading the modules dirs) is done by a
 // child of its own, ioActor (releases.go), whose answers are events again:
@@ -64,7 +68,7 @@
 //
 // `plan` (cmd/addon-operator/internal/whatif) runs this same core's
 // discovery with its inputs swapped: NewCore with the candidate ConfigMap
-// and what the operator published (Known), answering CheckEnabled and
+// and what the operator published (CoreOptions), answering CheckEnabled and
 // ListReleases itself.
 //
 // Discovery decides the modules in requirement order (module.yaml,

@@ -12,9 +12,9 @@ import (
 // dropped without a word.
 func TestApplyCoversEveryEffect(t *testing.T) {
 	actortest.Covered(t, ".", map[string]actortest.Sealed{
-		"apply":     {Dir: ".", Marker: "operatorEffect"},
-		"Step":      {Dir: ".", Marker: "operatorEvent"},
-		"applyDirs": {Dir: ".", Marker: "dirsEffect"},
-		"on":        {Dir: ".", Marker: "dirsEvent"},
+		"apply":          {Dir: ".", Marker: "operatorEffect"},
+		"Core.Step":      {Dir: ".", Marker: "operatorEvent"},
+		"applyDirs":      {Dir: ".", Marker: "dirsEffect"},
+		"DirsWatch.Step": {Dir: ".", Marker: "dirsEvent"},
 	})
 }

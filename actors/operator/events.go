@@ -12,13 +12,9 @@ type Event interface{ operatorEvent() }
 
 // Events of the operator's core.
 type (
-	// Started: the root has spawned its children; Owners are the module
-	// owners whose actor runs, Ready whether a converge was done before
-	// (the board says so after a restart of the root).
-	Started struct {
-		Owners []string
-		Ready  bool
-	}
+	// ChildrenSpawned: the root has spawned its children; Owners are the
+	// module owners whose actor runs (a spawn may fail).
+	ChildrenSpawned struct{ Owners []string }
 	// ConfigChanged is the config actor's ConfigMap (ConfigChanged).
 	ConfigChanged struct{ Msg messages.ConfigChanged }
 	// ConfigInvalid: the config actor could not read the ConfigMap.
@@ -83,7 +79,7 @@ type (
 	ReconcileAsked struct{ Msg messages.ReconcileModule }
 )
 
-func (Started) operatorEvent()         {}
+func (ChildrenSpawned) operatorEvent() {}
 func (ConfigChanged) operatorEvent()   {}
 func (ConfigInvalid) operatorEvent()   {}
 func (OwnerReady) operatorEvent()      {}

@@ -56,7 +56,7 @@ func Example() {
 func ExampleCore() {
 	names, _ := values.ParseModuleDir("010-web")
 	web := layout.Definition{Names: names, Own: values.Sections{Enabled: map[string]bool{names.ValuesKey: true}}}
-	core := operator.NewCore(operator.CoreOptions{}, operator.Known{Modules: []layout.Definition{web}})
+	core := operator.NewCore(operator.CoreOptions{Modules: []layout.Definition{web}})
 	discover := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator}
 	effects := core.Step(operator.TaskAssigned{Assigned: hookrun.Assigned{Task: discover}}, operator.Env{})
 	for len(effects) > 0 {

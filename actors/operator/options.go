@@ -16,6 +16,16 @@ import (
 // Counter counts events (a prometheus.Counter is one).
 type Counter interface{ Inc() }
 
+// published is what the lifecycle reads of the published state (a part of
+// board.Reader): the global hooks' enabled flags for every Step, whether a
+// converge was done before a restart of the root, and a module's state,
+// to show it failed.
+type published interface {
+	DynamicEnabled() map[string]bool
+	Ready() bool
+	Module(name string) (board.ModuleState, bool)
+}
+
 // LifecycleOptions configures the operator's lifecycle.
 type LifecycleOptions struct {
 	Modules []layout.Definition
@@ -30,8 +40,10 @@ type LifecycleOptions struct {
 	// DirErrors, when set, is told the modules whose dir cannot be seen
 	// whenever that set is published (module_dir_unseen).
 	DirErrors func(byModule map[string]string)
-	Board     *board.Board
-	Releases  Releases
+	// Board is where the lifecycle publishes, and what it reads back
+	// (published).
+	Board    *board.Board
+	Releases Releases
 	// IgnoreRelease is never purged (HELM_IGNORE_RELEASE).
 	IgnoreRelease string
 	Clock         supervision.Clock

@@ -14,7 +14,9 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/rbacgen"
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/hookexec"
+	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -89,12 +91,12 @@ func globalValues(dir string, common, config values.Sections) (values.Snapshot, 
 			return values.Snapshot{}, fmt.Errorf("global hooks %s: %w", dir, err)
 		}
 	}
-	scope, err := values.NewGlobalScope(schemas, common)
-	if err == nil {
-		scope, err = scope.WithConfig(config.Global)
-	}
-	if err != nil {
-		return values.Snapshot{}, fmt.Errorf("global values: %w", err)
+	// As the global actor starts: a validation error here is not final,
+	// required keys may come with the section.
+	scope, _ := values.NewGlobalScope(schemas, common)
+	scope, reply := hookrun.ApplySection(scope, messages.OwnerGlobal, config.Global)
+	if reply.Err != "" {
+		return values.Snapshot{}, fmt.Errorf("global values: %s", reply.Err)
 	}
 	return scope.Snapshot(), nil
 }
@@ -105,16 +107,9 @@ func addModule(ctx context.Context, src rbacSources, in *rbacgen.Input, crdKinds
 	def layout.Definition, global values.Snapshot, config values.Sections) error {
 	name := def.Names.Name
 	if def.HasChart {
-		scope, err := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
-		if err == nil {
-			var section any
-			if s, ok := config.Modules[def.Names.ValuesKey]; ok {
-				section = s
-			}
-			scope, err = scope.WithConfig(section)
-		}
+		scope, err := moduleValues(def, config)
 		if err != nil {
-			return fmt.Errorf("module %s: values: %w", name, err)
+			return err
 		}
 		if err := addRelease(ctx, src.render, in, def, values.HelmValues(global, scope.Snapshot())); err != nil {
 			return err
@@ -131,6 +126,24 @@ func addModule(ctx context.Context, src rbacSources, in *rbacgen.Input, crdKinds
 		in.Rules = append(in.Rules, rbacgen.ModuleRule{Module: name, Rule: r})
 	}
 	return nil
+}
+
+// moduleValues are a module's values as its actor takes its ConfigMap
+// section (hookrun.ApplySection: the section over the values files,
+// OpenAPI defaults and validation).
+func moduleValues(def layout.Definition, config values.Sections) (values.Scope, error) {
+	// As the module actor starts: a validation error here is not final,
+	// required keys may come with the section.
+	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
+	var section any
+	if s, ok := config.Modules[def.Names.ValuesKey]; ok {
+		section = s
+	}
+	scope, reply := hookrun.ApplySection(scope, messages.ModuleOwner(def.Names.Name), section)
+	if reply.Err != "" {
+		return scope, fmt.Errorf("module %s: values: %s", def.Names.Name, reply.Err)
+	}
+	return scope, nil
 }
 
 func addRelease(ctx context.Context, render renderFunc, in *rbacgen.Input, def layout.Definition, vals map[string]any) error {

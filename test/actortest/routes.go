@@ -3,7 +3,6 @@ package actortest
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 )
@@ -26,14 +25,14 @@ type applier struct {
 
 // gaps returns what the applier fn lacks for the types required, and what
 // the functions it routes to lack for theirs, as messages.
-func gaps(funcs map[string]*ast.FuncDecl, members map[string]bool, fn string, required []string, seen map[string]bool) []string {
+func gaps(funcs *source, members map[string]bool, fn string, required []string, seen map[string]bool) []string {
 	if seen[fn] {
 		return nil
 	}
 	seen[fn] = true
-	fd, ok := funcs[fn]
-	if !ok {
-		return []string{fmt.Sprintf("no function %s", fn)}
+	fd, err := funcs.lookup(fn)
+	if err != nil {
+		return []string{err.Error()}
 	}
 	a := readApplier(fd, members, funcs)
 	var out []string
@@ -49,7 +48,7 @@ func gaps(funcs map[string]*ast.FuncDecl, members map[string]bool, fn string, re
 	}
 	slices.Sort(callees)
 	for _, callee := range callees {
-		if fd := funcs[callee]; readApplier(fd, members, funcs).switches == 0 {
+		if fd := funcs.decls[callee]; readApplier(fd, members, funcs).switches == 0 {
 			continue // a helper that takes any value, not an applier
 		}
 		for _, g := range gaps(funcs, members, callee, a.routes[callee], seen) {
@@ -60,7 +59,7 @@ func gaps(funcs map[string]*ast.FuncDecl, members map[string]bool, fn string, re
 }
 
 // readApplier reads the type switches of fd that name a member of the set.
-func readApplier(fd *ast.FuncDecl, members map[string]bool, funcs map[string]*ast.FuncDecl) applier {
+func readApplier(fd *ast.FuncDecl, members map[string]bool, funcs *source) applier {
 	a := applier{cases: map[string]bool{}, routes: map[string][]string{}}
 	if fd.Body == nil {
 		return a
@@ -75,7 +74,7 @@ func readApplier(fd *ast.FuncDecl, members map[string]bool, funcs map[string]*as
 }
 
 // read adds one switch over the set.
-func (a *applier) read(ts *ast.TypeSwitchStmt, funcs map[string]*ast.FuncDecl) {
+func (a *applier) read(ts *ast.TypeSwitchStmt, funcs *source) {
 	bound, switched := switchNames(ts)
 	a.switches++
 	loud := false
@@ -136,7 +135,7 @@ func switchNames(ts *ast.TypeSwitchStmt) (bound, switched string) {
 
 // callsWith returns the functions of the package that body calls with one
 // of the names as an argument.
-func callsWith(body []ast.Stmt, names []string, funcs map[string]*ast.FuncDecl) []string {
+func callsWith(body []ast.Stmt, names []string, funcs *source) []string {
 	var out []string
 	for _, st := range body {
 		ast.Inspect(st, func(n ast.Node) bool {
@@ -144,23 +143,13 @@ func callsWith(body []ast.Stmt, names []string, funcs map[string]*ast.FuncDecl) 
 			if !ok {
 				return true
 			}
-			if name := calledName(call); funcs[name] != nil && passes(call, names) {
+			if name := funcs.callee(call); funcs.decls[name] != nil && passes(call, names) {
 				out = append(out, name)
 			}
 			return true
 		})
 	}
 	return out
-}
-
-func calledName(call *ast.CallExpr) string {
-	switch f := call.Fun.(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	}
-	return ""
 }
 
 func passes(call *ast.CallExpr, names []string) bool {
@@ -186,23 +175,6 @@ func panics(body []ast.Stmt) bool {
 		})
 	}
 	return found
-}
-
-// funcsIn returns the functions and methods of the package in dir by name.
-func funcsIn(dir string) (map[string]*ast.FuncDecl, error) {
-	files, err := parseDir(token.NewFileSet(), dir)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*ast.FuncDecl{}
-	for _, f := range files {
-		for _, decl := range f.Decls {
-			if fd, ok := decl.(*ast.FuncDecl); ok && out[fd.Name.Name] == nil {
-				out[fd.Name.Name] = fd
-			}
-		}
-	}
-	return out, nil
 }
 
 func setOf(names []string) map[string]bool {

@@ -39,9 +39,9 @@ func missingCases(set Sealed, dir, fn string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, ok := funcs[fn]
-	if !ok {
-		return nil, fmt.Errorf("no function %s in %s", fn, dir)
+	fd, err := funcs.lookup(fn)
+	if err != nil {
+		return nil, fmt.Errorf("%w in %s", err, dir)
 	}
 	return without(members, readApplier(fd, setOf(members), funcs).cases), nil
 }
@@ -124,11 +124,12 @@ func (emptyImporter) Import(p string) (*types.Package, error) {
 	return types.NewPackage(p, path.Base(p)), nil
 }
 
-// Covered fails t for each applier of the package in dir (a function name,
-// mapped to the set of effects it must take) that lacks a case for one of
-// the set's types, whose switch over the set has no default that panics,
-// or that routes a type to a function of the package (routes.go) that
-// lacks the same, at any depth.
+// Covered fails t for each applier of the package in dir (a function's
+// name, or a method's as "Type.Method", by its bare name too when no other
+// type has a method of that name; mapped to the set of effects it must
+// take) that lacks a case for one of the set's types, whose switch over
+// the set has no default that panics, or that routes a type to a function
+// or method of the package (routes.go) that lacks the same, at any depth.
 func Covered(t testing.TB, dir string, appliers map[string]Sealed) {
 	t.Helper()
 	funcs, err := funcsIn(dir)

@@ -2,6 +2,7 @@ package actortest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,14 +41,7 @@ func TestMissingErrors(t *testing.T) {
 // a concrete value passed on, or a value passed to a function with no
 // switch over the set, is not a route.
 func TestGaps(t *testing.T) {
-	funcs, err := funcsIn("testdata/fx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	funcs, members := fxSource(t)
 	got := gaps(funcs, setOf(members), "Route", members, map[string]bool{})
 	want := []string{
 		`applyPair has no case for ["Remote"] (routed from Route)`,
@@ -59,4 +53,44 @@ func TestGaps(t *testing.T) {
 	if got := gaps(funcs, setOf(members), "Apply", members, map[string]bool{}); len(got) != 2 {
 		t.Errorf("Apply: got %q, want its missing Forgotten and its quiet switches", got)
 	}
+}
+
+// TestQualifiedNames: methods of two types that share a name are named
+// Type.Method, a call on a field of a package's type routes to that
+// type's method, and the bare name of two methods is refused rather than
+// read as one of them.
+func TestQualifiedNames(t *testing.T) {
+	funcs, members := fxSource(t)
+	got := gaps(funcs, setOf(members), "Machine.Step", members, map[string]bool{})
+	if want := []string{`Other.Step has no case for ["Forgotten"] (routed from Machine.Step)`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Machine.Step: got %q, want %q", got, want)
+	}
+	missing, err := missingCases(Sealed{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "Other.Step")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Embedding", "Forgotten", "*Pointer", "Remote"}; !reflect.DeepEqual(missing, want) {
+		t.Errorf("Other.Step: got %q, want %q", missing, want)
+	}
+	_, err = missingCases(Sealed{Dir: "testdata/fx", Marker: "fxEffect"}, "testdata/fx", "Step")
+	if err == nil || !strings.Contains(err.Error(), "Machine.Step, Other.Step") {
+		t.Errorf("the bare name of two methods: got %v, want an error naming both", err)
+	}
+	if _, err := funcs.lookup("Apply"); err != nil {
+		t.Errorf("a plain function by its name: %v", err)
+	}
+}
+
+// fxSource is testdata/fx's functions and its effects.
+func fxSource(t *testing.T) (*source, []string) {
+	t.Helper()
+	funcs, err := funcsIn("testdata/fx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, err := written(Sealed{Dir: "testdata/fx", Marker: "fxEffect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return funcs, members
 }

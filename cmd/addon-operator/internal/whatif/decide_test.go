@@ -317,7 +317,7 @@ func (w *world) converge(t *testing.T, live map[string]string) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	w.core = operator.NewCore(operator.CoreOptions{Rescan: true, ParallelModuleRuns: w.parallel}, operator.Known{Modules: defs})
+	w.core = operator.NewCore(operator.CoreOptions{Rescan: true, ParallelModuleRuns: w.parallel, Modules: defs})
 	var owners []string
 	for _, d := range defs {
 		owners = append(owners, messages.ModuleOwner(d.Names.Name))
@@ -327,7 +327,7 @@ func (w *world) converge(t *testing.T, live map[string]string) {
 		}
 		w.board.SetModule(board.ModuleState{Name: d.Names.Name})
 	}
-	w.step(t, operator.Started{Owners: owners})
+	w.step(t, operator.ChildrenSpawned{Owners: owners})
 	for name := range w.failing {
 		w.step(t, operator.OwnerReady{Msg: messages.OwnerReady{Owner: messages.ModuleOwner(name), Err: "bad --config"}})
 	}

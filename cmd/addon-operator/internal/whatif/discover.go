@@ -27,10 +27,9 @@ import (
 func (c *candidate) discover(ctx context.Context, defs []layout.Definition, scanErrs []error) ([]messages.Task, error) {
 	o := c.planner.opts
 	core := operator.NewCore(operator.CoreOptions{KubeVersion: o.KubeVersion, IgnoreRelease: o.IgnoreRelease,
-		ParallelModuleRuns: o.ParallelModuleRuns, Rescan: true},
-		operator.Known{Failed: o.Board.FailedToStart(), Enabled: o.Board.EnabledModules(), Config: c.sections})
+		ParallelModuleRuns: o.ParallelModuleRuns, Rescan: true, Ready: true,
+		Failed: o.Board.FailedToStart(), Enabled: o.Board.EnabledModules(), Config: c.sections})
 	env := operator.Env{Dynamic: o.Board.DynamicEnabled()}
-	core.Step(operator.Started{Ready: true}, env)
 	task := messages.Task{Kind: messages.TaskDiscover, Owner: messages.OwnerOperator, Reason: "plan"}
 	pending := core.Step(operator.TaskAssigned{Assigned: hookrun.Assigned{Task: task}}, env)
 	scanned := operator.ModulesScanned{Defs: defs, Errs: scanErrs, Unseen: o.Board.DirErrors()}

@@ -73,3 +73,31 @@ func applyQuiet(e Effect) string {
 }
 
 func keep(any) string { return "" }
+
+// Machine and Other each name their step Step, as the sub-machines of one
+// core do: Machine's covers every effect and hands Plain and Forgotten to
+// Other's, which forgets Forgotten.
+type (
+	Machine struct{ other Other }
+	Other   struct{}
+)
+
+func (m Machine) Step(ev Effect) string {
+	switch e := ev.(type) {
+	case Plain, Forgotten:
+		return m.other.Step(e)
+	case Remote, *Pointer, Embedding:
+		return "machine"
+	default:
+		panic("no case")
+	}
+}
+
+func (Other) Step(ev Effect) string {
+	switch ev.(type) {
+	case Plain:
+		return "other"
+	default:
+		panic("no case")
+	}
+}
