@@ -32,7 +32,7 @@ func TestReconcileAsked(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newCoreTest(t, CoreOptions{}, Known{Modules: []layout.Definition{a, b}, Enabled: []string{"a"}})
+			h := newCoreTest(t, CoreOptions{Modules: []layout.Definition{a, b}, Enabled: []string{"a"}})
 			h.core.boot.applied = tc.booted
 			effects := h.Expect(ReconcileAsked{Msg: tc.msg}, tc.want...)
 			for _, e := range effects {
