@@ -29,6 +29,9 @@ type object struct {
 	lastWrite time.Time
 	inflight  bool
 	armed     bool
+	// owner is the namespace of the operator whose object this is, when
+	// it is another's: this operator leaves it alone.
+	owner string
 }
 
 // Core decides what to write to the Module objects.
@@ -84,7 +87,7 @@ func (c *Core) published(e Published, env Env) []Effect {
 	for _, in := range e.Inputs {
 		seen[in.Name] = true
 		o := c.obj(in.Name)
-		if c.leading {
+		if c.leading && o.owner == "" {
 			for _, ev := range moduleobject.Events(o.in, in) {
 				out = append(out, EmitEvent{Name: in.Name, Event: ev})
 			}
@@ -157,6 +160,14 @@ func (c *Core) failed(e WriteFailed) []Effect {
 		return nil
 	}
 	o.inflight = false
+	if e.Owner != "" {
+		o.owner = e.Owner
+		return []Effect{Log(step.At(slog.LevelWarn, "module object belongs to another operator; left to it",
+			"object", e.Name, "owner", e.Owner))}
+	}
+	if e.Missing {
+		o.exists, o.written = false, nil
+	}
 	out := []Effect{Log(step.At(slog.LevelWarn, "module object not written, retrying", "object", e.Name, "op", e.Op,
 		"err", e.Err, "in", RetryDelay))}
 	if !o.armed {

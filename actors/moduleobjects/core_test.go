@@ -126,3 +126,29 @@ func TestStepCoversItsEvents(t *testing.T) {
 		"apply": {Dir: ".", Marker: "moduleObjectsEffect"},
 	})
 }
+
+// TestLeavesAnotherOperatorsObject: a create that finds the object
+// labelled as another operator's logs once and leaves it: no retry, no
+// write, no Event, whatever the module does next.
+func TestLeavesAnotherOperatorsObject(t *testing.T) {
+	_, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("demo")}, Converged: true}, "create demo Ready")
+	h.Expect(moduleobjects.WriteFailed{Name: "demo", Op: "create", Err: "belongs to ns b", Owner: "b"})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("demo")}, Converged: true})
+	h.Expect(moduleobjects.Published{Inputs: nil, Converged: true})
+}
+
+// TestRecreatesADeletedObject: a status write that finds the object gone
+// creates it again after RetryDelay.
+func TestRecreatesADeletedObject(t *testing.T) {
+	s, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	created := h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}, Converged: true}, "create a Ready")
+	h.Expect(written("a", created[0].(moduleobjects.CreateObject).Status))
+	s.now = s.now.Add(time.Second)
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("a")}, Converged: true}, "event a RunFailed", "write a Retrying")
+	h.Expect(moduleobjects.WriteFailed{Name: "a", Op: "status", Err: "not found", Missing: true}, "timer a 1s")
+	s.now = s.now.Add(time.Second)
+	h.Expect(moduleobjects.Tick{Name: "a"}, "create a Retrying")
+}

@@ -7,11 +7,11 @@ import (
 )
 
 // decide is what object name needs now: nothing while a write of it is in
-// flight or its timer is armed, else its creation, its deletion, or its
+// flight or its timer is armed, or when it is another operator's, else its creation, its deletion, or its
 // status written when it changed (at most once per MinInterval).
 func (c *Core) decide(name string, env Env) []Effect {
 	o := c.objects[name]
-	if !c.leading || o.inflight || o.armed {
+	if !c.leading || o.inflight || o.armed || o.owner != "" {
 		return nil
 	}
 	switch {
