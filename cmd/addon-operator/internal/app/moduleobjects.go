@@ -43,12 +43,23 @@ func (a *App) startModuleObjects(work context.Context, namespace string, client 
 	return nil
 }
 
-// feedModuleObjects sends the writer the board's state after each
-// publication; it reads the board inside WaitFor's first check, so that no
-// publication between two reads is missed.
+// feedInterval is the least time between two reads of the board for the
+// Module objects: a read costs a status computed per module, and a
+// converge publishes thousands of times; an object is written at most once
+// a second anyway (moduleobjects.MinInterval), and the read after the pause
+// has the last state.
+const feedInterval = 200 * time.Millisecond
+
+// feedModuleObjects sends the writer the board's state after a
+// publication, at most once per feedInterval; it reads the board inside
+// WaitFor's first check, so that no publication between two reads is
+// missed.
 func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions map[string]string) {
 	var readyAt time.Time
 	for {
+		if !a.pause(work, feedInterval) {
+			return
+		}
 		first := true
 		err := a.Board.WaitFor(work, func(*board.Board) bool {
 			if !first {
@@ -66,5 +77,18 @@ func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions m
 		if err != nil {
 			return
 		}
+	}
+}
+
+// pause waits d on the app's clock; false when work ended first.
+func (a *App) pause(work context.Context, d time.Duration) bool {
+	elapsed := make(chan struct{})
+	timer := a.clock.AfterFunc(d, func() { close(elapsed) })
+	defer timer.Stop()
+	select {
+	case <-elapsed:
+		return true
+	case <-work.Done():
+		return false
 	}
 }
