@@ -56,9 +56,8 @@ const MaxError = 512
 func Compute(in Input, old Status, gen int64, now time.Time) Status {
 	phase, msg := phaseOf(in)
 	st := Status{ObservedGeneration: gen, Phase: phase, Message: msg, LastRun: lastRun(in.Run)}
-	if in.Release.Revision > 0 {
-		r := in.Release
-		st.Release = &r
+	if r := in.Release; r.Revision > 0 {
+		st.Release = &Release{Name: r.Name, Revision: r.Revision, ChartVersion: r.ChartVersion}
 	}
 	if in.Retry != nil {
 		st.Attempts = in.Retry.Attempts
