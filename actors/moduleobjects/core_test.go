@@ -17,6 +17,9 @@ func describe(e moduleobjects.Effect) string {
 	case moduleobjects.WriteStatus:
 		return fmt.Sprintf("write %s %s", e.Name, e.Status.Phase)
 	case moduleobjects.CreateObject:
+		if e.Status.Phase == "" {
+			return "create " + e.Name + " bare"
+		}
 		return fmt.Sprintf("create %s %s", e.Name, e.Status.Phase)
 	case moduleobjects.DeleteObject:
 		return "delete " + e.Name
@@ -49,6 +52,10 @@ func ready(name string) moduleobject.Input {
 		Started: t0, Ended: t0.Add(time.Second)}}
 }
 
+func enabled(name string) moduleobject.Input {
+	return moduleobject.Input{Name: name, Decided: true, Enabled: true}
+}
+
 func running(name string) moduleobject.Input {
 	return moduleobject.Input{Name: name, Decided: true, Enabled: true, Run: &moduleobject.Run{Kind: "ModuleRun", Started: t0}}
 }
@@ -70,7 +77,7 @@ func written(name string, st moduleobject.Status) moduleobjects.Written {
 func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	s, h := harness(t)
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}})
-	created := h.Expect(moduleobjects.Leading{}, "create a Running")
+	created := h.Expect(moduleobjects.Leading{}, "create a bare")
 	h.Expect(written("a", created[0].(moduleobjects.CreateObject).Status))
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("a")}, Converged: true},
 		"event a RunFailed", "timer a 1s")
@@ -79,6 +86,23 @@ func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	w := h.Expect(moduleobjects.Tick{Name: "a"}, "write a Ready")
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}, Converged: true})
 	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status), "timer a 1s")
+}
+
+// TestColdConvergeWritesTwice: before the first converge, an object whose
+// module waits or runs is created without a status, which is written once
+// the run ended: two writes per module.
+func TestColdConvergeWritesTwice(t *testing.T) {
+	s, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{{Name: "a"}}}, "create a bare")
+	h.Expect(written("a", moduleobject.Status{}))
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{enabled("a")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}}, "timer a 1s")
+	s.now = s.now.Add(time.Second)
+	w := h.Expect(moduleobjects.Tick{Name: "a"}, "write a Ready")
+	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status))
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}, Converged: true})
 }
 
 // TestNoWriteOnRestartWhereNothingChanged: objects whose status is what

@@ -20,12 +20,15 @@ func (c *Core) decide(name string, env Env) []Effect {
 		return []Effect{DeleteObject{Name: name}}
 	case o.in == nil:
 		return nil
+	case !o.exists && c.unsettled(o):
+		o.inflight = true
+		return []Effect{CreateObject{Name: name}}
 	case !o.exists:
 		o.inflight = true
 		return []Effect{CreateObject{Name: name, Status: o.want}}
 	case o.written != nil && moduleobject.Same(*o.written, o.want):
 		return nil
-	case c.held(o):
+	case c.held(o) || c.unsettled(o):
 		return nil
 	}
 	if wait := o.lastWrite.Add(MinInterval).Sub(env.Now); wait > 0 {
@@ -48,6 +51,14 @@ func (c *Core) held(o *object) bool {
 		return true
 	}
 	return false
+}
+
+// unsettled: before the first converge is done, a module that waits for
+// its run or runs is shown only once its run ended: its object is created
+// without a status (kubectl shows its name), and written once (a cold
+// start's converge writes each object twice: its creation and its status).
+func (c *Core) unsettled(o *object) bool {
+	return !c.converged && (o.want.Phase == moduleobject.Pending || o.want.Phase == moduleobject.Running)
 }
 
 func typeName(v any) string {

@@ -19,7 +19,8 @@ type (
 		Generation int64
 		Status     moduleobject.Status
 	}
-	// CreateObject creates object Name, then writes its status.
+	// CreateObject creates object Name, then writes its status (none
+	// when its Phase is empty).
 	CreateObject struct {
 		Name   string
 		Status moduleobject.Status

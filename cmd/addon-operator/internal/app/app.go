@@ -185,7 +185,7 @@ func Start(cfg Config) (*App, error) {
 		return nil, err
 	}
 	if cfg.ModuleObjects {
-		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs); err != nil {
+		if err := a.startModuleObjects(work, cfg.Namespace, cfg.Rest, defs); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 
 	"github.com/addon-actors/addon-operator/actors/moduleobjects"
@@ -22,9 +23,20 @@ const reportingController = "addon-operator.io/module-objects"
 // startModuleObjects starts the writer of the Module objects
 // (ADDON_OPERATOR_MODULE_OBJECTS), fed from the board's changes until
 // work is done. The app runs only while this replica leads, so the writer
-// takes the lead as it starts.
-func (a *App) startModuleObjects(work context.Context, namespace string, client kubernetes.Interface,
-	dyn dynamic.Interface, defs []layout.Definition) error {
+// takes the lead as it starts. Its clients are its own (their own rate
+// limiter, at the configured QPS): its writes and Events never wait
+// behind, nor hold up, the runs' and the watches' requests.
+func (a *App) startModuleObjects(work context.Context, namespace string, rc *rest.Config, defs []layout.Definition) error {
+	own := rest.CopyConfig(rc)
+	own.RateLimiter = nil
+	client, err := kubernetes.NewForConfig(own)
+	if err != nil {
+		return fmt.Errorf("the Module objects' client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(own)
+	if err != nil {
+		return fmt.Errorf("the Module objects' client: %w", err)
+	}
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
 	broadcaster.StartRecordingToSinkWithContext(work)
 	go func() { <-work.Done(); broadcaster.Shutdown() }()
