@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
 
@@ -147,7 +148,11 @@ func kubectl(args ...string) (string, error) {
 }
 
 func moduleResource(t *testing.T) dynamic.NamespaceableResourceInterface {
-	return dynamic.NewForConfigOrDie(kube.Config(t)).Resource(schema.GroupVersionResource{
+	return moduleResourceOn(kube.Config(t))
+}
+
+func moduleResourceOn(cfg *rest.Config) dynamic.NamespaceableResourceInterface {
+	return dynamic.NewForConfigOrDie(cfg).Resource(schema.GroupVersionResource{
 		Group: moduleobject.Group, Version: moduleobject.Version, Resource: moduleobject.Resource})
 }
 
@@ -162,9 +167,15 @@ func phaseIs(phase string) func(*unstructured.Unstructured) bool {
 // and returns the object.
 func waitModule(t *testing.T, name, what string, cond func(*unstructured.Unstructured) bool) *unstructured.Unstructured {
 	t.Helper()
+	return waitModuleOn(t, kube.Config(t), name, what, cond)
+}
+
+// waitModuleOn is waitModule on the cluster of cfg.
+func waitModuleOn(t *testing.T, cfg *rest.Config, name, what string, cond func(*unstructured.Unstructured) bool) *unstructured.Unstructured {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(cluster.TestContext(t, time.Minute), time.Minute)
 	defer cancel()
-	res, selector := moduleResource(t), fields.OneTermEqualSelector("metadata.name", name).String()
+	res, selector := moduleResourceOn(cfg), fields.OneTermEqualSelector("metadata.name", name).String()
 	lw := &cache.ListWatch{
 		ListFunc: func(o metav1.ListOptions) (runtime.Object, error) {
 			o.FieldSelector = selector

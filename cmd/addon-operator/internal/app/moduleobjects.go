@@ -20,15 +20,21 @@ import (
 // reportingController names the Module objects' Events' writer.
 const reportingController = "addon-operator.io/module-objects"
 
+// moduleObjectsTimeout bounds each request of the Module objects' writer:
+// a request sent while the apiserver restarts may hang for seconds; cut,
+// it is tried again after moduleobjects.RetryDelay.
+const moduleObjectsTimeout = 2 * time.Second
+
 // startModuleObjects starts the writer of the Module objects
 // (ADDON_OPERATOR_MODULE_OBJECTS), fed from the board's changes until
 // work is done. The app runs only while this replica leads, so the writer
 // takes the lead as it starts. Its clients are its own (their own rate
-// limiter, at the configured QPS): its writes and Events never wait
-// behind, nor hold up, the runs' and the watches' requests.
+// limiter, at the configured QPS; moduleObjectsTimeout): its writes and
+// Events never wait behind, nor hold up, the runs' and the watches'
+// requests.
 func (a *App) startModuleObjects(work context.Context, namespace string, rc *rest.Config, defs []layout.Definition) error {
 	own := rest.CopyConfig(rc)
-	own.RateLimiter = nil
+	own.RateLimiter, own.Timeout = nil, moduleObjectsTimeout
 	client, err := kubernetes.NewForConfig(own)
 	if err != nil {
 		return fmt.Errorf("the Module objects' client: %w", err)
