@@ -175,6 +175,7 @@ func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (r
 		r.upgrades, r.usage.line(o.modules), r.phases)
 	fmt.Printf("%-35s %s\n", "", r.usage.boundLine())
 	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
+	fmt.Printf("%-35s %s\n", "", r.requests.objectsLine(o.modules))
 	return r, nil
 }
 
