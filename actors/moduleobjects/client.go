@@ -134,8 +134,7 @@ func (e ForeignError) Error() string {
 
 // Create creates object name (an existing one without an owner, or of
 // ours, is taken as it is; another operator's is a ForeignError) and
-// writes its status, unless st has no phase; it returns the object's
-// generation.
+// writes its status; it returns the object's generation.
 func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status) (int64, error) {
 	obj := &unstructured.Unstructured{}
 	obj.SetAPIVersion(moduleobject.Group + "/" + moduleobject.Version)
@@ -151,9 +150,6 @@ func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status
 	}
 	if owner := created.GetLabels()[OwnerLabel]; owner != "" && owner != o.Namespace {
 		return 0, ForeignError{Name: name, Owner: owner}
-	}
-	if st.Phase == "" {
-		return created.GetGeneration(), nil
 	}
 	st.ObservedGeneration = created.GetGeneration()
 	return created.GetGeneration(), o.WriteStatus(ctx, name, st)

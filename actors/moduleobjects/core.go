@@ -39,6 +39,8 @@ type Core struct {
 	objects   map[string]*object
 	leading   bool
 	converged bool
+	// later are the Normal Events that wait for the first converge.
+	later []Effect
 }
 
 // NewCore returns a core that does not lead yet.
@@ -84,13 +86,14 @@ func (c *Core) published(e Published, env Env) []Effect {
 	c.converged = e.Converged
 	seen := map[string]bool{}
 	var out []Effect
+	if c.converged {
+		out, c.later = c.later, nil
+	}
 	for _, in := range e.Inputs {
 		seen[in.Name] = true
 		o := c.obj(in.Name)
 		if c.leading && o.owner == "" {
-			for _, ev := range moduleobject.Events(o.in, in) {
-				out = append(out, EmitEvent{Name: in.Name, Event: ev})
-			}
+			out = append(out, c.events(in.Name, moduleobject.Events(o.in, in))...)
 		}
 		o.in = &in
 		o.want = moduleobject.Compute(in, o.base(), o.gen, env.Now)
@@ -101,6 +104,23 @@ func (c *Core) published(e Published, env Env) []Effect {
 			c.objects[name].in = nil
 			out = append(out, c.decide(name, env)...)
 		}
+	}
+	return out
+}
+
+// events are the effects of a module's Events: before the first
+// converge is done, a Normal one waits for its end (a cold start's
+// "installed" Events never compete with the converge), a Warning goes at
+// once.
+func (c *Core) events(name string, evs []moduleobject.Event) []Effect {
+	var out []Effect
+	for _, ev := range evs {
+		e := EmitEvent{Name: name, Event: ev}
+		if !c.converged && ev.Type == moduleobject.Normal {
+			c.later = append(c.later, e)
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }

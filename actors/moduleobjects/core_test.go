@@ -17,9 +17,6 @@ func describe(e moduleobjects.Effect) string {
 	case moduleobjects.WriteStatus:
 		return fmt.Sprintf("write %s %s", e.Name, e.Status.Phase)
 	case moduleobjects.CreateObject:
-		if e.Status.Phase == "" {
-			return "create " + e.Name + " bare"
-		}
 		return fmt.Sprintf("create %s %s", e.Name, e.Status.Phase)
 	case moduleobjects.DeleteObject:
 		return "delete " + e.Name
@@ -52,10 +49,6 @@ func ready(name string) moduleobject.Input {
 		Started: t0, Ended: t0.Add(time.Second)}}
 }
 
-func enabled(name string) moduleobject.Input {
-	return moduleobject.Input{Name: name, Decided: true, Enabled: true}
-}
-
 func running(name string) moduleobject.Input {
 	return moduleobject.Input{Name: name, Decided: true, Enabled: true, Run: &moduleobject.Run{Kind: "ModuleRun", Started: t0}}
 }
@@ -76,8 +69,8 @@ func written(name string, st moduleobject.Status) moduleobjects.Written {
 // state always.
 func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	s, h := harness(t)
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}})
-	created := h.Expect(moduleobjects.Leading{}, "create a bare")
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}, Converged: true})
+	created := h.Expect(moduleobjects.Leading{}, "create a Running")
 	h.Expect(written("a", created[0].(moduleobjects.CreateObject).Status))
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("a")}, Converged: true},
 		"event a RunFailed", "timer a 1s")
@@ -88,21 +81,21 @@ func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status), "timer a 1s")
 }
 
-// TestColdConvergeWritesTwice: before the first converge, an object whose
-// module waits or runs is created without a status, which is written once
-// the run ended: two writes per module.
-func TestColdConvergeWritesTwice(t *testing.T) {
-	s, h := harness(t)
+// TestColdConvergeWritesAfterIt: before the first converge, the objects
+// of modules that wait, run or are ready are not written, nor their Normal
+// Events emitted; both follow its end: two writes per object (its creation
+// and its status). A failing module's object and Warning go at once.
+func TestColdConvergeWritesAfterIt(t *testing.T) {
+	_, h := harness(t)
 	h.Expect(moduleobjects.Leading{})
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{{Name: "a"}}}, "create a bare")
-	h.Expect(written("a", moduleobject.Status{}))
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{enabled("a")}})
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}})
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}}, "timer a 1s")
-	s.now = s.now.Add(time.Second)
-	w := h.Expect(moduleobjects.Tick{Name: "a"}, "write a Ready")
-	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status))
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}, Converged: true})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{{Name: "a"}, {Name: "b"}}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a"), failing("b")}},
+		"event b RunFailed", "create b Retrying")
+	installed := ready("a")
+	installed.Release = moduleobject.Release{Name: "a", Revision: 1, Action: "installed", At: t0}
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}, Converged: true},
+		"event a ReleaseInstalled", "create a Ready")
 }
 
 // TestNoWriteOnRestartWhereNothingChanged: objects whose status is what

@@ -20,15 +20,14 @@ func (c *Core) decide(name string, env Env) []Effect {
 		return []Effect{DeleteObject{Name: name}}
 	case o.in == nil:
 		return nil
-	case !o.exists && c.unsettled(o):
-		o.inflight = true
-		return []Effect{CreateObject{Name: name}}
+	case c.deferred(o):
+		return nil
 	case !o.exists:
 		o.inflight = true
 		return []Effect{CreateObject{Name: name, Status: o.want}}
 	case o.written != nil && moduleobject.Same(*o.written, o.want):
 		return nil
-	case c.held(o) || c.unsettled(o):
+	case c.held(o):
 		return nil
 	}
 	if wait := o.lastWrite.Add(MinInterval).Sub(env.Now); wait > 0 {
@@ -53,12 +52,21 @@ func (c *Core) held(o *object) bool {
 	return false
 }
 
-// unsettled: before the first converge is done, a module that waits for
-// its run or runs is shown only once its run ended: its object is created
-// without a status (kubectl shows its name), and written once (a cold
-// start's converge writes each object twice: its creation and its status).
-func (c *Core) unsettled(o *object) bool {
-	return !c.converged && (o.want.Phase == moduleobject.Pending || o.want.Phase == moduleobject.Running)
+// deferred: before the first converge is done, only the objects of
+// modules that need attention or wait for something (Retrying, Stalled,
+// Unseen, WaitingForReadiness, WaitingForRequirement) are written; the
+// others wait for its end, so that the writes never compete with the
+// converge's own for the apiserver (a cold start: two writes per object,
+// after it).
+func (c *Core) deferred(o *object) bool {
+	if c.converged {
+		return false
+	}
+	switch o.want.Phase {
+	case moduleobject.Pending, moduleobject.Running, moduleobject.Ready, moduleobject.Disabled, moduleobject.Maintenance:
+		return true
+	}
+	return false
 }
 
 func typeName(v any) string {

@@ -19,8 +19,7 @@ type (
 		Generation int64
 		Status     moduleobject.Status
 	}
-	// CreateObject creates object Name, then writes its status (none
-	// when its Phase is empty).
+	// CreateObject creates object Name, then writes its status.
 	CreateObject struct {
 		Name   string
 		Status moduleobject.Status

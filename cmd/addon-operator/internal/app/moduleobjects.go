@@ -65,8 +65,12 @@ func (a *App) startModuleObjects(work context.Context, namespace string, rc *res
 // Module objects: a read costs a status computed per module, and a
 // converge publishes thousands of times; an object is written at most once
 // a second anyway (moduleobjects.MinInterval), and the read after the pause
-// has the last state.
-const feedInterval = 200 * time.Millisecond
+// has the last state. Until the first converge is done, when most objects
+// wait for its end, the reads are further apart (feedIntervalConverging).
+const (
+	feedInterval           = 200 * time.Millisecond
+	feedIntervalConverging = time.Second
+)
 
 // feedModuleObjects sends the writer the board's state after a
 // publication, at most once per feedInterval; it reads the board inside
@@ -75,7 +79,11 @@ const feedInterval = 200 * time.Millisecond
 func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions map[string]string) {
 	var readyAt time.Time
 	for {
-		if !a.pause(work, feedInterval) {
+		interval := feedInterval
+		if !a.Board.Ready() {
+			interval = feedIntervalConverging
+		}
+		if !a.pause(work, interval) {
 			return
 		}
 		first := true
