@@ -39,7 +39,9 @@ type Core struct {
 	objects   map[string]*object
 	leading   bool
 	converged bool
-	// later are the Normal Events that wait for the first converge.
+	// blocked: a module holds the first converge up (see eager).
+	blocked bool
+	// later are the Normal Events that wait for eager.
 	later []Effect
 }
 
@@ -85,38 +87,62 @@ func (c *Core) obj(name string) *object {
 func (c *Core) published(e Published, env Env) []Effect {
 	c.converged = e.Converged
 	seen := map[string]bool{}
-	var out []Effect
-	if c.converged {
-		out, c.later = c.later, nil
-	}
+	var evs []EmitEvent
 	for _, in := range e.Inputs {
 		seen[in.Name] = true
 		o := c.obj(in.Name)
 		if c.leading && o.owner == "" {
-			out = append(out, c.events(in.Name, moduleobject.Events(o.in, in))...)
+			for _, ev := range moduleobject.Events(o.in, in) {
+				evs = append(evs, EmitEvent{Name: in.Name, Event: ev})
+			}
 		}
 		o.in = &in
 		o.want = moduleobject.Compute(in, o.base(), o.gen, env.Now)
-		out = append(out, c.decide(in.Name, env)...)
 	}
+	c.blocked = c.anyBlocked()
+	out := c.events(evs)
 	for _, name := range c.names() {
 		if !seen[name] {
 			c.objects[name].in = nil
-			out = append(out, c.decide(name, env)...)
 		}
+		out = append(out, c.decide(name, env)...)
 	}
 	return out
 }
 
-// events are the effects of a module's Events: before the first
-// converge is done, a Normal one waits for its end (a cold start's
-// "installed" Events never compete with the converge), a Warning goes at
-// once.
-func (c *Core) events(name string, evs []moduleobject.Event) []Effect {
+// anyBlocked: a module needs attention or waits for its workloads, which
+// holds the converge up.
+func (c *Core) anyBlocked() bool {
+	for _, o := range c.objects {
+		if o.in != nil && attention(o.want.Phase) {
+			return true
+		}
+	}
+	return false
+}
+
+func attention(p moduleobject.Phase) bool {
+	switch p {
+	case moduleobject.Retrying, moduleobject.Stalled, moduleobject.Unseen, moduleobject.WaitingForReadiness:
+		return true
+	}
+	return false
+}
+
+// eager: everything is written now: the first converge is done, or a
+// module holds it up (a person may be looking).
+func (c *Core) eager() bool { return c.converged || c.blocked }
+
+// events are the effects of the modules' Events: until eager, a Normal one
+// waits (a cold start's "installed" Events never compete with the
+// converge), a Warning goes at once.
+func (c *Core) events(evs []EmitEvent) []Effect {
 	var out []Effect
-	for _, ev := range evs {
-		e := EmitEvent{Name: name, Event: ev}
-		if !c.converged && ev.Type == moduleobject.Normal {
+	if c.eager() {
+		out, c.later = c.later, nil
+	}
+	for _, e := range evs {
+		if !c.eager() && e.Event.Type == moduleobject.Normal {
 			c.later = append(c.later, e)
 			continue
 		}

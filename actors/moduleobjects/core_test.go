@@ -81,21 +81,31 @@ func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status), "timer a 1s")
 }
 
-// TestColdConvergeWritesAfterIt: before the first converge, the objects
-// of modules that wait, run or are ready are not written, nor their Normal
-// Events emitted; both follow its end: two writes per object (its creation
-// and its status). A failing module's object and Warning go at once.
+// TestColdConvergeWritesAfterIt: during a healthy first converge, the
+// objects of modules that wait, run or are ready are not written, nor
+// their Normal Events emitted; both follow its end: two writes per object
+// (its creation and its status).
 func TestColdConvergeWritesAfterIt(t *testing.T) {
 	_, h := harness(t)
 	h.Expect(moduleobjects.Leading{})
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{{Name: "a"}, {Name: "b"}}})
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a"), failing("b")}},
-		"event b RunFailed", "create b Retrying")
 	installed := ready("a")
 	installed.Release = moduleobject.Release{Name: "a", Revision: 1, Action: "installed", At: t0}
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}})
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}, Converged: true},
-		"event a ReleaseInstalled", "create a Ready")
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, running("b")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, ready("b")}, Converged: true},
+		"event a ReleaseInstalled", "create a Ready", "create b Ready")
+}
+
+// TestAModuleThatHoldsTheConvergeWritesAll: a failing module holds the
+// first converge up; its object, and all the others, are written at once.
+func TestAModuleThatHoldsTheConvergeWritesAll(t *testing.T) {
+	_, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	installed := ready("a")
+	installed.Release = moduleobject.Release{Name: "a", Revision: 1, Action: "installed", At: t0}
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, running("b")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}},
+		"event a ReleaseInstalled", "event b RunFailed", "create a Ready", "create b Retrying")
 }
 
 // TestNoWriteOnRestartWhereNothingChanged: objects whose status is what

@@ -52,14 +52,15 @@ func (c *Core) held(o *object) bool {
 	return false
 }
 
-// deferred: before the first converge is done, only the objects of
+// deferred: until the first converge is done, only the objects of
 // modules that need attention or wait for something (Retrying, Stalled,
 // Unseen, WaitingForReadiness, WaitingForRequirement) are written; the
-// others wait for its end, so that the writes never compete with the
-// converge's own for the apiserver (a cold start: two writes per object,
-// after it).
+// others wait for its end, so that a healthy converge's writes never
+// compete with its own for the apiserver (a cold start: two writes per
+// object, after it). A module that holds the converge up ends the wait
+// for all (eager).
 func (c *Core) deferred(o *object) bool {
-	if c.converged {
+	if c.eager() {
 		return false
 	}
 	switch o.want.Phase {
