@@ -9,7 +9,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
@@ -78,13 +77,7 @@ func TestObjectsOnTheApiserver(t *testing.T) {
 	}
 	clock.Advance(moduleobjects.MinInterval)
 	expectWrite(t, store.done, "status "+name)
-	obj, err := dyn.Resource(moduleGVR()).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if phase, _, _ := unstructuredString(obj.Object, "status", "phase"); phase != string(moduleobject.Retrying) {
-		t.Fatalf("phase %q after the failure, want Retrying", phase)
-	}
+	expectPhase(t, dyn, name, moduleobject.Retrying, "after the failure")
 	if err := store.Delete(ctx, name); err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +118,7 @@ func TestTwoOperatorsOneName(t *testing.T) {
 	if !errors.As(err, &foreign) || foreign.Owner != nsA {
 		t.Fatalf("second operator's create: %v, want a ForeignError naming %s", err, nsA)
 	}
-	obj, err := dyn.Resource(moduleGVR()).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if phase, _, _ := unstructuredString(obj.Object, "status", "phase"); phase != string(moduleobject.Ready) {
-		t.Fatalf("phase %q after the second operator's create, want the first's Ready", phase)
-	}
+	expectPhase(t, dyn, name, moduleobject.Ready, "after the second operator's create (the first's)")
 	if err := a.Delete(ctx, name); err != nil {
 		t.Fatal(err)
 	}

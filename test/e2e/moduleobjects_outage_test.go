@@ -16,20 +16,15 @@ import (
 // during the outage), and its object catches up once the apiserver is
 // back: Ready within 2 s.
 func TestModuleObjectsAfterAnOutage(t *testing.T) {
-	ns := "objects-outage"
-	c, cfg, _ := cluster.PrivateNamespace(t, ns)
-	ctx := cluster.TestContext(t, 5*time.Minute)
-	name := "flaky-" + objectTag(ns)
-	root := tree(t, map[string]string{
-		"modules/values.yaml": "flakyOutageEnabled: true\n",
-		"modules/flaky-outage/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`,
+	const name = "flaky-outage"
+	root := tree(t, map[string]string{"record/.keep": "", "modules/values.yaml": "flakyOutageEnabled: true\n",
+		"modules/" + name + "/hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`,
 			`if [[ ! -e $RECORD_DIR/fixed ]]; then echo "told to fail" >&2; exit 1; fi
 record "$(date +%s.%N) ran" events`)})
-	if err := os.MkdirAll(filepath.Join(root, "record"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	op := startSpec(t, root, ns, "KUBE_CONFIG="+c.Kubeconfig)
+	c, cfg, _ := cluster.PrivateNamespace(t, "objects-outage")
+	op := startSpec(t, root, "objects-outage", "KUBE_CONFIG="+c.Kubeconfig)
 	waitModuleOn(t, cfg, name, "Retrying", phaseIs("Retrying"))
+	ctx := cluster.TestContext(t, 5*time.Minute)
 
 	var fixed, ran time.Time
 	ready := c.Outage(t, ctx, 3*time.Second, func() {

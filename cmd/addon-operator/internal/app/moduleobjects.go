@@ -15,6 +15,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/moduleobjects"
 	"github.com/addon-actors/addon-operator/board"
 	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/supervision"
 )
 
 // reportingController names the Module objects' Events' writer.
@@ -83,7 +84,7 @@ func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions m
 		if !a.Board.Ready() {
 			interval = feedIntervalConverging
 		}
-		if !a.pause(work, interval) {
+		if !supervision.Sleep(work, a.clock, interval) {
 			return
 		}
 		first := true
@@ -103,18 +104,5 @@ func (a *App) feedModuleObjects(work context.Context, pid *actor.PID, versions m
 		if err != nil {
 			return
 		}
-	}
-}
-
-// pause waits d on the app's clock; false when work ended first.
-func (a *App) pause(work context.Context, d time.Duration) bool {
-	elapsed := make(chan struct{})
-	timer := a.clock.AfterFunc(d, func() { close(elapsed) })
-	defer timer.Stop()
-	select {
-	case <-elapsed:
-		return true
-	case <-work.Done():
-		return false
 	}
 }
