@@ -29,14 +29,7 @@ type cond struct {
 // (kstatus reads the first of them that is True), stamped with gen and a
 // lastTransitionTime kept from old while the status stays.
 func conditions(in Input, phase Phase, old []metav1.Condition, gen int64, now time.Time) []metav1.Condition {
-	var list []cond
-	if c, ok := reconciling(phase); ok {
-		list = append(list, c)
-	}
-	if c, ok := stalled(phase); ok {
-		list = append(list, c)
-	}
-	list = append(list, ready(phase), enabled(in))
+	list := append(phaseConditions(phase), enabled(in))
 	if !in.Global {
 		list = append(list, requirements(in), drifted(in))
 	}
@@ -61,61 +54,44 @@ func stamp(c cond, old []metav1.Condition, gen int64, now time.Time) metav1.Cond
 		Reason: c.reason, Message: c.msg}
 }
 
-func reconciling(p Phase) (cond, bool) {
-	c := cond{typ: ConditionReconciling, status: metav1.ConditionTrue}
+// phaseConditions are the kstatus conditions of a phase: Ready, after
+// Reconciling (present only while True) when the module progresses, or
+// Stalled (likewise) when it is held. Ready is True once the module is as
+// it should be (disabled and in maintenance included: nothing is in
+// progress), Unknown while it progresses, False when it fails.
+func phaseConditions(p Phase) []cond {
+	progressing := func(reason, msg string) []cond {
+		return []cond{{ConditionReconciling, reason, msg, metav1.ConditionTrue},
+			{ConditionReady, reason, msg, metav1.ConditionUnknown}}
+	}
+	held := func(reason, msg, readyMsg string) []cond {
+		return []cond{{ConditionStalled, reason, msg, metav1.ConditionTrue},
+			{ConditionReady, reason, readyMsg, metav1.ConditionFalse}}
+	}
+	ready := func(reason, msg string) []cond { return []cond{{ConditionReady, reason, msg, metav1.ConditionTrue}} }
 	switch p {
 	case Pending:
-		c.reason, c.msg = "Pending", "the module waits for its run"
+		return progressing("Pending", "the module waits for its run")
 	case Running:
-		c.reason, c.msg = "Progressing", "the module runs"
+		return progressing("Progressing", "the module runs")
 	case WaitingForRequirement:
-		c.reason, c.msg = "WaitingForRequirement", "the module's run waits for the modules it requires"
+		return progressing("WaitingForRequirement", "the module's run waits for the modules it requires")
 	case WaitingForReadiness:
-		c.reason, c.msg = "WaitingForReadiness", "the release's workloads are not ready yet"
+		return progressing("WaitingForReadiness", "the release's workloads are not ready yet")
 	case Retrying:
-		c.reason, c.msg = "ProgressingWithRetry", "the last run failed and is retried"
-	default:
-		return cond{}, false
-	}
-	return c, true
-}
-
-func stalled(p Phase) (cond, bool) {
-	c := cond{typ: ConditionStalled, status: metav1.ConditionTrue}
-	switch p {
+		return []cond{{ConditionReconciling, "ProgressingWithRetry", "the last run failed and is retried", metav1.ConditionTrue},
+			{ConditionReady, "RunFailed", "the module's last run failed", metav1.ConditionFalse}}
 	case Stalled:
-		c.reason, c.msg = "RetriesExceeded", "the run failed and is held until something changes for the module"
+		return held("RetriesExceeded", "the run failed and is held until something changes for the module",
+			"the module's run failed")
 	case Unseen:
-		c.reason, c.msg = "DirUnseen", "the module's dir cannot be seen; it is kept as it was"
-	default:
-		return cond{}, false
-	}
-	return c, true
-}
-
-// ready: True once the module is as it should be (disabled and in
-// maintenance included: nothing is in progress), Unknown while it
-// progresses, False when it fails.
-func ready(p Phase) cond {
-	c := cond{typ: ConditionReady, status: metav1.ConditionTrue}
-	switch p {
-	case Ready:
-		c.reason, c.msg = "Succeeded", "the module's last run succeeded"
+		return held("DirUnseen", "the module's dir cannot be seen; it is kept as it was", "the module's dir cannot be seen")
 	case Disabled:
-		c.reason, c.msg = "Disabled", "the module is disabled"
+		return ready("Disabled", "the module is disabled")
 	case Maintenance:
-		c.reason, c.msg = "Maintenance", "the module is in maintenance: helm does not run"
-	case Retrying:
-		c.status, c.reason, c.msg = metav1.ConditionFalse, "RunFailed", "the module's last run failed"
-	case Stalled:
-		c.status, c.reason, c.msg = metav1.ConditionFalse, "RetriesExceeded", "the module's run failed"
-	case Unseen:
-		c.status, c.reason, c.msg = metav1.ConditionFalse, "DirUnseen", "the module's dir cannot be seen"
-	default:
-		r, _ := reconciling(p)
-		c.status, c.reason, c.msg = metav1.ConditionUnknown, r.reason, r.msg
+		return ready("Maintenance", "the module is in maintenance: helm does not run")
 	}
-	return c
+	return ready("Succeeded", "the module's last run succeeded")
 }
 
 // enabled says which layer decided the module's enabled state.

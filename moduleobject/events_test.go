@@ -70,6 +70,16 @@ func TestEvents(t *testing.T) {
 	}
 }
 
+func TestFirstLine(t *testing.T) {
+	for in, want := range map[string]string{"hook a failed\ndetail": "hook a failed", "\n  x  \n": "x",
+		"hook b exited with code 1; last stderr lines:\n\nno db\nmore": "hook b exited with code 1; last stderr lines: no db",
+		"ends:": "ends:", "": ""} {
+		if got := moduleobject.FirstLine(in); got != want {
+			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestLayerReason(t *testing.T) {
 	for layer, want := range map[string]string{"enabled script": "EnabledScript", "ConfigMap": "ConfigMap",
 		"": "Default", "module values.yaml": "ModuleValuesYaml"} {

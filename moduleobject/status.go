@@ -61,9 +61,8 @@ const MaxError = 512
 func Compute(in Input, old Status, gen int64, now time.Time) Status {
 	phase, msg := phaseOf(in)
 	st := Status{ObservedGeneration: gen, Phase: phase, Message: msg, LastRun: lastRun(in.Run)}
-	if in.Release.Revision > 0 {
-		r := in.Release
-		st.Release = &r
+	if r := in.Release; r.Revision > 0 {
+		st.Release = &Release{Name: r.Name, Revision: r.Revision, ChartVersion: r.ChartVersion}
 	}
 	if in.Retry != nil {
 		st.Attempts = in.Retry.Attempts
@@ -166,14 +165,24 @@ func lastRun(r *Run) *LastRun {
 	return out
 }
 
-// FirstLine is s's first non-empty line, trimmed.
+// FirstLine is s's first non-empty line, trimmed; a first line that ends
+// with a colon announces what follows ("...; last stderr lines:"), so the
+// next non-empty line is joined to it.
 func FirstLine(s string) string {
+	first := ""
 	for line := range strings.SplitSeq(s, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case first == "" && strings.HasSuffix(line, ":"):
+			first = line
+		case first == "":
 			return line
+		default:
+			return first + " " + line
 		}
 	}
-	return ""
+	return first
 }
 
 // bounded cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -1,6 +1,7 @@
 package moduleobject_test
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -165,6 +166,30 @@ func TestSameLeavesOutTheLastRun(t *testing.T) {
 	}
 	if moduleobject.Same(a, moduleobject.Compute(phases[2].in, a, 1, t0)) {
 		t.Fatal("a failing run is the same as a ready one")
+	}
+}
+
+// TestSameAfterARoundTrip: a status read back from the apiserver (JSON,
+// times in the local zone) is the same as the one computed, in every
+// phase, so that a restart where nothing changed writes nothing.
+func TestSameAfterARoundTrip(t *testing.T) {
+	for _, tc := range phases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in
+			in.Release.Action, in.Release.At = "skipped", t0.In(time.FixedZone("X", 3600))
+			st := moduleobject.Compute(in, moduleobject.Status{}, 2, t0)
+			raw, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back moduleobject.Status
+			if err := json.Unmarshal(raw, &back); err != nil {
+				t.Fatal(err)
+			}
+			if again := moduleobject.Compute(in, back, 2, t0.Add(time.Hour)); !moduleobject.Same(back, again) {
+				t.Fatalf("read back %+v\ncomputed  %+v", back, again)
+			}
+		})
 	}
 }
 

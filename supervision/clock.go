@@ -1,6 +1,9 @@
 package supervision
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock is the only source of time for decision code and for delayed
 // delivery. Production uses RealClock; tests use FakeClock and move time by
@@ -31,3 +34,16 @@ func (RealClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterF
 // Since returns the time elapsed since t; for a t read from Now it reads
 // only the monotonic clock, half the cost of Now.
 func (RealClock) Since(t time.Time) time.Duration { return time.Since(t) }
+
+// Sleep waits d on clock; false when ctx is done first.
+func Sleep(ctx context.Context, clock Clock, d time.Duration) bool {
+	fired := make(chan struct{})
+	t := clock.AfterFunc(d, func() { close(fired) })
+	defer t.Stop()
+	select {
+	case <-fired:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -2,9 +2,11 @@ package moduleobjects
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/addon-actors/addon-operator/actors/step"
@@ -131,7 +133,7 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 
 func (a *Actor) writeStatus(e WriteStatus, report func(Event)) {
 	if err := a.opts.Store.WriteStatus(a.opts.Work, e.Name, e.Status); err != nil {
-		report(WriteFailed{Name: e.Name, Op: "status", Err: err.Error()})
+		report(WriteFailed{Name: e.Name, Op: "status", Err: err.Error(), Missing: apierrors.IsNotFound(err)})
 		return
 	}
 	report(Written{Name: e.Name, Generation: e.Generation, Status: e.Status})
@@ -139,6 +141,11 @@ func (a *Actor) writeStatus(e WriteStatus, report func(Event)) {
 
 func (a *Actor) create(e CreateObject, report func(Event)) {
 	gen, err := a.opts.Store.Create(a.opts.Work, e.Name, e.Status)
+	var foreign ForeignError
+	if errors.As(err, &foreign) {
+		report(WriteFailed{Name: e.Name, Op: "create", Err: err.Error(), Owner: foreign.Owner})
+		return
+	}
 	if err != nil {
 		report(WriteFailed{Name: e.Name, Op: "create", Err: err.Error()})
 		return

@@ -123,7 +123,17 @@ func (o Objects) List(ctx context.Context) (map[string]Existing, error) {
 	return out, nil
 }
 
-// Create creates object name (an existing one is taken as it is) and
+// ForeignError: the object exists, labelled as the object of the operator
+// of namespace Owner (module names are cluster-wide; two operators in one
+// cluster may both have a module of this name).
+type ForeignError struct{ Name, Owner string }
+
+func (e ForeignError) Error() string {
+	return fmt.Sprintf("Module %s belongs to the operator of namespace %s (label %s)", e.Name, e.Owner, OwnerLabel)
+}
+
+// Create creates object name (an existing one without an owner, or of
+// ours, is taken as it is; another operator's is a ForeignError) and
 // writes its status; it returns the object's generation.
 func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status) (int64, error) {
 	obj := &unstructured.Unstructured{}
@@ -137,6 +147,9 @@ func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status
 	}
 	if err != nil {
 		return 0, fmt.Errorf("create Module %s: %w", name, err)
+	}
+	if owner := created.GetLabels()[OwnerLabel]; owner != "" && owner != o.Namespace {
+		return 0, ForeignError{Name: name, Owner: owner}
 	}
 	st.ObservedGeneration = created.GetGeneration()
 	return created.GetGeneration(), o.WriteStatus(ctx, name, st)

@@ -2,12 +2,13 @@ package moduleobjects_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
@@ -76,13 +77,7 @@ func TestObjectsOnTheApiserver(t *testing.T) {
 	}
 	clock.Advance(moduleobjects.MinInterval)
 	expectWrite(t, store.done, "status "+name)
-	obj, err := dyn.Resource(moduleGVR()).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if phase, _, _ := unstructuredString(obj.Object, "status", "phase"); phase != string(moduleobject.Retrying) {
-		t.Fatalf("phase %q after the failure, want Retrying", phase)
-	}
+	expectPhase(t, dyn, name, moduleobject.Retrying, "after the failure")
 	if err := store.Delete(ctx, name); err != nil {
 		t.Fatal(err)
 	}
@@ -97,5 +92,37 @@ func expectWrite(t *testing.T, done <-chan string, want string) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no %s within 30 s", want)
+	}
+}
+
+// TestTwoOperatorsOneName: module names are cluster-wide; the object
+// another operator created (its label) is a ForeignError to the second,
+// which writes nothing to it; a status write to an object deleted meanwhile
+// is NotFound (the core creates it again).
+func TestTwoOperatorsOneName(t *testing.T) {
+	ctx := cluster.TestContext(t, time.Minute)
+	dyn := dynamic.NewForConfigOrDie(testKube.Config(t))
+	nsA, nsB := testKube.Namespace(t), testKube.Namespace(t)
+	a, b := moduleobjects.Objects{Client: dyn, Namespace: nsA}, moduleobjects.Objects{Client: dyn, Namespace: nsB}
+	if err := a.EnsureCRD(ctx); err != nil {
+		t.Fatal(err)
+	}
+	name := "shared-" + nsA
+	st := moduleobject.Compute(ready(name), moduleobject.Status{}, 1, t0)
+	if _, err := a.Create(ctx, name, st); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Delete(context.Background(), name) })
+	_, err := b.Create(ctx, name, moduleobject.Compute(failing(name), moduleobject.Status{}, 1, t0))
+	var foreign moduleobjects.ForeignError
+	if !errors.As(err, &foreign) || foreign.Owner != nsA {
+		t.Fatalf("second operator's create: %v, want a ForeignError naming %s", err, nsA)
+	}
+	expectPhase(t, dyn, name, moduleobject.Ready, "after the second operator's create (the first's)")
+	if err := a.Delete(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WriteStatus(ctx, name, st); !apierrors.IsNotFound(err) {
+		t.Fatalf("status write to a deleted object: %v, want NotFound", err)
 	}
 }

@@ -31,6 +31,9 @@ type object struct {
 	armed     bool
 	// asks are its reconcile-at and reset-at annotations (annotations.go).
 	asks
+	// owner is the namespace of the operator whose object this is, when
+	// it is another's: this operator leaves it alone.
+	owner string
 }
 
 // Core decides what to write to the Module objects.
@@ -38,6 +41,10 @@ type Core struct {
 	objects   map[string]*object
 	leading   bool
 	converged bool
+	// blocked: a module holds the first converge up (see eager).
+	blocked bool
+	// later are the Normal Events that wait for eager.
+	later []Effect
 }
 
 // NewCore returns a core that does not lead yet.
@@ -86,25 +93,68 @@ func (c *Core) obj(name string) *object {
 func (c *Core) published(e Published, env Env) []Effect {
 	c.converged = e.Converged
 	seen := map[string]bool{}
-	var out []Effect
+	var evs []EmitEvent
+	var asked []Effect
 	for _, in := range e.Inputs {
 		seen[in.Name] = true
 		o := c.obj(in.Name)
-		if c.leading {
+		if c.leading && o.owner == "" {
 			for _, ev := range moduleobject.Events(o.in, in) {
-				out = append(out, EmitEvent{Name: in.Name, Event: ev})
+				evs = append(evs, EmitEvent{Name: in.Name, Event: ev})
 			}
 		}
 		o.in = &in
 		o.compute(in, env.Now)
-		out = append(out, c.decide(in.Name, env)...)
-		out = append(out, c.ask(in.Name, env)...)
+		asked = append(asked, c.ask(in.Name, env)...)
 	}
+	c.blocked = c.anyBlocked()
+	out := c.events(evs)
 	for _, name := range c.names() {
 		if !seen[name] {
 			c.objects[name].in = nil
-			out = append(out, c.decide(name, env)...)
 		}
+		out = append(out, c.decide(name, env)...)
+	}
+	return append(out, asked...)
+}
+
+// anyBlocked: a module needs attention or waits for its workloads, which
+// holds the converge up.
+func (c *Core) anyBlocked() bool {
+	for _, o := range c.objects {
+		if o.in != nil && attention(o.want.Phase) {
+			return true
+		}
+	}
+	return false
+}
+
+func attention(p moduleobject.Phase) bool {
+	switch p {
+	case moduleobject.Retrying, moduleobject.Stalled, moduleobject.Unseen, moduleobject.WaitingForReadiness:
+		return true
+	}
+	return false
+}
+
+// eager: everything is written now: the first converge is done, or a
+// module holds it up (a person may be looking).
+func (c *Core) eager() bool { return c.converged || c.blocked }
+
+// events are the effects of the modules' Events: until eager, a Normal one
+// waits (a cold start's "installed" Events never compete with the
+// converge), a Warning goes at once.
+func (c *Core) events(evs []EmitEvent) []Effect {
+	var out []Effect
+	if c.eager() {
+		out, c.later = c.later, nil
+	}
+	for _, e := range evs {
+		if !c.eager() && e.Event.Type == moduleobject.Normal {
+			c.later = append(c.later, e)
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }
@@ -165,6 +215,14 @@ func (c *Core) failed(e WriteFailed) []Effect {
 		return nil
 	}
 	o.inflight = false
+	if e.Owner != "" {
+		o.owner = e.Owner
+		return []Effect{Log(step.At(slog.LevelWarn, "module object belongs to another operator; left to it",
+			"object", e.Name, "owner", e.Owner))}
+	}
+	if e.Missing {
+		o.exists, o.written = false, nil
+	}
 	out := []Effect{Log(step.At(slog.LevelWarn, "module object not written, retrying", "object", e.Name, "op", e.Op,
 		"err", e.Err, "in", RetryDelay))}
 	if !o.armed {

@@ -71,7 +71,7 @@ func written(name string, st moduleobject.Status) moduleobjects.Written {
 // state always.
 func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	s, h := harness(t)
-	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}, Converged: true})
 	created := h.Expect(moduleobjects.Leading{}, "create a Running")
 	h.Expect(written("a", created[0].(moduleobjects.CreateObject).Status))
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("a")}, Converged: true},
@@ -81,6 +81,33 @@ func TestCreatesObjectsAndCoalesces(t *testing.T) {
 	w := h.Expect(moduleobjects.Tick{Name: "a"}, "write a Ready")
 	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{running("a")}, Converged: true})
 	h.Expect(written("a", w[0].(moduleobjects.WriteStatus).Status), "timer a 1s")
+}
+
+// TestColdConvergeWritesAfterIt: during a healthy first converge, the
+// objects of modules that wait, run or are ready are not written, nor
+// their Normal Events emitted; both follow its end: two writes per object
+// (its creation and its status).
+func TestColdConvergeWritesAfterIt(t *testing.T) {
+	_, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{{Name: "a"}, {Name: "b"}}})
+	installed := ready("a")
+	installed.Release = moduleobject.Release{Name: "a", Revision: 1, Action: "installed", At: t0}
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, running("b")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, ready("b")}, Converged: true},
+		"event a ReleaseInstalled", "create a Ready", "create b Ready")
+}
+
+// TestAModuleThatHoldsTheConvergeWritesAll: a failing module holds the
+// first converge up; its object, and all the others, are written at once.
+func TestAModuleThatHoldsTheConvergeWritesAll(t *testing.T) {
+	_, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	installed := ready("a")
+	installed.Release = moduleobject.Release{Name: "a", Revision: 1, Action: "installed", At: t0}
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, running("b")}})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{installed, failing("b")}},
+		"event a ReleaseInstalled", "event b RunFailed", "create a Ready", "create b Retrying")
 }
 
 // TestNoWriteOnRestartWhereNothingChanged: objects whose status is what
@@ -127,4 +154,30 @@ func TestStepCoversItsEvents(t *testing.T) {
 		"Step":  {Dir: ".", Marker: "moduleObjectsEvent"},
 		"apply": {Dir: ".", Marker: "moduleObjectsEffect"},
 	})
+}
+
+// TestLeavesAnotherOperatorsObject: a create that finds the object
+// labelled as another operator's logs once and leaves it: no retry, no
+// write, no Event, whatever the module does next.
+func TestLeavesAnotherOperatorsObject(t *testing.T) {
+	_, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("demo")}, Converged: true}, "create demo Ready")
+	h.Expect(moduleobjects.WriteFailed{Name: "demo", Op: "create", Err: "belongs to ns b", Owner: "b"})
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("demo")}, Converged: true})
+	h.Expect(moduleobjects.Published{Inputs: nil, Converged: true})
+}
+
+// TestRecreatesADeletedObject: a status write that finds the object gone
+// creates it again after RetryDelay.
+func TestRecreatesADeletedObject(t *testing.T) {
+	s, h := harness(t)
+	h.Expect(moduleobjects.Leading{})
+	created := h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{ready("a")}, Converged: true}, "create a Ready")
+	h.Expect(written("a", created[0].(moduleobjects.CreateObject).Status))
+	s.now = s.now.Add(time.Second)
+	h.Expect(moduleobjects.Published{Inputs: []moduleobject.Input{failing("a")}, Converged: true}, "event a RunFailed", "write a Retrying")
+	h.Expect(moduleobjects.WriteFailed{Name: "a", Op: "status", Err: "not found", Missing: true}, "timer a 1s")
+	s.now = s.now.Add(time.Second)
+	h.Expect(moduleobjects.Tick{Name: "a"}, "create a Retrying")
 }

@@ -7,11 +7,11 @@ import (
 )
 
 // decide is what object name needs now: nothing while a write of it is in
-// flight or its timer is armed, else its creation, its deletion, or its
+// flight or its timer is armed, or when it is another operator's, else its creation, its deletion, or its
 // status written when it changed (at most once per MinInterval).
 func (c *Core) decide(name string, env Env) []Effect {
 	o := c.objects[name]
-	if !c.leading || o.inflight || o.armed {
+	if !c.leading || o.inflight || o.armed || o.owner != "" {
 		return nil
 	}
 	switch {
@@ -19,6 +19,8 @@ func (c *Core) decide(name string, env Env) []Effect {
 		o.inflight = true
 		return []Effect{DeleteObject{Name: name}}
 	case o.in == nil:
+		return nil
+	case c.deferred(o):
 		return nil
 	case !o.exists:
 		o.inflight = true
@@ -45,6 +47,24 @@ func (c *Core) held(o *object) bool {
 	}
 	switch o.want.Phase {
 	case moduleobject.Pending, moduleobject.Running, moduleobject.WaitingForRequirement:
+		return true
+	}
+	return false
+}
+
+// deferred: until the first converge is done, only the objects of
+// modules that need attention or wait for something (Retrying, Stalled,
+// Unseen, WaitingForReadiness, WaitingForRequirement) are written; the
+// others wait for its end, so that a healthy converge's writes never
+// compete with its own for the apiserver (a cold start: two writes per
+// object, after it). A module that holds the converge up ends the wait
+// for all (eager).
+func (c *Core) deferred(o *object) bool {
+	if c.eager() {
+		return false
+	}
+	switch o.want.Phase {
+	case moduleobject.Pending, moduleobject.Running, moduleobject.Ready, moduleobject.Disabled, moduleobject.Maintenance:
 		return true
 	}
 	return false

@@ -35,9 +35,14 @@ type (
 		Generation int64
 		Status     moduleobject.Status
 	}
-	// WriteFailed: a create, status write or delete failed.
+	// WriteFailed: a create, status write or delete failed. Owner is set
+	// when the create found the object labelled as another operator's (the
+	// namespace it names): the object is left to it. Missing: a status
+	// write found the object gone (deleted by someone): it is created again.
 	WriteFailed struct {
 		Name, Op, Err string
+		Owner         string
+		Missing       bool
 	}
 	// Deleted: an object was deleted (or was gone).
 	Deleted struct{ Name string }

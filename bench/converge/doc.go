@@ -32,6 +32,12 @@
 //
 //	go run ./bench/converge -modules 100 -restarts 5 -baseline-env ADDON_OPERATOR_DRIFT=off
 //
+// -settle D keeps each run going D after it is ready before its requests
+// are counted: the Module objects are written after the first converge,
+// and their writes (and Events) are counted on a line of their own:
+//
+//	go run ./bench/converge -modules 300 -restarts 2 -settle 20s -env ADDON_OPERATOR_MODULE_OBJECTS=true -baseline-env ADDON_OPERATOR_MODULE_OBJECTS=false
+//
 // Each run prints, besides its time, where the CPU went: the operator's
 // own, its hooks' (children it waited for), kube-apiserver's and etcd's,
 // and the wall time that sum takes on this machine's cores (a converge

@@ -25,12 +25,13 @@ func main() {
 	requires := flag.Int("requires", 0, "root modules (the first N, no module.yaml); every other module gets a module.yaml requiring one of them, round-robin; 0: no module.yaml")
 	parallel := flag.Int("parallel", 1, "ADDON_OPERATOR_PARALLEL_MODULE_RUNS of the runs")
 	hooks := flag.Bool("hooks", true, "give each module its hook (false: charts only, the operator's and helm's own cost)")
+	settle := flag.Duration("settle", 0, "keep each run going this long after it is ready before its apiserver requests are counted (the Module objects are written after the first converge)")
 	var env, baselineEnv envList
 	flag.Var(&env, "env", "KEY=VALUE for the measured runs (repeatable)")
 	flag.Var(&baselineEnv, "baseline-env", "KEY=VALUE for the baseline's runs (repeatable); without -baseline, the baseline is the measured binary with this environment")
 	flag.Parse()
 	if err := run(options{*modules, *keep, *profile, *restarts, *logs, *baseline, *bin, *weights, *requires, *parallel, *hooks,
-		env, baselineEnv}); err != nil {
+		env, baselineEnv, *settle}); err != nil {
 		fmt.Fprintln(os.Stderr, "converge:", err)
 		os.Exit(1)
 	}
@@ -51,6 +52,9 @@ type options struct {
 	// env and baselineEnv are added to the measured runs' and the
 	// baseline's environment.
 	env, baselineEnv envList
+	// settle is how long a run goes on after it is ready before its
+	// requests are counted.
+	settle time.Duration
 }
 
 // envList is a repeatable KEY=VALUE flag.
@@ -161,7 +165,7 @@ func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (r
 	if prefix != "" {
 		extra = o.baselineEnv
 	}
-	r, err := measure(bin, setup, append(o.runEnv(i), extra...)...)
+	r, err := measure(bin, setup, o.settle, append(o.runEnv(i), extra...)...)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
@@ -175,6 +179,7 @@ func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (r
 		r.upgrades, r.usage.line(o.modules), r.phases)
 	fmt.Printf("%-35s %s\n", "", r.usage.boundLine())
 	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
+	fmt.Printf("%-35s %s\n", "", r.requests.objectsLine(o.modules))
 	return r, nil
 }
 

@@ -18,8 +18,9 @@ import (
 )
 
 // measure starts the operator, polls /readyz every 20 ms, samples the peak
-// RSS (VmHWM), stops it with SIGTERM and counts helm upgrades in its log.
-func measure(bin string, setup *scenario.Bench, env ...string) (result, error) {
+// RSS (VmHWM), lets it run settle more, counts the apiserver's requests,
+// stops it with SIGTERM and counts helm upgrades in its log.
+func measure(bin string, setup *scenario.Bench, settle time.Duration, env ...string) (result, error) {
 	c := setup.Cluster
 	before, err := apiRequests(context.Background(), c.Kubeconfig)
 	if err != nil {
@@ -33,6 +34,7 @@ func measure(bin string, setup *scenario.Bench, env ...string) (result, error) {
 	samples := startSampler(op.Pid(), clusterPIDs(c.Dir), 20*time.Millisecond)
 	ready, err := op.WaitReady()
 	u, uerr := samples.finish()
+	time.Sleep(settle) // a bench, not a test: the writes after readiness are counted too
 	after, rerr := apiRequests(context.Background(), c.Kubeconfig)
 	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before)}
 	if err == nil {

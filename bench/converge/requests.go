@@ -97,3 +97,24 @@ func (c requestCounts) line(modules int) string {
 	}
 	return fmt.Sprintf("apiserver requests %.0f (%.1f/module: %s)", total, total/float64(max(modules, 1)), strings.Join(parts, ", "))
 }
+
+// objectsLine prints the writes of Module objects (modules and their
+// status) and of Events, in all and per module.
+func (c requestCounts) objectsLine(modules int) string {
+	var writes, events float64
+	for k, v := range c {
+		verb, resource, _ := strings.Cut(k, " ")
+		if verb == "GET" || verb == "LIST" || verb == "WATCH" {
+			continue
+		}
+		switch {
+		case resource == "modules" || strings.HasPrefix(resource, "modules/"):
+			writes += v
+		case resource == "events":
+			events += v
+		}
+	}
+	per := float64(max(modules, 1))
+	return fmt.Sprintf("Module object writes %.0f (%.2f/module), Event writes %.0f (%.2f/module)",
+		writes, writes/per, events, events/per)
+}

@@ -21,3 +21,11 @@ apiserver_request_duration_seconds_count{verb="GET"} 9
 		t.Fatalf("line = %q", line)
 	}
 }
+
+func TestObjectsLine(t *testing.T) {
+	c := requestCounts{"POST modules": 2, "PATCH modules/status": 2, "GET modules": 5, "POST events": 1,
+		"PATCH events": 1, "POST secrets": 9}
+	if got, want := c.objectsLine(2), "Module object writes 4 (2.00/module), Event writes 2 (1.00/module)"; got != want {
+		t.Fatalf("objectsLine = %q, want %q", got, want)
+	}
+}

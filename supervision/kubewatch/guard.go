@@ -87,15 +87,7 @@ func Do[T any](ctx context.Context, g *Guard, verb string, call func(context.Con
 
 // wait sleeps d on the guard's clock; false when ctx is done first.
 func (g *Guard) wait(ctx context.Context, d time.Duration) bool {
-	fired := make(chan struct{})
-	t := g.opts.Clock.AfterFunc(d, func() { close(fired) })
-	defer t.Stop()
-	select {
-	case <-fired:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return supervision.Sleep(ctx, g.opts.Clock, d)
 }
 
 // failed counts a failed call and marks the watch down, with a warning the

@@ -180,7 +180,7 @@ func Start(cfg Config) (*App, error) {
 		return nil, err
 	}
 	if cfg.ModuleObjects {
-		if err := a.startModuleObjects(work, cfg.Namespace, client, dyn, defs, root); err != nil {
+		if err := a.startModuleObjects(work, cfg.Namespace, cfg.Rest, defs, root); err != nil {
 			return nil, err
 		}
 	}
