@@ -29,7 +29,7 @@ func catalog(t testing.TB) *configreview.Catalog {
 		"020-web/openapi/conversions/v2.yaml": "version: 2\nconversions:\n  - .replicas = .count | del(.count)\n",
 		"020-web/openapi/config-values.yaml": "type: object\nadditionalProperties: false\nproperties:\n  image: {type: string}\n" +
 			"  replicas: {type: integer, minimum: 1}\n",
-		"030-cache/module.yaml":  "requirements:\n  modules:\n    db: '>= 0.0.0'\n    metrics: '>= 1.0 !optional'\n",
+		"030-cache/module.yaml":   "requirements:\n  modules:\n    db: '>= 0.0.0'\n    metrics: '>= 1.0 !optional'\n",
 		"040-metrics/values.yaml": "metrics: {}\n",
 	}, 0o644)
 	defs, errs := layout.Scan([]string{root}, values.Sections{})

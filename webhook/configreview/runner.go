@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	admissionv1 "k8s.io/api/admission/v1"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 
 	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/webhook"
