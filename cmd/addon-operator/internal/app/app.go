@@ -156,14 +156,13 @@ func Start(cfg Config) (*App, error) {
 	}
 	work, cancelWork := context.WithCancel(context.Background())
 	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
-		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
+		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{}), kubeVersion: kubeVersion(cfg.Log, client)}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
 		ContextWarnBytes: int64(noLimit(cfg.Hooks.ContextWarnBytes)), ProbeTimeout: cfg.Hooks.ProbeTimeout,
 		KeepFiles: cfg.Hooks.KeepFiles, OutputCaps: cfg.HookFiles})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
-	a.kubeVersion = kubeVersion(cfg.Log, client)
 	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)
 	if err != nil {
 		return nil, err
