@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"sync"
@@ -137,7 +136,7 @@ func (w *moduleConfigWebhook) stop() {
 // do).
 func missingFile(files ...string) string {
 	for _, f := range files {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(f); errors.Is(err, os.ErrNotExist) {
 			return f
 		}
 	}
