@@ -178,7 +178,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, HookFiles: s.HookFiles, ParallelModuleRuns: s.ParallelModuleRuns,
 		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
 		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
-		ObjectPatcher: s.ObjectPatcher, Webhooks: s.Webhooks,
+		ObjectPatcher: s.ObjectPatcher, Webhooks: s.Webhooks, ModuleConfigWebhook: s.ModuleConfigWebhook,
 		ModuleObjects: s.ModuleObjects,
 	})
 }

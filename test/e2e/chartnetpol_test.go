@@ -59,11 +59,11 @@ func TestChartNetworkPolicy(t *testing.T) {
 	}{
 		{"defaults", nil, [][]int32{{9115}}, []string{"[" + monitoring + "," + own + "]"}},
 		{"webhooks", map[string]any{"webhooks": webhooksOn},
-			[][]int32{{9115}, {9680, 9681}}, []string{"[" + monitoring + "," + own + "]", ""}},
+			[][]int32{{9115}, {9680, 9681, 9682}}, []string{"[" + monitoring + "," + own + "]", ""}},
 		{"webhook peers and a scraper pod selector", map[string]any{"webhooks": webhooksOn, "listenPort": 8080,
 			"networkPolicy": map[string]any{"webhookFrom": []any{map[string]any{"ipBlock": map[string]any{"cidr": "10.0.0.0/24"}}},
 				"scraper": map[string]any{"namespaceSelector": nil, "podSelector": map[string]any{"matchLabels": map[string]any{"app": "prometheus"}}}}},
-			[][]int32{{8080}, {9680, 9681}},
+			[][]int32{{8080}, {9680, 9681, 9682}},
 			[]string{`[{"podSelector":{"matchLabels":{"app":"prometheus"}}},` + own + "]", `[{"ipBlock":{"cidr":"10.0.0.0/24"}}]`}},
 		{"no scraper selector", map[string]any{"networkPolicy": map[string]any{"scraper": nil}}, [][]int32{{9115}}, []string{""}},
 	}

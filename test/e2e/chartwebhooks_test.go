@@ -25,11 +25,15 @@ func TestChartWebhooks(t *testing.T) {
 			services[s.Name] = s
 		}
 	}
-	for name, port := range map[string]string{"addon-operator-validating": "admission", "addon-operator-conversion": "conversion"} {
+	// The validating Service's second port reaches the ModuleConfig webhook.
+	for name, want := range map[string][]string{"addon-operator-validating": {"admission", "moduleconfig"}, "addon-operator-conversion": {"conversion"}} {
 		s := services[name]
-		if s == nil || !s.Spec.PublishNotReadyAddresses || len(s.Spec.Ports) != 1 || s.Spec.Ports[0].Port != 443 ||
-			s.Spec.Ports[0].TargetPort != intstr.FromString(port) {
+		if s == nil || !s.Spec.PublishNotReadyAddresses || len(s.Spec.Ports) != len(want) || s.Spec.Ports[0].Port != 443 ||
+			s.Spec.Ports[0].TargetPort != intstr.FromString(want[0]) {
 			t.Fatalf("Service %s: %+v", name, s)
+		}
+		if len(want) == 2 && (s.Spec.Ports[1].Port != 9682 || s.Spec.Ports[1].TargetPort != intstr.FromString(want[1])) {
+			t.Fatalf("Service %s: ports %+v, want 9682 to moduleconfig", name, s.Spec.Ports)
 		}
 	}
 	dep := chartDeployment(t, objs)
@@ -50,7 +54,7 @@ func TestChartWebhooks(t *testing.T) {
 	for _, m := range c.VolumeMounts {
 		mounts[m.MountPath] = m.Name
 	}
-	if ports["admission"] != 9680 || ports["conversion"] != 9681 || mounts["/validating-certs"] != "webhook-certs" || mounts["/conversion-certs"] != "webhook-certs" {
+	if ports["admission"] != 9680 || ports["conversion"] != 9681 || ports["moduleconfig"] != 9682 || mounts["/validating-certs"] != "webhook-certs" || mounts["/conversion-certs"] != "webhook-certs" {
 		t.Fatalf("ports %v, mounts %v", ports, mounts)
 	}
 	client := kube.Client(t)

@@ -21,7 +21,8 @@ import (
 // webhookEnv is the operator's environment of webhook servers on loopback
 // with a certificate made now, registered in the URL form, with
 // configurations named <ns>-<owner>; they are deleted when the test ends
-// (after the operator stops), whatever the operator did.
+// (after the operator stops), whatever the operator did; the ModuleConfig
+// webhook's server is on loopback too, its configuration <ns>-moduleconfigs.
 func webhookEnv(t *testing.T, ns string, owners ...string) []string {
 	t.Helper()
 	dir := t.TempDir()
@@ -33,10 +34,10 @@ func webhookEnv(t *testing.T, ns string, owners ...string) []string {
 	if err := os.WriteFile(ca, pki.CAPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	admission, conversion := scenario.Port(t), scenario.Port(t)
+	admission, conversion, moduleConfigs := scenario.Port(t), scenario.Port(t), scenario.Port(t)
 	client := kube.Client(t)
 	t.Cleanup(func() {
-		for _, owner := range owners {
+		for _, owner := range append(owners, "moduleconfigs") {
 			name := ns + "-" + owner
 			_ = client.AdmissionregistrationV1().ValidatingWebhookConfigurations().Delete(context.Background(), name, metav1.DeleteOptions{})
 			_ = client.AdmissionregistrationV1().MutatingWebhookConfigurations().Delete(context.Background(), name, metav1.DeleteOptions{})
@@ -52,6 +53,9 @@ func webhookEnv(t *testing.T, ns string, owners ...string) []string {
 		fmt.Sprintf("CONVERSION_WEBHOOK_LISTEN_PORT=%d", conversion),
 		fmt.Sprintf("ADDON_OPERATOR_WEBHOOK_URL=https://127.0.0.1:%d", admission),
 		fmt.Sprintf("ADDON_OPERATOR_WEBHOOK_CONVERSION_URL=https://127.0.0.1:%d", conversion),
+		"ADDON_OPERATOR_MODULECONFIG_WEBHOOK_LISTEN_ADDRESS=127.0.0.1",
+		fmt.Sprintf("ADDON_OPERATOR_MODULECONFIG_WEBHOOK_LISTEN_PORT=%d", moduleConfigs),
+		fmt.Sprintf("ADDON_OPERATOR_MODULECONFIG_WEBHOOK_URL=https://127.0.0.1:%d", moduleConfigs),
 	}
 }
 

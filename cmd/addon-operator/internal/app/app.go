@@ -94,6 +94,9 @@ type Config struct {
 	// ModuleObjects writes the Module objects (modules.addon-operator.io)
 	// and their Events (ADDON_OPERATOR_MODULE_OBJECTS).
 	ModuleObjects bool
+	// ModuleConfigWebhook is the ModuleConfig validating webhook's server
+	// and registration (served only with its certificate).
+	ModuleConfigWebhook settings.ModuleConfigWebhook
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.
@@ -127,6 +130,7 @@ type App struct {
 	// kubeVersion is the apiserver's version read at start-up.
 	kubeVersion string
 	webhooks    *webhooks
+	mcWebhook   *moduleConfigWebhook
 }
 
 // Start reads the directories and starts the actor tree.
@@ -152,14 +156,13 @@ func Start(cfg Config) (*App, error) {
 	}
 	work, cancelWork := context.WithCancel(context.Background())
 	a := &App{Board: board.New(), Registry: prometheus.NewRegistry(), fatal: make(chan error, 1), log: cfg.Log,
-		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{})}
+		cancelWork: cancelWork, clock: cfg.Clock, stopped: make(chan struct{}), kubeVersion: kubeVersion(cfg.Log, client)}
 	a.Runner = hookexec.NewRunner(hookexec.Options{Logger: cfg.Log, TmpDir: cfg.TmpDir, Environ: cfg.Environ,
 		EnvAllowlist: hookexec.ParseEnvAllowlist(cfg.EnvAllowlist), Timeout: cfg.Hooks.Timeout,
 		MaxOutputLines: noLimit(cfg.Hooks.MaxOutputLines), MaxOutputBytes: noLimit(cfg.Hooks.MaxOutputBytes),
 		ContextWarnBytes: int64(noLimit(cfg.Hooks.ContextWarnBytes)), ProbeTimeout: cfg.Hooks.ProbeTimeout,
 		KeepFiles: cfg.Hooks.KeepFiles, OutputCaps: cfg.HookFiles})
 	m := newMetrics(a.Registry, cfg.MetricsPrefix)
-	a.kubeVersion = kubeVersion(cfg.Log, client)
 	hookRunner, err := objectPatchRunner(cfg, mapper, a.Runner, a.Registry, m)
 	if err != nil {
 		return nil, err
@@ -167,6 +170,7 @@ func Start(cfg Config) (*App, error) {
 	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
 		return nil, err
 	}
+	a.mcWebhook = startModuleConfigWebhook(cfg, a, client, defs, common, schemasOrNil(globalSchemas))
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
@@ -301,6 +305,7 @@ func (a *App) Stop(grace time.Duration) error {
 	err := a.System.Stop(grace + stopSlack)
 	a.cancelWork()
 	a.webhooks.stop()
+	a.mcWebhook.stop()
 	a.Runner.Close()
 	return err
 }

@@ -94,9 +94,12 @@ func (p parts) moduleProps(d layout.Definition) *actor.Props {
 		Webhooks: p.webhooks}))
 }
 
-// scan reads the modules dirs again, with the start-up's common values.
+// scan reads the modules dirs again, with the start-up's common values;
+// the ModuleConfig webhook reviews against what it read.
 func (p parts) scan() ([]layout.Definition, []error) {
-	return layout.ScanWith(p.cfg.ModulesDirs, p.common, p.cfg.scanOptions())
+	defs, errs := layout.ScanWith(p.cfg.ModulesDirs, p.common, p.cfg.scanOptions())
+	p.app.mcWebhook.refresh(defs)
+	return defs, errs
 }
 
 func (p parts) publishQueues(s messages.QueueSnapshot) {

@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -249,12 +247,7 @@ func (w *webhooks) missingCertificates(admission, conversion bool) string {
 	if conversion {
 		files = append(files, w.cfg.Conversion.CertFile, w.cfg.Conversion.KeyFile, w.cfg.Conversion.CAFile)
 	}
-	for _, f := range files {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return f
-		}
-	}
-	return ""
+	return missingFile(files...)
 }
 
 func (w *webhooks) serve(admission, conversion bool) error {

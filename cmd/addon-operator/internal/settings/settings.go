@@ -74,6 +74,9 @@ type Settings struct {
 	UnnumberedModulesOrder *int
 	// Webhooks are the webhook servers' settings.
 	Webhooks Webhooks
+	// ModuleConfigWebhook is the ModuleConfig webhook's
+	// (moduleconfigwebhook.go).
+	ModuleConfigWebhook ModuleConfigWebhook
 	// ModuleObjects writes the Module objects and their Events; false
 	// leaves the objects as they are.
 	ModuleObjects bool
@@ -193,7 +196,7 @@ func table() []setting {
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"module-objects", "true", "write a Module object (modules.addon-operator.io) per module and one named global, with status, conditions and Events; false turns it off and leaves the objects as they are", []string{"ADDON_OPERATOR_MODULE_OBJECTS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}, append(webhookTable(), hookFileTable()...)...)
+	}, append(append(webhookTable(), hookFileTable()...), moduleConfigWebhookTable()...)...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -269,6 +272,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		Webhooks: c.webhooks(v), UnnumberedModulesOrder: c.optionalOrder(v, "unnumbered-modules-order"),
 		ModuleObjects: c.boolean(v, "module-objects"),
 	}
+	st.ModuleConfigWebhook = c.moduleConfigWebhook(v, st.Webhooks.Admission)
 	if st.WaitReadyTimeout == 0 {
 		c.bad(v, "wait-ready-timeout", "a duration above 0")
 	}
