@@ -80,11 +80,14 @@ func labelVersion(labels map[string]string) int {
 }
 
 // stuckByLabels picks, from the labels of each release's latest revision,
-// the releases helm left stuck.
+// the releases helm left stuck (nil when none is).
 func stuckByLabels(latestOf map[string]map[string]string) map[string]string {
-	out := map[string]string{}
+	var out map[string]string
 	for name, labels := range latestOf {
 		if IsStuckState(labels["status"]) {
+			if out == nil {
+				out = map[string]string{}
+			}
 			out[name] = fmt.Sprintf("revision %s left %s", labels["version"], labels["status"])
 		}
 	}

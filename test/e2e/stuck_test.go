@@ -131,6 +131,12 @@ func TestStuckReleasesAreRecovered(t *testing.T) {
 		for m, state := range stuckStates {
 			forceStuck(t, cfg, ns, m, state)
 		}
+		// plan says what the runs that the edit queues would do with them.
+		expectPlanChanges(t, op, []string{
+			"stuck release: revision 1 left pending-install: uninstalled (none deployed), then installed",
+			"stuck release: revision 4 left pending-upgrade: rolled back to revision 3, then upgraded; revision 4 marked failed",
+			"stuck release: revision 4 left pending-rollback: rolled back to revision 3, then upgraded; revision 4 marked failed",
+			"stuck release: revision 3 left uninstalling: marked failed, then upgraded"}, "--set", "global.edit=1")
 		scenario.PutConfigMap(t, kube, ns, map[string]string{"global": "edit: 1\n"})
 		op.waitUntil(t, "the forced stuck releases recovered", func() bool {
 			for m := range stuckStates {
