@@ -21,10 +21,15 @@ const (
 	// pending-rollback by a killed operator back to its last deployed
 	// revision before the upgrade.
 	planRollback
+	// planFailUpgrade takes a release left uninstalling, whose module is
+	// enabled, as failed: its revision is marked failed, then upgraded
+	// (helm upgrades a failed release that has no deployed revision).
+	planFailUpgrade
 )
 
 func (p plan) String() string {
-	return [...]string{"install", "upgrade", "skip", "uninstall and install", "roll back and upgrade"}[p]
+	return [...]string{"install", "upgrade", "skip", "uninstall and install", "roll back and upgrade",
+		"mark failed and upgrade"}[p]
 }
 
 // ours tells whether a revision carries the heritage label: this operator
@@ -50,6 +55,8 @@ func decide(history []*release.Release, checksum string, absent []Object) (plan,
 	}
 	switch {
 	case status == release.StatusDeployed:
+	case status == release.StatusUninstalling:
+		return planFailUpgrade, fmt.Sprintf("revision %d left %s", last.Version, status)
 	case deployed == nil:
 		return planReinstall, fmt.Sprintf("revision %d is %s and none deployed", last.Version, status)
 	case status.IsPending():

@@ -39,6 +39,11 @@ func TestDecide(t *testing.T) {
 		{"not ours, pending-install", []*release.Release{rev(1, release.StatusPendingInstall, "", false)}, nil, planReinstall},
 		{"not ours, pending-upgrade", []*release.Release{rev(1, release.StatusDeployed, "", false), rev(2, release.StatusPendingUpgrade, "", false)}, nil, planRollback},
 		{"not ours, failed upgrade", []*release.Release{rev(1, release.StatusDeployed, "", false), rev(2, release.StatusFailed, "", false)}, nil, planUpgrade},
+		// uninstalling (a killed uninstall) of an enabled module's release
+		// is taken as failed and upgraded, never reinstalled.
+		{"uninstalling", []*release.Release{rev(1, release.StatusSuperseded, "s", true), rev(2, release.StatusUninstalling, "s", true)}, nil, planFailUpgrade},
+		{"uninstalling over deployed", []*release.Release{rev(1, release.StatusDeployed, "s", true), rev(2, release.StatusUninstalling, "s", true)}, nil, planFailUpgrade},
+		{"not ours, uninstalling", []*release.Release{rev(1, release.StatusUninstalling, "", false)}, nil, planFailUpgrade},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

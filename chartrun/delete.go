@@ -2,6 +2,7 @@ package chartrun
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/addon-actors/addon-operator/forbidden"
 )
@@ -45,6 +46,13 @@ func (r *Releaser) uninstallRelease(ctx context.Context, name string) (Uninstall
 	out := Uninstalled{Revision: last.Version, Status: statusOf(last)}
 	if a := r.adopt(history); a != nil {
 		out.Destructive = append(out.Destructive, *a)
+	}
+	if stuck(last) {
+		// A killed uninstall (or install, upgrade, rollback) is finished
+		// by uninstalling again: helm starts over from any of those states.
+		r.opts.Log.Warn(ClearedMessage, "release", name, "revision", last.Version, "status", out.Status,
+			"reason", fmt.Sprintf("release %s %s: uninstalled again", out.Status, sinceOf(last)))
+		out.Destructive = append(out.Destructive, Destructive{Action: ActionClear, Reason: out.Status})
 	}
 	r.opts.Log.Info("helm release", "release", name, "plan", "uninstall")
 	if err := r.uninstall(ctx, cfg, name); err != nil || mayChangeAPIs(history...) {

@@ -9,6 +9,9 @@ type Deployed struct {
 	// Maintained: the latest revision was written in maintenance mode, so
 	// a run in maintenance leaves the release as it is (maintenance.go).
 	Maintained bool
+	// Recovery and RecoveryOnDelete say what a module run, and a delete,
+	// would do with a release helm left stuck ("" when it is not).
+	Recovery, RecoveryOnDelete string
 }
 
 // DeployedRelease returns the last deployed revision of the release; ok is
@@ -26,10 +29,12 @@ func (r *Releaser) DeployedRelease(ctx context.Context, name string) (d Deployed
 	if err != nil {
 		return Deployed{}, false, err
 	}
-	maintained := keptInMaintenance(history) != nil
+	d = Deployed{Maintained: keptInMaintenance(history) != nil,
+		Recovery: recovery(history, true), RecoveryOnDelete: recovery(history, false)}
 	rel := lastDeployed(history)
 	if rel == nil {
-		return Deployed{Maintained: maintained}, false, nil
+		return d, false, nil
 	}
-	return Deployed{Revision: rel.Version, Manifest: rel.Manifest, Maintained: maintained}, true, nil
+	d.Revision, d.Manifest = rel.Version, rel.Manifest
+	return d, true, nil
 }

@@ -54,11 +54,16 @@ func (r *Releaser) clear(ctx context.Context, cfg *action.Configuration, p plan,
 			return p, nil, err
 		}
 		p, done = planInstall, "uninstalled (no revision deployed)"
+	case planFailUpgrade:
+		if err := markFailed(cfg, last, "Interrupted: uninstalling when the operator stopped; the module is enabled, so addon-operator upgrades it"); err != nil {
+			return p, nil, fmt.Errorf("release %s: %w", name, err)
+		}
+		p, done = planUpgrade, fmt.Sprintf("revision %d marked failed (the module is enabled), then upgraded", last.Version)
 	default:
 		return p, nil, nil
 	}
 	status := statusOf(last)
-	r.opts.Log.Warn("cleared stuck helm release", "release", name, "revision", last.Version, "status", status,
+	r.opts.Log.Warn(ClearedMessage, "release", name, "revision", last.Version, "status", status,
 		"reason", fmt.Sprintf("release %s %s: %s", status, sinceOf(last), done))
 	return p, &Destructive{Action: ActionClear, Reason: status}, nil
 }
@@ -88,6 +93,19 @@ func (r *Releaser) markInterrupted(cfg *action.Configuration, name string, histo
 		r.opts.Log.Info("marked interrupted helm revision failed", "release", name, "revision", h.Version,
 			"was", was.String(), "superseded_by", newest)
 	}
+}
+
+// markFailed rewrites the status of the revision in helm's storage.
+func markFailed(cfg *action.Configuration, rel *release.Release, why string) error {
+	stored, err := cfg.Releases.Get(rel.Name, rel.Version)
+	if err != nil {
+		return fmt.Errorf("read revision %d: %w", rel.Version, err)
+	}
+	stored.SetStatus(release.StatusFailed, why)
+	if err := cfg.Releases.Update(stored); err != nil {
+		return fmt.Errorf("mark revision %d failed: %w", rel.Version, err)
+	}
+	return nil
 }
 
 // statusOf is the revision's status ("unknown" without one).

@@ -14,9 +14,11 @@
 //     pending-rollback by a killed operator is rolled back to its last
 //     deployed revision, then upgraded, and the interrupted revision is
 //     marked failed in helm's storage so that no revision stays pending
-//     under the deployed one. A clear is logged at WARN with the stuck
-//     status and since when, and returned in Result.Destructive (as is an
-//     adoption) for the caller to count. A module dir with neither
+//     under the deployed one; one left uninstalling is marked failed,
+//     then upgraded (stuck.go says which states are stuck, and what a run
+//     does with each for plan). A clear is logged at WARN with the stuck
+//     revision, status and since when, and returned in
+//     Result.Destructive (as is an adoption) for the caller to count. A module dir with neither
 //     Chart.yaml nor templates/ has no helm phase: Upgrade reports NoChart.
 //   - With Request.Maintenance (maintenance mode, UPSTREAM.md §7), Upgrade
 //     writes the release once more with every object labelled
@@ -44,9 +46,13 @@
 //     an Upgrade that skips helm when its Request asks; Restore patches the
 //     drifted fields back, and nothing else.
 //   - Uninstall (and Delete) uninstalls a release and says which revision it
-//     removed; one that is gone is not an error. The caller logs why.
+//     removed; one that is gone is not an error. The caller logs why. A
+//     release left stuck (pending-*, uninstalling) is finished so, its
+//     recovery logged and returned as a clear.
 //   - List names the releases this operator installed, for the purge of
-//     releases whose module is gone.
+//     releases whose module is gone; Names also every release, and those
+//     helm left stuck, from their Secrets' labels (the caller reports the
+//     stuck ones that are no module's, and never touches them).
 //   - Render returns the manifests for given values without installing.
 //
 // Every revision it writes carries the label heritage=addon-operator, and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -18,6 +19,11 @@ type ReleaseNames struct {
 	// All are every release, whoever installed it: a disabled module's
 	// release is deleted whoever installed it, as the original does.
 	All []string
+	// Stuck maps each release whose latest revision helm left stuck
+	// (pending-install, pending-upgrade, pending-rollback, uninstalling)
+	// to "revision N left STATE", read from its Secret's labels. The
+	// caller reports those that are no module's: nothing touches them.
+	Stuck map[string]string
 }
 
 // List returns the names of the releases this operator installed (see
@@ -36,7 +42,7 @@ func (r *Releaser) Names(ctx context.Context) (ReleaseNames, error) {
 	if err != nil {
 		return ReleaseNames{}, fmt.Errorf("list releases: %w", err)
 	}
-	owned, all := map[string]bool{}, map[string]bool{}
+	owned, all, latestOf := map[string]bool{}, map[string]bool{}, map[string]map[string]string{}
 	for _, s := range list.Items {
 		name := s.Labels["name"]
 		if name == "" || name == r.opts.IgnoreRelease {
@@ -46,8 +52,11 @@ func (r *Releaser) Names(ctx context.Context) (ReleaseNames, error) {
 		if s.Labels[LabelHeritage] == HeritageValue {
 			owned[name] = true
 		}
+		if l := latestOf[name]; l == nil || labelVersion(s.Labels) > labelVersion(l) {
+			latestOf[name] = s.Labels
+		}
 	}
-	return ReleaseNames{Owned: slices.Sorted(maps.Keys(owned)), All: slices.Sorted(maps.Keys(all))}, nil
+	return ReleaseNames{Owned: slices.Sorted(maps.Keys(owned)), All: slices.Sorted(maps.Keys(all)), Stuck: stuckByLabels(latestOf)}, nil
 }
 
 // Exists tells whether the release has a revision, whoever installed it:
@@ -62,4 +71,25 @@ func (r *Releaser) Exists(ctx context.Context, name string) (bool, error) {
 		return false, fmt.Errorf("look up release %s: %w", name, err)
 	}
 	return len(list.Items) > 0, nil
+}
+
+// labelVersion is the revision a release Secret's labels name (0 if none).
+func labelVersion(labels map[string]string) int {
+	v, _ := strconv.Atoi(labels["version"])
+	return v
+}
+
+// stuckByLabels picks, from the labels of each release's latest revision,
+// the releases helm left stuck (nil when none is).
+func stuckByLabels(latestOf map[string]map[string]string) map[string]string {
+	var out map[string]string
+	for name, labels := range latestOf {
+		if IsStuckState(labels["status"]) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[name] = fmt.Sprintf("revision %s left %s", labels["version"], labels["status"])
+		}
+	}
+	return out
 }

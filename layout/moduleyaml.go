@@ -31,6 +31,9 @@ type Requirements struct {
 	Kubernetes string
 	// Modules are requirements.modules, sorted by Module.
 	Modules []ModuleRequirement
+	// Declared tells that module.yaml has a `requirements` key, whatever
+	// it holds (`requirements: {modules: {}}` included).
+	Declared bool
 }
 
 // ModuleRequirement is one entry of requirements.modules: the module must be
@@ -46,9 +49,11 @@ type ModuleRequirement struct {
 	Optional bool
 }
 
-// OrdersByRequirements tells whether the module declares requirements.modules
-// (non-empty): it is then ordered by them, not by its weight.
-func (r Requirements) OrdersByRequirements() bool { return len(r.Modules) > 0 }
+// OrdersByRequirements tells whether the module declares requirements
+// (empty included): it is then ordered by them, not by its weight. A
+// module that says it requires nothing is held by nothing; only a
+// module.yaml without the key keeps the weight order.
+func (r Requirements) OrdersByRequirements() bool { return r.Declared }
 
 // DriftModes are the values of the drift setting and of module.yaml's
 // `drift` key: report a release's objects that differ from its manifest,
@@ -117,6 +122,7 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 	err := p.eachEntry("", doc.Content[0], func(e yamlEntry, key string) (err error) {
 		switch e.key {
 		case "requirements":
+			out.Requirements.Declared = true
 			err = p.requirements(e.value, module, &out)
 		case "drift":
 			out.Release.Drift, err = p.oneOf(key, e.value, DriftModes)

@@ -25,8 +25,8 @@ const patience = 5 * time.Second
 // is chartrun's and is tested against the real apiserver there).
 type releases struct{ names, others []string }
 
-func (r releases) Names(context.Context) (owned, all []string, err error) {
-	return r.names, append(slices.Clone(r.names), r.others...), nil
+func (r releases) Names(context.Context) (operator.ReleaseList, error) {
+	return operator.ReleaseList{Owned: r.names, All: append(slices.Clone(r.names), r.others...)}, nil
 }
 func (r releases) Delete(context.Context, string) error { return nil }
 

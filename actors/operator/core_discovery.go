@@ -119,6 +119,7 @@ func (c *Core) releasesListed(msg ReleasesListed, env Env) []Effect {
 	for _, r := range p.kept {
 		out = append(out, Log(step.At(slog.LevelWarn, "release kept: its module dir is there but cannot be loaded", "release", r)))
 	}
+	out = append(out, c.foreignStuck(msg.Stuck)...)
 	c.enabled = p.enabled
 	next := append(p.tasks,
 		messages.Task{Kind: messages.TaskGlobalBinding, Owner: messages.OwnerGlobal, Binding: "afterAll"},

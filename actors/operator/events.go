@@ -62,9 +62,11 @@ type (
 		NoEntry        bool
 	}
 	// ReleasesListed are the releases in the namespace: those this
-	// operator installed (Owned) and all of them.
+	// operator installed (Owned), all of them, and those helm left stuck
+	// (Stuck: release -> "revision N left STATE").
 	ReleasesListed struct {
 		Owned, All []string
+		Stuck      map[string]string
 		Err        error
 	}
 	// ReleaseDeleted: a purge's uninstall is done.

@@ -17,8 +17,17 @@ import (
 // namespace (those this operator installed, and all of them), and
 // uninstalling one.
 type Releases interface {
-	Names(ctx context.Context) (owned, all []string, err error)
+	Names(ctx context.Context) (ReleaseList, error)
 	Delete(ctx context.Context, name string) error
+}
+
+// ReleaseList are the releases in the namespace: those this operator
+// installed, all of them, and those helm left stuck (release -> "revision N
+// left STATE"; a module's is recovered by its run, any other is reported
+// and left alone).
+type ReleaseList struct {
+	Owned, All []string
+	Stuck      map[string]string
 }
 
 // DirLister lists the module dirs by path (layout.ListDirs), and may add
@@ -54,8 +63,8 @@ func (a *ioActor) Receive(ctx actor.Context) {
 	case ListReleases:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
-		owned, all, err := a.releases.Names(c)
-		ctx.Respond(ReleasesListed{Owned: owned, All: all, Err: err})
+		list, err := a.releases.Names(c)
+		ctx.Respond(ReleasesListed{Owned: list.Owned, All: list.All, Stuck: list.Stuck, Err: err})
 	case DeleteRelease:
 		c, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()

@@ -17,7 +17,7 @@ import (
 // graph.
 func TestRunTasks(t *testing.T) {
 	defs := []layout.Definition{def(t, "010-a", ""), def(t, "010-b", ""), def(t, "020-c", ""),
-		requires(def(t, "030-d", ""), "a"), def(t, "e", ""), def(t, "f", "")}
+		requires(def(t, "030-d", ""), "a"), def(t, "e", ""), def(t, "f", ""), requires(def(t, "080-n", ""))}
 	all := []string{"a", "b", "c", "d", "f"}
 	cases := []struct {
 		name     string
@@ -36,6 +36,8 @@ func TestRunTasks(t *testing.T) {
 			want: []string{"group a,b,c,d,f"}},
 		{name: "parallel 1 with requirements: one graph", enabled: all, parallel: 1,
 			want: []string{"group a,b,c,d,f"}},
+		{name: "parallel 1, a module that requires nothing: one graph", enabled: []string{"a", "c", "n"}, parallel: 1,
+			want: []string{"group a,c,n"}},
 		{name: "requirements of a disabled module change nothing", enabled: []string{"a", "b"}, parallel: 1,
 			want: []string{"run a", "run b"}},
 		{name: "nothing enabled", parallel: 8},
@@ -49,8 +51,10 @@ func TestRunTasks(t *testing.T) {
 	}
 }
 
-// requires makes def declare requirements on modules.
+// requires makes def declare requirements on modules (none: it declares
+// `requirements: {modules: {}}`).
 func requires(def layout.Definition, modules ...string) layout.Definition {
+	def.Requirements.Declared = true
 	for _, m := range modules {
 		def.Requirements.Modules = append(def.Requirements.Modules, layout.ModuleRequirement{Module: m, Constraint: ">= 0.0.0"})
 	}
@@ -62,7 +66,8 @@ func requires(def layout.Definition, modules ...string) layout.Definition {
 // the required modules of this converge only (its weight does not count).
 func TestRunDeps(t *testing.T) {
 	defs := definitions([]layout.Definition{def(t, "010-a", ""), def(t, "010-b", ""), def(t, "020-c", ""),
-		requires(def(t, "005-d", ""), "c", "gone"), requires(def(t, "030-e", ""), "d", "x"), def(t, "040-f", ""), def(t, "g", "")})
+		requires(def(t, "005-d", ""), "c", "gone"), requires(def(t, "030-e", ""), "d", "x"), def(t, "040-f", ""), def(t, "g", ""),
+		requires(def(t, "035-n", ""))})
 	cases := []struct {
 		name    string
 		modules []string
@@ -70,6 +75,9 @@ func TestRunDeps(t *testing.T) {
 	}{
 		{name: "weights and requirements", modules: []string{"a", "b", "c", "d", "e", "f", "g"},
 			want: map[string][]string{"a": nil, "b": nil, "c": {"a", "b"}, "d": {"c"}, "e": {"d"}, "f": {"c"}, "g": {"f"}}},
+		{name: "a module that requires nothing waits for nothing, and is waited for by no weight",
+			modules: []string{"a", "c", "n", "f"},
+			want:    map[string][]string{"a": nil, "c": {"a"}, "n": nil, "f": {"c"}}},
 		{name: "a weight with no enabled module is passed over", modules: []string{"a", "f", "g"},
 			want: map[string][]string{"a": nil, "f": {"a"}, "g": {"f"}}},
 		{name: "a required module that does not run is not waited for", modules: []string{"a", "d", "e"},

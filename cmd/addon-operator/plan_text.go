@@ -72,6 +72,9 @@ func textModule(b *strings.Builder, p painter, m whatif.ModulePlan) {
 		head += fmt.Sprintf(" (release revision %d)", m.Revision)
 	}
 	var what []string
+	if m.Recovery != "" {
+		what = append(what, "stuck release: "+m.Recovery)
+	}
 	if m.Reason != "" {
 		what = append(what, m.Reason)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/addon-actors/addon-operator/actors/operator"
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/messages"
@@ -42,9 +43,9 @@ func destructive(done []chartrun.Destructive) []worker.Destructive {
 }
 
 // Names implements operator.Releases.
-func (h ChartHelm) Names(ctx context.Context) (owned, all []string, err error) {
+func (h ChartHelm) Names(ctx context.Context) (operator.ReleaseList, error) {
 	names, err := h.R.Names(ctx)
-	return names.Owned, names.All, err
+	return operator.ReleaseList{Owned: names.Owned, All: names.All, Stuck: names.Stuck}, err
 }
 
 // Check implements worker.Releaser.

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/addon-actors/addon-operator/actors/worker"
+	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/hookrun"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/supervision/inspect"
@@ -38,6 +39,7 @@ type metrics struct {
 	drift          driftMetrics
 	wait           waitMetrics
 	destructive    *prometheus.CounterVec
+	recoveries     *prometheus.CounterVec
 	queueLength    *prometheus.GaugeVec
 	headAttempts   *prometheus.GaugeVec
 	headSince      *prometheus.GaugeVec
@@ -126,15 +128,22 @@ func (m *metrics) registerModuleMetrics(reg *prometheus.Registry, prefix string)
 			"action purge (module dir gone), uninstall (module disabled; reason: the layer that disabled it), " +
 			"adopt (release not labelled by this operator), clear (stuck release rolled back or reinstalled; reason: its status)."},
 		[]string{"module", "action", "reason"})
+	m.recoveries = prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "helm_recoveries_total",
+		Help: "Releases found in a state helm left stuck (pending-install, pending-upgrade, pending-rollback, uninstalling) " +
+			"and recovered by a module run or delete; each logged at WARN with the revision and state found."},
+		[]string{"module", "state"})
 	m.watchesDown = prometheus.NewGauge(prometheus.GaugeOpts{Name: prefix + "kube_watches_down",
 		Help: "Watches (kubernetes bindings, the ConfigMap) down: their last list or watch call failed, none succeeded since."})
 	m.register(reg, m.discoverErrors, m.liveTicks, m.moduleRun, m.moduleRunErrs, m.deleteErrs, m.helm, m.helmErrs, m.kubeErrs, m.moduleFailed,
-		m.destructive, m.watchesDown)
+		m.destructive, m.recoveries, m.watchesDown)
 }
 
 // Destructive implements module.Metrics (and counts the lifecycle's purges).
 func (m *metrics) Destructive(module string, d worker.Destructive) {
 	m.destructive.WithLabelValues(module, d.Action, d.Reason).Inc()
+	if d.Action == worker.ActionClear && chartrun.IsStuckState(d.Reason) {
+		m.recoveries.WithLabelValues(module, d.Reason).Inc()
+	}
 }
 
 // kubeError counts an error of a kubernetes binding (kube.Options.Errors);

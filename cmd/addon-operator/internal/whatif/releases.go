@@ -31,6 +31,7 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	if ok {
 		m.Revision, before = deployed.Revision, deployed.Manifest
 	}
+	m.Recovery = deployed.Recovery
 	maintenance := c.sections.Maintenance[def.Names.ValuesKey]
 	if maintenance {
 		if m.Reason = maintenanceReason(def.Names.ValuesKey, deployed.Maintained); deployed.Maintained {
@@ -69,6 +70,7 @@ func maintenanceReason(key string, maintained bool) string {
 func (c *candidate) remove(ctx context.Context, t messages.Task) (ModulePlan, error) {
 	m := ModulePlan{Name: t.Module, Action: ActionDelete, Reason: t.Reason}
 	deployed, ok, err := c.planner.opts.Helm.DeployedRelease(ctx, t.Module)
+	m.Recovery = deployed.RecoveryOnDelete
 	if err != nil || !ok {
 		return m, err
 	}

@@ -85,6 +85,10 @@ type ModulePlan struct {
 	ValuesChange
 	// Revision is the deployed release's revision (0: none).
 	Revision int `json:"revision,omitempty"`
+	// Recovery says what the run or delete does first with a release helm
+	// left stuck (pending-*, uninstalling): the revision and state found,
+	// and how it is recovered.
+	Recovery string `json:"recovery,omitempty"`
 	// Objects are the release's objects that would be added, removed or
 	// changed.
 	Objects []manifestdiff.Change `json:"objects,omitempty"`
