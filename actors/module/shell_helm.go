@@ -20,3 +20,14 @@ func (a *Actor) countHelmWait(r worker.HelmResult) {
 		a.count(func(m Metrics) { m.ReadyWait(a.name(), w.Outcome, w.Took) })
 	}
 }
+
+// stalledSet logs and counts a module that stalls, or runs again.
+func (a *Actor) stalledSet(e StalledSet) {
+	if e.On {
+		a.log.Error("module stalled: its runs failed as many times in a row as remediation.retries allows; " +
+			"none is retried until something changes for it (its config section, values, dir, a requirement, a reset)")
+	} else {
+		a.log.Info("module no longer stalled: a run of it was queued")
+	}
+	a.count(func(m Metrics) { m.Stalled(a.name(), e.On) })
+}

@@ -212,6 +212,9 @@ func writeRetry(w io.Writer, r *debugapi.Retry) {
 	if r.Running {
 		when = "running now"
 	}
+	if r.Stalled {
+		when = "none: stalled until something changes for the module"
+	}
 	fmt.Fprintf(w, "\nRETRY\t%s in queue %s, %d attempts, next %s\n  last error\t%s\n", task, r.Queue, r.Attempts, when,
 		oneLine(r.LastError))
 }
