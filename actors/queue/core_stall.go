@@ -28,7 +28,7 @@ func (q *Queues) Stall(name string, id uint64, err string) {
 	}
 	h := &l.tasks[0]
 	h.Attempts++
-	h.LastError, h.Running, h.Stalled = err, false, true
+	h.LastError, h.NextRetry, h.Running, h.Stalled = err, time.Time{}, false, true
 	h.Status, h.StatusSince = "", time.Time{}
 	l.running = false
 	if l.backoff == nil {
