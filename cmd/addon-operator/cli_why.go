@@ -33,6 +33,9 @@ func textWhy(w io.Writer, body []byte) error {
 	writeWaits(tw, why)
 	writeRun(tw, st.Run)
 	writeHelm(tw, st.Helm)
+	if st.Remedied != "" {
+		fmt.Fprintf(tw, "  remedied\t%s\n", oneLine(st.Remedied))
+	}
 	writeReadyWait(tw, st.Wait, why.At)
 	writeDrift(tw, st.Drift, why.At)
 	writeRetry(tw, why.Retry)

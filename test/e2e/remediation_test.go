@@ -75,7 +75,7 @@ func TestUpgradeFailureRolledBack(t *testing.T) {
 				t.Fatalf("after the rollback web-0 = %q, web-extra there: %t; want a and none", value, extra)
 			}
 			why := op.cli(t, "module", "why", "web")
-			if !strings.Contains(why, "immutable") {
+			if !strings.Contains(why, "immutable") || !strings.Contains(why, "remedied  rolled back to revision 1") {
 				t.Fatalf("module why web lacks the upgrade's error:\n%s", why)
 			}
 			t.Logf("module why web:\n%s", why)
