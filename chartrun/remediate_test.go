@@ -11,20 +11,6 @@ import (
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
-// immutableChart has demo-0 (its value from the values), demo-extra only
-// with extra: true, and demo-frozen, an immutable ConfigMap whose data is
-// the value too: an upgrade that changes the value fails on it after the
-// objects before it were written.
-func immutableChart(t *testing.T) string {
-	return writeModule(t, map[string]string{
-		"Chart.yaml":  "apiVersion: v2\nname: demo\nversion: 0.1.0\n",
-		"values.yaml": "demo:\n  value: default\n  extra: false\n",
-		"templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-0\ndata:\n  value: {{ .Values.demo.value | quote }}\n" +
-			"{{ if .Values.demo.extra }}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-extra\ndata:\n  value: x\n{{ end }}",
-		"templates/z.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-frozen\nimmutable: true\ndata:\n  value: {{ .Values.demo.value | quote }}\n",
-	})
-}
-
 func immutableValues(value string, extra bool) map[string]any {
 	return map[string]any{"demo": map[string]any{"value": value, "extra": extra}}
 }
@@ -34,7 +20,7 @@ func immutableValues(value string, extra bool) map[string]any {
 // rollback, is deployed; a second Remediate finds nothing to do.
 func TestRemediateRollsBackAFailedUpgrade(t *testing.T) {
 	f := newFixture(t, 0)
-	f.dir = immutableChart(t)
+	f.dir = writeModule(t, scenario.ImmutableChart("demo"))
 	ctx := context.Background()
 	req := chartrun.Request{Release: "demo", ChartDir: f.dir, Values: immutableValues("a", false)}
 	if _, err := f.r.Upgrade(ctx, req); err != nil {

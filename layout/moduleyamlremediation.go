@@ -75,18 +75,25 @@ func (r Remediation) RetryLimit() int {
 // An unknown key under it is an error (a typo would silently keep the
 // operator's setting).
 func (p yamlReader) remediation(n *yaml.Node, r *Remediation) error {
-	return p.eachEntry("remediation", n, func(e yamlEntry, key string) (err error) {
-		switch e.key {
-		case "onUpgradeFailure":
-			r.OnUpgradeFailure, err = p.oneOf(key, e.value, UpgradeFailureActions)
-		case "onInstallFailure":
-			r.OnInstallFailure, err = p.oneOf(key, e.value, InstallFailureActions)
-		case "retries":
-			r.Retries, err = p.count(key, e.value)
-		default:
-			err = p.errorf(key, e.value, "unknown key; want onUpgradeFailure, onInstallFailure or retries")
+	readers := map[string]func(key string, v *yaml.Node) error{
+		"onUpgradeFailure": func(key string, v *yaml.Node) (err error) {
+			r.OnUpgradeFailure, err = p.oneOf(key, v, UpgradeFailureActions)
+			return err
+		},
+		"onInstallFailure": func(key string, v *yaml.Node) (err error) {
+			r.OnInstallFailure, err = p.oneOf(key, v, InstallFailureActions)
+			return err
+		},
+		"retries": func(key string, v *yaml.Node) (err error) {
+			r.Retries, err = p.count(key, v)
+			return err
+		},
+	}
+	return p.eachEntry("remediation", n, func(e yamlEntry, key string) error {
+		if read, ok := readers[e.key]; ok {
+			return read(key, e.value)
 		}
-		return err
+		return p.errorf(key, e.value, "unknown key; want onUpgradeFailure, onInstallFailure or retries")
 	})
 }
 
@@ -94,11 +101,11 @@ func (p yamlReader) remediation(n *yaml.Node, r *Remediation) error {
 // setting).
 func (p yamlReader) count(key string, n *yaml.Node) (*int, error) {
 	text, err := p.scalar(key, n)
-	if err != nil || text == "" {
+	v, bad := strconv.Atoi(text)
+	switch {
+	case err != nil || text == "":
 		return nil, err
-	}
-	v, err := strconv.Atoi(text)
-	if err != nil || v < 0 {
+	case bad != nil || v < 0:
 		return nil, p.errorf(key, n, "want a whole number of 0 or more, got %q", text)
 	}
 	return &v, nil

@@ -160,8 +160,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.HelmWaiting:
 		a.step(ctx, HelmWaiting{NotReady: msg.NotReady})
 	case worker.HelmResult:
-		a.countHelmWait(msg)
-		a.step(ctx, HelmFinished{Result: msg})
+		a.handleHelmResult(ctx, msg)
 	case worker.RemediateResult:
 		a.step(ctx, RemediationDone{Remedied: msg.Remedied, Err: msg.Err})
 	case worker.ReleaseResult:

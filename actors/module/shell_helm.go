@@ -1,6 +1,8 @@
 package module
 
 import (
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/addon-actors/addon-operator/actors/worker"
 	"github.com/addon-actors/addon-operator/chartrun"
 )
@@ -11,6 +13,13 @@ func (a *Actor) helmJob(e RunHelm) worker.HelmJob {
 		Maintenance: e.Maintenance, Drift: e.Drift, Wait: e.Wait, WaitTimeout: e.WaitTimeout,
 		Force: e.Force},
 		Secrets: a.secrets(e.Module)}
+}
+
+// handleHelmResult counts the helm step's wait and hands its result to the
+// core.
+func (a *Actor) handleHelmResult(ctx actor.Context, r worker.HelmResult) {
+	a.countHelmWait(r)
+	a.step(ctx, HelmFinished{Result: r})
 }
 
 // countHelmWait counts the helm step's wait for the workloads (the core

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/addon-actors/addon-operator/messages"
-	"github.com/addon-actors/addon-operator/test/actortest"
 )
 
 func stalled(queue string, id uint64, err string) Finished {
@@ -18,12 +17,7 @@ func stalled(queue string, id uint64, err string) Finished {
 // failures counted again; a run of another module does not.
 func TestStalledRunWaitsForAChange(t *testing.T) {
 	const stalledLog = "Log ERROR task failed; stalled: not retried until something changes for its module"
-	for _, tc := range []struct {
-		name  string
-		setup []Event
-		ev    Event
-		want  []string
-	}{
+	runCases(t, []stepCase{
 		{name: "stalled: no retry, the next task runs",
 			setup: []Event{enqueued(messages.NewModuleRun("web", "converge"), globalHook("b"))},
 			ev:    stalled("main", 1, "helm upgrade: boom"),
@@ -40,17 +34,7 @@ func TestStalledRunWaitsForAChange(t *testing.T) {
 			setup: []Event{enqueued(messages.NewModuleRun("web", "converge")), stalled("main", 1, "boom")},
 			ev:    enqueued(messages.NewModuleRun("db", "converge")),
 			want:  []string{"Run main:ModuleRun:db #2", "Publish"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newTestCore()
-			for _, ev := range tc.setup {
-				c.Step(ev, Env{Now: t0})
-			}
-			step := func(ev Event) []Effect { return c.Step(ev, Env{Now: t0}) }
-			h := actortest.Harness[Event, Effect]{T: t, Step: step, Describe: effectText}
-			h.Expect(tc.ev, tc.want...)
-		})
-	}
+	})
 }
 
 // The stalled task is shown as such, with its failures and error and no

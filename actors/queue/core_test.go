@@ -68,12 +68,7 @@ func TestStep(t *testing.T) {
 	const retrying, dropAllowed = "Log ERROR task failed; retrying", "Log WARN task failed; dropped as it allows failure"
 	rerun := done("parallel_queue_1", 1, "")
 	rerun.Done.Later = []messages.Task{messages.NewModuleRun("a", "values changed")}
-	cases := []struct {
-		name  string
-		setup []Event
-		ev    Event
-		want  []string
-	}{
+	cases := []stepCase{
 		{name: "a failed task stays at the head and its retry is armed", setup: []Event{enqueued(globalHook("a"), globalHook("b"))},
 			ev:   done("main", 1, "exit 1"),
 			want: []string{"Unwatch global", "Publish", retrying, "ArmRetry main#1 in 5s", "Publish"}},
@@ -133,6 +128,18 @@ func TestStep(t *testing.T) {
 			want: []string{"Log INFO events held back while discovery failed are queued", "Run main:GlobalHookRun:tick #1",
 				"Publish"}},
 	}
+	runCases(t, cases)
+}
+
+// stepCase steps a new core through setup, then checks the effects of ev.
+type stepCase struct {
+	name  string
+	setup []Event
+	ev    Event
+	want  []string
+}
+
+func runCases(t *testing.T, cases []stepCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestCore()

@@ -9,19 +9,12 @@ import (
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
-// remediationModules is 010-web: web-0 holds web.value, web-extra is there
-// with web.extra, and web-frozen is an immutable ConfigMap holding
-// web.value too: a new value fails the upgrade on it after web-0 and
-// web-extra were written. module.yaml is moduleYAML ("" for none).
+// remediationModules is 010-web, scenario.ImmutableChart("web"), with
+// module.yaml moduleYAML ("" for none).
 func remediationModules(moduleYAML string) map[string]string {
-	files := map[string]string{
-		"modules/values.yaml":         "webEnabled: true\n",
-		"modules/010-web/values.yaml": "web:\n  value: a\n  extra: false\n",
-		"modules/010-web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 0.1.0\n",
-		"modules/010-web/templates/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-0\ndata:\n  value: {{ .Values.web.value | quote }}\n" +
-			"{{ if .Values.web.extra }}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-extra\ndata: {}\n{{ end }}",
-		"modules/010-web/templates/z.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-frozen\nimmutable: true\n" +
-			"data:\n  value: {{ .Values.web.value | quote }}\n",
+	files := map[string]string{"modules/values.yaml": "webEnabled: true\n"}
+	for path, text := range scenario.ImmutableChart("web") {
+		files["modules/010-web/"+path] = text
 	}
 	if moduleYAML != "" {
 		files["modules/010-web/module.yaml"] = moduleYAML
