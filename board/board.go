@@ -68,6 +68,14 @@ type ModuleState struct {
 	// while its ConfigMap key "xMaintenance" stops helm and the healing of
 	// absent objects (its hooks run), empty when it is Managed.
 	Maintenance string `json:"maintenance,omitempty"`
+	// Stalled: its module runs failed as many times in a row as
+	// remediation.retries allows; none is retried until something changes
+	// for it (its config section, values, dir, a requirement, a reset).
+	Stalled bool `json:"stalled,omitempty"`
+	// Remedied says what followed its last failed helm step
+	// (remediation): "rolled back to revision 3", "uninstalled", or why
+	// that failed.
+	Remedied string `json:"remedied,omitempty"`
 	// Run is the last module run or delete, phase by phase.
 	Run *RunRecord `json:"run,omitempty"`
 	// Helm is what the last helm step did and why.

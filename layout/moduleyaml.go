@@ -71,6 +71,8 @@ type Release struct {
 	// WaitTimeout (readiness.timeout) bounds that wait; 0 follows the
 	// operator's setting.
 	WaitTimeout time.Duration
+	// Remediation is what follows a failed release (remediation).
+	Remediation Remediation
 }
 
 // ModuleYAML is what a module.yaml holds for this operator.
@@ -130,6 +132,8 @@ func ParseModuleYAML(file, module string, data []byte) (ModuleYAML, error) {
 			err = p.readiness(e.value, &out.Release)
 		case "rbac":
 			out.RBAC, err = p.rbacRules(e.value)
+		case "remediation":
+			err = p.remediation(e.value, &out.Release.Remediation)
 		default:
 			out.Ignored = append(out.Ignored, key)
 		}

@@ -145,6 +145,10 @@ type Task struct {
 	LastError string    `json:"lastError,omitempty"`
 	NextRetry time.Time `json:"nextRetry,omitzero"`
 	Running   bool      `json:"running,omitempty"`
+	// Stalled: the task failed as many times in a row as its module's
+	// remediation.retries allows; it is not retried, and steps aside, until
+	// a run of its module takes its place (something changed for it).
+	Stalled bool `json:"stalled,omitempty"`
 	// Status, while the task runs, says what it is doing when its owner
 	// tells (TaskProgress): "waiting for Deployment ns/web: 1/3 available",
 	// since StatusSince.
@@ -181,6 +185,9 @@ type TaskDone struct {
 	// Err is empty on success. A failed task stays at the head of its
 	// queue and is retried after the supervision policy's delay.
 	Err string
+	// Stalled, with Err, tells the queue not to retry the task: its owner
+	// has failed it as many times in a row as it allows (Task.Stalled).
+	Stalled bool
 	// Next are inserted right after the finished task, in order, before
 	// the rest of its queue: the steps a task expands into.
 	Next []Task

@@ -51,6 +51,9 @@ type Options struct {
 	// module.yaml (readiness) may override both.
 	WaitReady        bool
 	WaitReadyTimeout time.Duration
+	// Remediation is what follows a failed release, for every module; the
+	// module.yaml's remediation wins key by key.
+	Remediation layout.Remediation
 	// ConfigureSlots, when set, bounds how many modules run their hooks'
 	// --config at once (shared by all module actors).
 	ConfigureSlots chan struct{}
@@ -157,8 +160,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case worker.HelmWaiting:
 		a.step(ctx, HelmWaiting{NotReady: msg.NotReady})
 	case worker.HelmResult:
-		a.countHelmWait(msg)
-		a.step(ctx, HelmFinished{Result: msg})
+		a.handleHelmResult(ctx, msg)
+	case worker.RemediateResult:
+		a.step(ctx, RemediationDone{Remedied: msg.Remedied, Err: msg.Err})
 	case worker.ReleaseResult:
 		a.step(ctx, DeleteEvent{Event: ReleaseChecked{Result: msg}})
 	case worker.DeleteResult:
@@ -212,7 +216,7 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 	scope, _ := values.NewModuleScope(def.Names, def.Schemas, def.Common, def.Own)
 	a.core = NewCore(CoreOptions{Names: def.Names, Scope: scope, HasChart: def.HasChart,
 		HasEnabledScript: def.HasEnabledScript, Release: def.Release, Drift: o.Drift, WaitReady: o.WaitReady,
-		WaitReadyTimeout: o.WaitReadyTimeout, WithKube: a.peers.Kube != nil, Clock: o.Clock != nil,
+		WaitReadyTimeout: o.WaitReadyTimeout, Remediation: o.Remediation, WithKube: a.peers.Kube != nil, Clock: o.Clock != nil,
 		Retries: o.Policy != nil, CRDs: o.CRDs != nil, Webhooks: o.Webhooks != nil, CheckInterval: o.CheckInterval})
 	// The password paths come with the definition: published once.
 	if o.Board != nil {
@@ -245,6 +249,9 @@ func (a *Actor) forget(f Forget) {
 	}
 	if f.InMaintenance && a.opts.Metrics != nil {
 		a.opts.Metrics.Maintenance(a.name(), "")
+	}
+	if a.opts.Metrics != nil {
+		a.opts.Metrics.Stalled(a.name(), false) // a module gone is stalled no more
 	}
 	if a.opts.Board != nil {
 		a.opts.Board.RemoveModule(a.name())

@@ -61,8 +61,10 @@ type CoreOptions struct {
 	HasEnabledScript bool
 	// Release is the module.yaml's release settings (drift, readiness),
 	// which override the operator's Drift and WaitReady(Timeout).
-	Release          layout.Release
-	Drift            string
+	Release layout.Release
+	Drift   string
+	// Remediation is the operator's; the module.yaml's wins key by key.
+	Remediation      layout.Remediation
 	WaitReady        bool
 	WaitReadyTimeout time.Duration
 	// WithKube: there is a kube actor (its bindings report their
@@ -91,7 +93,7 @@ func NewCore(o CoreOptions) *Core {
 	return &Core{names: o.Names, hasChart: o.HasChart, withKube: o.WithKube,
 		own:   owner.New(owner.Options{Name: messages.ModuleOwner(o.Names.Name), Scope: o.Scope, WithKube: o.WithKube, Paced: o.Clock}),
 		state: board.ModuleState{Name: o.Names.Name, Phase: board.PhaseStarting},
-		wait:  readiness{on: wait, timeout: timeout},
+		wait:  readiness{on: wait, timeout: timeout}, remedy: o.Release.Remediation.Over(o.Remediation),
 		life:  startup{name: o.Names.Name, enabledScript: o.HasEnabledScript, retries: o.Clock && o.Retries},
 		check: checker{name: o.Names.Name, hasChart: o.HasChart, mode: driftMode(o.Release.Drift, o.Drift), every: every},
 		serve: webhooks{canCRDs: o.CRDs, canServe: o.Webhooks},
@@ -132,6 +134,7 @@ type Core struct {
 	// nothing, and the delete's end stops them.
 	retiring bool
 	wait     readiness
+	remedy   layout.Remediation
 	// deferred are the requests that wait for the hooks' configuration.
 	deferred []Event
 	life     startup
@@ -159,6 +162,8 @@ type moduleRun struct {
 	valuesChanged bool
 	started       time.Time
 	helmStarted   time.Time
+	// helmErr is the helm step's error while its release is remediated.
+	helmErr error
 }
 
 // runStep is one hook to run in a phase; reacts: a values change by it queues
@@ -213,7 +218,7 @@ func (c *Core) take(ev Event, env Env) []Effect {
 		return c.stepLife(ev, env)
 	case CheckEvent:
 		return c.stepCheck(e.Event, env)
-	case KubeSynced, HelmWaiting, HelmFinished:
+	case KubeSynced, HelmWaiting, HelmFinished, RemediationDone:
 		return c.stepRun(ev, env)
 	case WebhookEvent:
 		return c.stepWebhooks(e.Event, env)
@@ -237,6 +242,8 @@ func (c *Core) stepRun(ev Event, env Env) []Effect {
 		return c.kubeSynced(e.Runs, env)
 	case HelmWaiting:
 		return c.helmWaiting(e.NotReady, env)
+	case RemediationDone:
+		return c.remediationDone(e, env)
 	default:
 		panic(fmt.Sprintf("module: event %T has no case in stepRun", ev))
 	}

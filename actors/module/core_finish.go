@@ -25,7 +25,8 @@ func (c *Core) start(t messages.Task, env Env) []Effect {
 	out := []Effect{Publish{}}
 	switch t.Kind {
 	case messages.TaskModuleRun:
-		if c.retiring { // enabled again before a delete: bindings restart
+		out = append(out, c.setStalled(false)...) // a run of the module took the stalled one's place
+		if c.retiring {                           // enabled again before a delete: bindings restart
 			c.retiring = false
 			out = append(out, c.watch(false, false)...)
 		}
@@ -64,6 +65,8 @@ func (c *Core) finish(err error, env Env) []Effect {
 			out = append(out, c.stepDelete(deleteEnded{Err: err}, env)...)
 		}
 		if r.task.Kind == messages.TaskModuleRun {
+			done.Stalled = err != nil && stalls(c.remedy, r.task)
+			out = append(out, c.setStalled(done.Stalled)...)
 			out = append(out, Observed{Activation: r.task.Activation, Took: env.Now.Sub(r.started), Err: err})
 			if err == nil {
 				c.state.Enabled, c.state.StartupDone = true, true

@@ -171,11 +171,13 @@ func (c *Core) helmFinished(r worker.HelmResult, env Env) []Effect {
 	out := []Effect{Observed{Helm: true, Activation: c.run.task.Activation, Took: env.Now.Sub(c.run.helmStarted), Err: r.Err},
 		DestructiveDone{Actions: r.Outcome.Destructive}} // a clear may be done when the upgrade after it fails
 	if r.Err != nil {
-		return append(out, c.finish(fmt.Errorf("helm upgrade: %w", r.Err), env)...)
+		return append(out, c.helmFailed(r, env)...)
 	}
 	if r.Outcome.Revision > 0 {
 		c.state.Revision = r.Outcome.Revision
 	}
+	c.state.Remedied = ""
+
 	c.recordHelm(r.Outcome, env.Now)
 	if c.InMaintenance() && !r.Outcome.Upgraded {
 		out = append(out, logAt(slog.LevelInfo, HelmSkippedMessage, "state", c.state.Maintenance, "revision", c.state.Revision))

@@ -29,6 +29,9 @@ type Metrics interface {
 	// Maintenance is told the module's maintenance state: "" (Managed) or
 	// "NoResourceReconciliation".
 	Maintenance(module, state string)
+	// Stalled is told that the module stalled (on) or runs again
+	// (module_stalled{module}).
+	Stalled(module string, on bool)
 	// DriftDetected counts a release object found drifted (new, changed,
 	// or back after a restore).
 	DriftDetected(module, kind string)

@@ -43,6 +43,10 @@ func (a *Actor) apply(ctx actor.Context, e Effect) {
 		step.Log(e).Write(a.log)
 	case RunHelm:
 		ctx.Request(a.worker, a.helmJob(e))
+	case Remediate:
+		ctx.Request(a.worker, worker.RemediateJob{Module: a.name(), Rollback: e.Rollback, Uninstall: e.Uninstall, AfterWait: e.AfterWait})
+	case StalledSet:
+		a.stalledSet(e)
 	case Watch:
 		a.watch(ctx, e)
 	case Reply:

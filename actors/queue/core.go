@@ -103,6 +103,11 @@ func (c *Core) finished(msg messages.TaskDone, env Env) []Effect {
 		return []Effect{Log(step.At(slog.LevelWarn, "TaskDone for a task that is not running", "queue", msg.Queue, "id", msg.ID))}
 	}
 	out := c.release(running)
+	if msg.Err != "" && msg.Stalled {
+		out = append(out, c.stall(running, msg.Err)...)
+		out = append(out, c.publish()...)
+		return append(out, c.reportGroup(running, messages.GroupRunFailed, msg.Err)...)
+	}
 	if msg.Err != "" {
 		out = append(out, c.fail(running, msg.Err, env)...)
 		out = append(out, c.publish()...)

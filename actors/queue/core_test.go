@@ -68,12 +68,7 @@ func TestStep(t *testing.T) {
 	const retrying, dropAllowed = "Log ERROR task failed; retrying", "Log WARN task failed; dropped as it allows failure"
 	rerun := done("parallel_queue_1", 1, "")
 	rerun.Done.Later = []messages.Task{messages.NewModuleRun("a", "values changed")}
-	cases := []struct {
-		name  string
-		setup []Event
-		ev    Event
-		want  []string
-	}{
+	cases := []stepCase{
 		{name: "a failed task stays at the head and its retry is armed", setup: []Event{enqueued(globalHook("a"), globalHook("b"))},
 			ev:   done("main", 1, "exit 1"),
 			want: []string{"Unwatch global", "Publish", retrying, "ArmRetry main#1 in 5s", "Publish"}},
@@ -123,9 +118,7 @@ func TestStep(t *testing.T) {
 		{name: "a reload drops the failing converge in main",
 			setup: []Event{enqueued(messages.NewModuleRun("a", "converge")), done("main", 1, "exit 1")},
 			ev:    enqueued(messages.NewReloadAll(messages.ActivationReloadAll, "config changed")),
-			want: []string{"Publish", "Log WARN reload supersedes a failing converge; its tasks are dropped",
-				"Log INFO task dropped: superseded by a reload", "Dropped main:ModuleRun:a: superseded by config changed",
-				"Superseded by main:ReloadAllModules, 1 dropped", "Run main:ReloadAllModules #2", "Publish"}},
+			want:  supersededInMain("a")},
 		{name: "an event run is held back while events are held", setup: []Event{HoldSet{Hold: true}},
 			ev: enqueued(asEvent(globalHook("tick"))), want: []string{"Log INFO event held back while discovery fails", "Publish"}},
 		{name: "the runs held are queued when released", setup: []Event{HoldSet{Hold: true}, enqueued(asEvent(globalHook("tick")))},
@@ -133,6 +126,26 @@ func TestStep(t *testing.T) {
 			want: []string{"Log INFO events held back while discovery failed are queued", "Run main:GlobalHookRun:tick #1",
 				"Publish"}},
 	}
+	runCases(t, cases)
+}
+
+// supersededInMain is what a reload ("config changed", task 2) queued
+// behind module's failing run in main (task 1) does.
+func supersededInMain(module string) []string {
+	return []string{"Publish", "Log WARN reload supersedes a failing converge; its tasks are dropped",
+		"Log INFO task dropped: superseded by a reload", "Dropped main:ModuleRun:" + module + ": superseded by config changed",
+		"Superseded by main:ReloadAllModules, 1 dropped", "Run main:ReloadAllModules #2", "Publish"}
+}
+
+// stepCase steps a new core through setup, then checks the effects of ev.
+type stepCase struct {
+	name  string
+	setup []Event
+	ev    Event
+	want  []string
+}
+
+func runCases(t *testing.T, cases []stepCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestCore()

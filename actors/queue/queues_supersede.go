@@ -106,16 +106,17 @@ func (q *Queues) Supersede() (Superseded, bool) {
 	s.By = reload
 	main.tasks = append([]messages.Task{reload}, kept...)
 	main.running, main.retrying = false, false
+	delete(main.backoff, head.ID) // a stalled head steps aside
 	return s, true
 }
 
 // failingHead tells whether main's head is a failing converge: a module
-// run waiting for its retry, or a graph with a run in backoff.
+// run waiting for its retry or stalled, or a graph with a run in backoff.
 func (q *Queues) failingHead(main *line) bool {
 	head := main.tasks[0]
 	switch head.Kind {
 	case messages.TaskModuleRun:
-		return main.retrying
+		return main.retrying || head.Stalled
 	case messages.TaskParallelModuleRun:
 		return main.running && q.groupFailing(head.ID)
 	}

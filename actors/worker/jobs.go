@@ -73,6 +73,8 @@ type Releaser interface {
 	Restore(ctx context.Context, module string, drift []messages.DriftedObject) ([]string, error)
 	// Exists tells whether the module's release has a revision.
 	Exists(ctx context.Context, module string) (bool, error)
+	// Remediate follows a failed upgrade as the job asks.
+	Remediate(ctx context.Context, job RemediateJob) (Remedied, error)
 }
 
 // Jobs and their results. They stay between an owner and its worker

@@ -39,6 +39,9 @@ func (w *Worker) Receive(ctx actor.Context) {
 		ctx.Respond(w.enabled(job))
 	case HelmJob:
 		ctx.Respond(w.helm(ctx, job))
+	case RemediateJob:
+		done, err := w.releaser.Remediate(w.ctx, job)
+		ctx.Respond(RemediateResult{Remedied: done, Err: err})
 	case DeleteJob:
 		removal, err := w.releaser.Uninstall(w.ctx, job.Module)
 		ctx.Respond(DeleteResult{Removal: removal, Err: err})

@@ -40,6 +40,9 @@ func textModules(w io.Writer, body []byte) error {
 		if m.DirError != "" {
 			lastErr = m.DirError
 		}
+		if m.Stalled {
+			lastErr = "stalled: " + lastErr
+		}
 		moduleRow(tw, m, httpapi.Dash(short(lastErr)))
 	}
 	return tw.Flush()

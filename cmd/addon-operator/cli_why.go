@@ -33,6 +33,9 @@ func textWhy(w io.Writer, body []byte) error {
 	writeWaits(tw, why)
 	writeRun(tw, st.Run)
 	writeHelm(tw, st.Helm)
+	if st.Remedied != "" {
+		fmt.Fprintf(tw, "  remedied\t%s\n", oneLine(st.Remedied))
+	}
 	writeReadyWait(tw, st.Wait, why.At)
 	writeDrift(tw, st.Drift, why.At)
 	writeRetry(tw, why.Retry)
@@ -211,6 +214,9 @@ func writeRetry(w io.Writer, r *debugapi.Retry) {
 	when := "in " + r.In.Round(time.Second).String() + " (at " + r.NextRetry.Format(clock) + ")"
 	if r.Running {
 		when = "running now"
+	}
+	if r.Stalled {
+		when = "none: stalled until something changes for the module"
 	}
 	fmt.Fprintf(w, "\nRETRY\t%s in queue %s, %d attempts, next %s\n  last error\t%s\n", task, r.Queue, r.Attempts, when,
 		oneLine(r.LastError))

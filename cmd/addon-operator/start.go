@@ -174,7 +174,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		TmpDir: s.TmpDir, Environ: os.Environ(), EnvAllowlist: s.HookEnvAllowlist, Policy: s.Policy,
 		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
-		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout,
+		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout, Remediation: s.Remediation,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, HookFiles: s.HookFiles, ParallelModuleRuns: s.ParallelModuleRuns,
 		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
 		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,

@@ -66,6 +66,8 @@ type Config struct {
 	// their module.yaml says otherwise.
 	WaitReady        bool
 	WaitReadyTimeout time.Duration
+	// Remediation is what follows a failed release (ADDON_OPERATOR_REMEDIATION_*).
+	Remediation layout.Remediation
 	// ModulesCheckInterval is how often the modules dirs are looked at for
 	// modules added or removed (0: only at converges).
 	ModulesCheckInterval time.Duration

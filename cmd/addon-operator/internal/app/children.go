@@ -88,7 +88,7 @@ func (p parts) moduleProps(d layout.Definition) *actor.Props {
 	sys := p.app.System
 	return sys.Props("module", module.New(module.Options{Definition: d, Runner: p.runner, Releaser: p.cfg.Helm,
 		Board: p.app.Board, Log: p.cfg.Log, Clock: p.cfg.Clock, CheckInterval: p.cfg.CheckInterval, Policy: p.cfg.Policy, Drift: p.cfg.Drift, Work: p.work,
-		WaitReady: p.cfg.WaitReady, WaitReadyTimeout: p.cfg.WaitReadyTimeout,
+		WaitReady: p.cfg.WaitReady, WaitReadyTimeout: p.cfg.WaitReadyTimeout, Remediation: p.cfg.Remediation,
 		ConfigureSlots: p.slots, Metrics: p.metrics, Inspector: sys.Inspector,
 		WorkerMailbox: sys.Inspector.Mailbox("worker"), Watch: p.watch, CRDs: p.crds,
 		Webhooks: p.webhooks}))

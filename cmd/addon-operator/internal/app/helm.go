@@ -29,6 +29,13 @@ func (h ChartHelm) Uninstall(ctx context.Context, module string) (worker.Removal
 	return worker.Removal{Revision: gone.Revision, Status: gone.Status, Destructive: destructive(gone.Destructive)}, err
 }
 
+// Remediate implements worker.Releaser.
+func (h ChartHelm) Remediate(ctx context.Context, job worker.RemediateJob) (worker.Remedied, error) {
+	done, err := h.R.Remediate(ctx, chartrun.Remedy{Release: job.Module, Rollback: job.Rollback,
+		Uninstall: job.Uninstall, AfterWait: job.AfterWait})
+	return worker.Remedied{Action: string(done.Action), Revision: done.Revision, Reason: done.Reason}, err
+}
+
 // Delete implements operator.Releases (the purge).
 func (h ChartHelm) Delete(ctx context.Context, module string) error { return h.R.Delete(ctx, module) }
 

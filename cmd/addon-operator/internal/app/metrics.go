@@ -36,6 +36,7 @@ type metrics struct {
 	watchesDown    prometheus.Gauge
 	moduleFailed   *prometheus.GaugeVec
 	maintenance    *prometheus.GaugeVec
+	stalled        *prometheus.GaugeVec
 	drift          driftMetrics
 	wait           waitMetrics
 	destructive    *prometheus.CounterVec
@@ -93,6 +94,7 @@ func newMetrics(reg *prometheus.Registry, prefix string) *metrics {
 	m.registerModuleMetrics(reg, prefix)
 	m.registerForbidden(reg, prefix)
 	m.registerMaintenance(reg, prefix)
+	m.registerStalled(reg, prefix)
 	m.registerDrift(reg, prefix)
 	m.registerWait(reg, prefix)
 	m.hooks = newHookMetrics(m, prefix)

@@ -48,7 +48,7 @@ func moduleInputs(b *board.Board, versions map[string]string, readyAt, now time.
 func inputOf(w debugapi.Why, version string) moduleobject.Input {
 	st := w.State
 	in := moduleobject.Input{Name: w.Module, Unseen: st.DirError != "", DirError: st.DirError,
-		Maintenance: st.Maintenance, Webhooks: len(w.Webhooks)}
+		Maintenance: st.Maintenance, Webhooks: len(w.Webhooks), Stalled: st.Stalled}
 	if d := w.Enabled; d != nil {
 		in.Decided, in.Enabled, in.EnabledBy, in.Unmet = true, d.Enabled, layerOf(*d), d.Unmet
 	}

@@ -47,6 +47,8 @@ type Retry struct {
 	NextRetry time.Time `json:"nextRetry,omitzero"`
 	// Running: the retry is running now.
 	Running bool `json:"running,omitempty"`
+	// Stalled: no retry comes until something changes for the module.
+	Stalled bool `json:"stalled,omitempty"`
 	// In is the time left until NextRetry when the chain was read.
 	In time.Duration `json:"in"`
 }
@@ -94,7 +96,7 @@ func retryOf(module string, snap messages.QueueSnapshot, now time.Time) *Retry {
 				continue
 			}
 			r := &Retry{Queue: q.Name, Kind: string(t.Kind), Hook: t.Hook, Attempts: t.Attempts,
-				LastError: t.LastError, NextRetry: t.NextRetry, Running: t.Running}
+				LastError: t.LastError, NextRetry: t.NextRetry, Running: t.Running, Stalled: t.Stalled}
 			if !t.NextRetry.IsZero() && t.NextRetry.After(now) {
 				r.In = t.NextRetry.Sub(now)
 			}
@@ -113,6 +115,9 @@ func summary(w Why) string {
 	switch {
 	case st.DirError != "":
 		return "dir cannot be seen: " + oneLine(st.DirError)
+	case w.Retry != nil && w.Retry.Stalled:
+		return fmt.Sprintf("stalled after %d failed runs in a row (a change for the module runs it): %s",
+			w.Retry.Attempts, oneLine(w.Retry.LastError))
 	case st.Wait != nil:
 		return withWaited(st.Wait.Text(), board.WaitedFor(st.Wait.Since, w.At))
 	case w.Retry != nil && w.Retry.Running:

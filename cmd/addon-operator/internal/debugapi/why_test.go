@@ -40,6 +40,9 @@ func TestAssembleWhySummary(t *testing.T) {
 		{"running", debugapi.WhyInput{Decision: enabled, State: board.ModuleState{Helm: skipped,
 			Run: &board.RunRecord{Kind: "ModuleRun", Started: at}}}, "running ModuleRun since 12:00:00"},
 		{"retry running", debugapi.WhyInput{Decision: enabled, Queues: running}, "retry 3 running: boom"},
+		{"stalled", debugapi.WhyInput{Decision: enabled, Queues: messages.QueueSnapshot{Queues: []messages.QueueState{{Name: "main",
+			Tasks: []messages.Task{{Kind: messages.TaskModuleRun, Module: "m", Attempts: 3, LastError: "helm upgrade: boom", Stalled: true}}}}}},
+			"stalled after 3 failed runs in a row (a change for the module runs it): helm upgrade: boom"},
 		{"helm waits for the workloads", debugapi.WhyInput{Decision: enabled, Queues: running, State: board.ModuleState{
 			Wait: &board.WaitState{Since: at.Add(-40 * time.Second), NotReady: []string{"Deployment ns/web: 1/3 available"}}}},
 			"waiting for Deployment ns/web: 1/3 available, 40s"},

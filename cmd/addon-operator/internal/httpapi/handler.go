@@ -155,6 +155,9 @@ func statusText(t messages.Task, now time.Time) string {
 }
 
 func retryIn(t messages.Task, now time.Time) string {
+	if t.Stalled {
+		return "stalled"
+	}
 	if t.NextRetry.IsZero() || t.Running {
 		return "-"
 	}

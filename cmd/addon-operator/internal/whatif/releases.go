@@ -50,7 +50,7 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 		c.invalid(name, fmt.Errorf("compare manifests: %w", err))
 	}
 	if st, ok := c.planner.opts.Board.Module(name); ok {
-		m.Drift = st.Drift
+		m.Drift, m.Reason = st.Drift, withReason(m.Reason, stalledReason(st, m))
 	}
 	return m, nil
 }
