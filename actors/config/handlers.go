@@ -29,12 +29,14 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 			root.Send(self, watchEnded{Err: err})
 		}
 	}()
+	a.startObjects(ctx, watchCtx)
 }
 
 func (a *Actor) stopWatch() {
 	if a.stop != nil {
 		a.stop()
 		<-a.done
+		a.running.Wait()
 		a.stop = nil
 	}
 }
@@ -67,7 +69,8 @@ func (a *Actor) handlePatchWritten(ctx actor.Context, msg patchWritten) {
 }
 
 func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
-	if a.keepWhileMissing(s) {
+	s, ok := a.layered(ctx, s)
+	if !ok || a.keepWhileMissing(s) {
 		return
 	}
 	parsed, err := a.cache.Parse(s.Data)
@@ -92,7 +95,7 @@ func (a *Actor) apply(ctx actor.Context, s Snapshot, parsed values.Sections) {
 		before = *a.good
 	}
 	initial := a.good == nil
-	a.good, a.goodData = &parsed, s.Data
+	a.good, a.goodData = &parsed, s.rawData()
 	change := values.Diff(before, parsed)
 	if !initial && change.IsEmpty() {
 		return

@@ -22,6 +22,18 @@ type Snapshot struct {
 	Exists          bool
 	Data            map[string]string
 	ResourceVersion string
+	// raw is the ConfigMap's own data when Data has the ModuleConfigs laid
+	// over it (layered).
+	raw     map[string]string
+	layered bool
+}
+
+// rawData is the ConfigMap's own data, without the ModuleConfigs.
+func (s Snapshot) rawData() map[string]string {
+	if s.layered {
+		return s.raw
+	}
+	return s.Data
 }
 
 func snapshotOf(cm *corev1.ConfigMap) Snapshot {

@@ -94,6 +94,9 @@ type Config struct {
 	// ModuleObjects writes the Module objects (modules.addon-operator.io)
 	// and their Events (ADDON_OPERATOR_MODULE_OBJECTS).
 	ModuleObjects bool
+	// ModuleConfigs reads the ModuleConfig objects as a second source of
+	// configuration (ADDON_OPERATOR_MODULE_CONFIGS).
+	ModuleConfigs bool
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +78,8 @@ type Settings struct {
 	// ModuleObjects writes the Module objects and their Events; false
 	// leaves the objects as they are.
 	ModuleObjects bool
+	// ModuleConfigs reads the ModuleConfig objects (moduleconfigs.go).
+	ModuleConfigs bool
 }
 
 // Helm bounds the helm calls: revisions kept per release (HELM_HISTORY_MAX)
@@ -193,7 +196,7 @@ func table() []setting {
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"module-objects", "true", "write a Module object (modules.addon-operator.io) per module and one named global, with status, conditions and Events; false turns it off and leaves the objects as they are", []string{"ADDON_OPERATOR_MODULE_OBJECTS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}, append(webhookTable(), hookFileTable()...)...)
+	}, slices.Concat(webhookTable(), hookFileTable(), moduleConfigTable())...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -267,7 +270,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
 		Webhooks: c.webhooks(v), UnnumberedModulesOrder: c.optionalOrder(v, "unnumbered-modules-order"),
-		ModuleObjects: c.boolean(v, "module-objects"),
+		ModuleObjects: c.boolean(v, "module-objects"), ModuleConfigs: c.boolean(v, "module-configs"),
 	}
 	if st.WaitReadyTimeout == 0 {
 		c.bad(v, "wait-ready-timeout", "a duration above 0")
