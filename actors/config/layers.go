@@ -9,8 +9,10 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/moduleconfig"
+	"github.com/addon-actors/addon-operator/values"
 )
 
 // layers decides what the ModuleConfigs make of the ConfigMap's data: each
@@ -43,6 +45,8 @@ type layered struct {
 	NewlyInvalid []string
 	// Warnings are Validate's, for the log.
 	Warnings []string
+	// Foreign are the objects that name no module of this operator.
+	Foreign []string
 }
 
 // obsolete is one object written at an older settings version.
@@ -51,10 +55,11 @@ type obsolete struct {
 	Version, Latest int
 }
 
-// Lay validates objects against target (nil for a module no modules dir
-// holds) and lays the accepted ones over data; now stamps new conditions.
+// Lay validates objects against target and lays the accepted ones over
+// data; now stamps new conditions. An object target has none for (no
+// module dir of this operator holds it) is left out.
 func (l *layers) Lay(data map[string]string, objects []moduleconfig.ModuleConfig,
-	target func(name string) *moduleconfig.Target, now time.Time) (layered, error) {
+	targets map[string]moduleconfig.Target, now time.Time) (layered, error) {
 	if l.accepted == nil {
 		l.accepted, l.counted = map[string]moduleconfig.ModuleConfig{}, map[string]int64{}
 	}
@@ -62,8 +67,15 @@ func (l *layers) Lay(data map[string]string, objects []moduleconfig.ModuleConfig
 	seen := map[string]bool{}
 	for _, mc := range objects {
 		name := mc.Metadata.Name
+		t, ok := targets[name]
+		if !ok {
+			// No module of this operator's: another operator's object
+			// (several may share a cluster), neither read nor answered.
+			out.Foreign = append(out.Foreign, name)
+			continue
+		}
 		seen[name] = true
-		r := moduleconfig.Validate(mc, target(name))
+		r := moduleconfig.Validate(mc, &t)
 		out.Warnings = append(out.Warnings, r.Warnings...)
 		if r.Err == nil {
 			out.Status[name] = l.accept(mc, r, now)
@@ -86,10 +98,46 @@ func (l *layers) Lay(data map[string]string, objects []moduleconfig.ModuleConfig
 	}
 	accepted := slices.Collect(maps.Values(l.accepted))
 	slices.SortFunc(accepted, func(a, b moduleconfig.ModuleConfig) int { return cmp.Compare(a.Metadata.Name, b.Metadata.Name) })
-	var err error
-	out.Data, out.Hidden, err = moduleconfig.Overlay(data, accepted)
+	converted, err := convertSections(data, targets, l.accepted)
+	if err != nil {
+		return out, err
+	}
+	out.Data, out.Hidden, err = moduleconfig.Overlay(converted, accepted)
 	return out, err
 }
+
+// convertSections converts the ConfigMap sections of modules whose
+// settings have versions, and that no accepted object configures: a
+// ConfigMap carries no version, so its sections are at version 1
+// (issue 44 item 4). A section that does not convert is an error naming
+// its key: the ConfigMap is not valid.
+func convertSections(data map[string]string, targets map[string]moduleconfig.Target,
+	accepted map[string]moduleconfig.ModuleConfig) (map[string]string, error) {
+	out := maps.Clone(data)
+	for _, name := range slices.Sorted(maps.Keys(targets)) {
+		t := targets[name]
+		names, err := values.NamesOf(name)
+		text, ok := data[names.ValuesKey]
+		if _, has := accepted[name]; err != nil || has || !ok || t.Conversions.Latest() <= 1 {
+			continue
+		}
+		var section map[string]any
+		if err := yaml.Unmarshal([]byte(text), &section); err != nil || section == nil {
+			continue // not an object: the ConfigMap's own parse says why
+		}
+		settings, err := t.Conversions.Convert(1, section)
+		if err != nil {
+			return nil, fmt.Errorf("ConfigMap key %q (version 1, converted to %d): %w", names.ValuesKey, t.Conversions.Latest(), err)
+		}
+		b, err := yaml.Marshal(settings)
+		if err != nil {
+			return nil, fmt.Errorf("ConfigMap key %q: %w", names.ValuesKey, err)
+		}
+		out[names.ValuesKey] = string(b)
+	}
+	return out, nil
+}
+
 
 // accept keeps the valid object, its settings converted, and says so.
 func (l *layers) accept(mc moduleconfig.ModuleConfig, r moduleconfig.Result, now time.Time) moduleconfig.Status {

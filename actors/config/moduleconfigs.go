@@ -33,9 +33,10 @@ type ModuleConfigMetrics interface {
 // ModuleConfigOptions turn on the ModuleConfigs as a second source.
 type ModuleConfigOptions struct {
 	Source ModuleConfigSource
-	// Target is what an object is validated against; nil for a name no
-	// modules dir holds.
-	Target  func(name string) *moduleconfig.Target
+	// Targets are what the objects are validated against, by name (a
+	// module's, and "global"); an object of another name is not this
+	// operator's.
+	Targets map[string]moduleconfig.Target
 	Status  StatusWriter
 	Metrics ModuleConfigMetrics
 }
@@ -100,7 +101,9 @@ func (a *Actor) handleObjectsEnded(ctx actor.Context, msg objectsEnded) {
 }
 
 // layered is s with the ModuleConfigs laid over its data; ok is false
-// while their first list has not arrived (s waits for it).
+// while their first list has not arrived (s waits for it), and when a
+// ConfigMap section does not convert (s is rejected, the last good
+// configuration stays).
 func (a *Actor) layered(ctx actor.Context, s Snapshot) (Snapshot, bool) {
 	if a.opts.ModuleConfigs == nil {
 		return s, true
@@ -109,10 +112,11 @@ func (a *Actor) layered(ctx actor.Context, s Snapshot) (Snapshot, bool) {
 	if !a.objects.synced {
 		return s, false
 	}
-	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.opts.ModuleConfigs.Target, a.opts.Clock.Now())
+	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.opts.ModuleConfigs.Targets, a.opts.Clock.Now())
 	if err != nil {
-		a.opts.Log.Error("ModuleConfigs not laid over the ConfigMap", "err", err)
-		return s, true
+		a.round = nil // a newer version replaces the change being checked
+		a.reject(ctx, s, err)
+		return s, false
 	}
 	a.report(ctx, res)
 	out := s

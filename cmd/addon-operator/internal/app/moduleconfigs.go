@@ -28,13 +28,7 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	for _, d := range p.defs {
 		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)
 	}
-	target := func(name string) *moduleconfig.Target {
-		if t, ok := targets[name]; ok {
-			return &t
-		}
-		return nil
-	}
-	return &config.ModuleConfigOptions{Source: objects, Status: objects, Target: target,
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets,
 		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
 }
 
