@@ -138,7 +138,6 @@ func convertSections(data map[string]string, targets map[string]moduleconfig.Tar
 	return out, nil
 }
 
-
 // accept keeps the valid object, its settings converted, and says so.
 func (l *layers) accept(mc moduleconfig.ModuleConfig, r moduleconfig.Result, now time.Time) moduleconfig.Status {
 	mc.Spec.Settings = r.Settings

@@ -37,8 +37,8 @@ func mcModule(t *testing.T, ns string) (name string, names values.Names, root st
 	}
 	key := names.ValuesKey
 	root = tree(t, map[string]string{
-		"modules/001-" + name + "/Chart.yaml":        "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
-		"modules/001-" + name + "/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mc-cm\ndata:\n  text: {{ .Values." + key + ".text | quote }}\n",
+		"modules/001-" + name + "/Chart.yaml":                  "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
+		"modules/001-" + name + "/templates/cm.yaml":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mc-cm\ndata:\n  text: {{ .Values." + key + ".text | quote }}\n",
 		"modules/001-" + name + "/openapi/config-values.yaml":  "type: object\nadditionalProperties: false\nproperties:\n  text: {type: string}\n",
 		"modules/001-" + name + "/openapi/conversions/v2.yaml": "version: 2\nconversions:\n  - .message = .msg | del(.msg)\n",
 		"modules/001-" + name + "/openapi/conversions/v3.yaml": "version: 3\nconversions:\n  - .text = .message | del(.message)\n",
