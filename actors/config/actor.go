@@ -101,6 +101,10 @@ type watchEnded struct{ Err error }
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
+	if msg, ok := ctx.Message().(objectsReport); ok { // the second source (moduleconfigs.go)
+		a.handleObjectsReport(ctx, msg)
+		return
+	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)
@@ -118,10 +122,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handleConfigApplied(msg)
 	case messages.ConfigChecked:
 		a.handleConfigChecked(ctx, msg)
-	case objectsArrived:
-		a.handleObjectsArrived(ctx, msg)
-	case objectsEnded:
-		a.handleObjectsEnded(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopWatch()
 	}

@@ -18,7 +18,11 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 		a.opts.Report = ctx.Parent()
 	}
 	a.own = newOwnWrites()
-	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, a.opts.Log)))
+	var status StatusWriter
+	if a.opts.ModuleConfigs != nil {
+		status = a.opts.ModuleConfigs.Status
+	}
+	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, status, a.opts.Log)))
 	watchCtx, cancel := context.WithCancel(context.Background())
 	a.stop, a.done = cancel, make(chan struct{})
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), a.done

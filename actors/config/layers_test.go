@@ -14,10 +14,15 @@ import (
 // webTargets holds module "web" (settings at version 2: v2 renames count
 // to replicas, which must be >= 1); other names have no module dir.
 func webTargets(t *testing.T) map[string]moduleconfig.Target {
+	return webTargetsOf(t, "version: 2\nconversions:\n  - .replicas = .count | del(.count)\n")
+}
+
+// webTargetsOf holds module "web" with the v2 conversion given.
+func webTargetsOf(t *testing.T, v2 string) map[string]moduleconfig.Target {
 	t.Helper()
 	root := scenario.TempTree(t, map[string]string{
 		"010-web/values.yaml":                 "web: {}\n",
-		"010-web/openapi/conversions/v2.yaml": "version: 2\nconversions:\n  - .replicas = .count | del(.count)\n",
+		"010-web/openapi/conversions/v2.yaml": v2,
 		"010-web/openapi/config-values.yaml":  "type: object\nproperties:\n  replicas: {type: integer, minimum: 1}\n",
 	}, 0o644)
 	defs, errs := layout.Scan([]string{root}, values.Sections{})
@@ -131,15 +136,7 @@ func TestLayersUnknownModule(t *testing.T) {
 // TestLayersSectionNotConverting: a ConfigMap section that its module's
 // conversions refuse is an error naming the key.
 func TestLayersSectionNotConverting(t *testing.T) {
-	root := scenario.TempTree(t, map[string]string{
-		"010-web/values.yaml":                 "web: {}\n",
-		"010-web/openapi/conversions/v2.yaml": "version: 2\nconversions:\n  - .replicas = (.count + 1) | del(.count)\n",
-	}, 0o644)
-	defs, errs := layout.Scan([]string{root}, values.Sections{})
-	if len(errs) > 0 || len(defs) != 1 {
-		t.Fatalf("scan: %v", errs)
-	}
-	targets := map[string]moduleconfig.Target{"web": moduleconfig.ModuleTarget(defs[0])}
+	targets := webTargetsOf(t, "version: 2\nconversions:\n  - .replicas = (.count + 1) | del(.count)\n")
 	var l layers
 	res, err := l.Lay(map[string]string{"web": "count: 1\n"}, nil, targets, time.Time{})
 	if err != nil || res.Data["web"] != "replicas: 2\n" {

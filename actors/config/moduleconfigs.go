@@ -55,14 +55,14 @@ type objects struct {
 	covered map[string]string
 	hidden  string
 	warned  string
-	status  *actor.PID
 }
 
-// objectsArrived carries the source's report into the mailbox.
-type objectsArrived struct{ List []moduleconfig.ModuleConfig }
-
-// objectsEnded tells that the source stopped with an error.
-type objectsEnded struct{ Err error }
+// objectsReport carries the source's report into the mailbox: the
+// objects, or (Err set) that the source stopped.
+type objectsReport struct {
+	List []moduleconfig.ModuleConfig
+	Err  error
+}
 
 // startObjects starts the ModuleConfig source and the status writer.
 func (a *Actor) startObjects(ctx actor.Context, watchCtx context.Context) {
@@ -71,33 +71,32 @@ func (a *Actor) startObjects(ctx actor.Context, watchCtx context.Context) {
 		return
 	}
 	a.objects = objects{written: map[string]moduleconfig.Status{}, obsolete: map[string]obsolete{}}
-	a.objects.status = ctx.Spawn(actor.PropsFromProducer(newStatusWriter(mc.Status, a.opts.Log)))
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	a.running.Add(1)
 	go func() {
 		defer a.running.Done()
-		err := mc.Source.Run(watchCtx, func(l []moduleconfig.ModuleConfig) { root.Send(self, objectsArrived{l}) })
+		err := mc.Source.Run(watchCtx, func(l []moduleconfig.ModuleConfig) { root.Send(self, objectsReport{List: l}) })
 		if err != nil && watchCtx.Err() == nil {
-			root.Send(self, objectsEnded{Err: err})
+			root.Send(self, objectsReport{Err: err})
 		}
 	}()
 }
 
-// handleObjectsArrived lays the objects over the ConfigMap's latest report
+// handleObjectsReport lays the objects over the ConfigMap's latest report
 // (which waits for their first list: the first configuration holds both).
-func (a *Actor) handleObjectsArrived(ctx actor.Context, msg objectsArrived) {
-	a.objects.list, a.objects.synced = msg.List, true
+// A source that stopped (its CRD missing and not creatable) leaves the
+// objects last read in force and must not keep the operator from its
+// ConfigMap.
+func (a *Actor) handleObjectsReport(ctx actor.Context, msg objectsReport) {
+	if msg.Err != nil {
+		a.opts.Log.Error("ModuleConfig watch stopped; the last ModuleConfigs read stay in force", "err", msg.Err)
+	} else {
+		a.objects.list = msg.List
+	}
+	a.objects.synced = true
 	if a.objects.cm != nil {
 		a.handleSnapshot(ctx, *a.objects.cm)
 	}
-}
-
-// handleObjectsEnded goes on with the ConfigMap alone: a ModuleConfig
-// source that cannot run (its CRD missing and not creatable) must not keep
-// the operator from its ConfigMap.
-func (a *Actor) handleObjectsEnded(ctx actor.Context, msg objectsEnded) {
-	a.opts.Log.Error("ModuleConfig watch stopped; the last ModuleConfigs read stay in force", "err", msg.Err)
-	a.handleObjectsArrived(ctx, objectsArrived{List: a.objects.list})
 }
 
 // layered is s with the ModuleConfigs laid over its data; ok is false
@@ -150,7 +149,7 @@ func (a *Actor) writeStatuses(ctx actor.Context, statuses map[string]moduleconfi
 			continue
 		}
 		a.objects.written[name] = st
-		ctx.Send(a.objects.status, statusWrite{Name: name, Status: st})
+		ctx.Send(a.writer, statusWrite{Name: name, Status: st})
 	}
 	for name := range a.objects.written {
 		if _, ok := statuses[name]; !ok {

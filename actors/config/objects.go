@@ -50,15 +50,9 @@ func (o Objects) Run(ctx context.Context, onChange func([]moduleconfig.ModuleCon
 	r := &objectReporter{byName: map[string]moduleconfig.ModuleConfig{}, onChange: onChange, log: o.Log}
 	informer := kubewatch.NewInformer(o.listWatch(ctx), &unstructured.Unstructured{}, "ModuleConfigs", nil,
 		kubewatch.Handler{Add: r.put, Update: r.update, Delete: r.remove})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		informer.Run(ctx)
-	}()
-	select {
-	case <-informer.Synced():
+	stopped, synced := runInformer(ctx, informer)
+	if synced {
 		r.synced()
-	case <-ctx.Done():
 	}
 	<-stopped
 	return nil
