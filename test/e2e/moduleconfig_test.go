@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/addon-actors/addon-operator/actors/config"
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/test/scenario"
 	"github.com/addon-actors/addon-operator/values"
@@ -236,5 +237,34 @@ func exportRoundTrip(t *testing.T, op *operator, res dynamic.ResourceInterface, 
 	op.waitIdle(t)
 	if n := strings.Count(record(t, root, "before"), "\n"); n != runs {
 		t.Fatalf("the export's object and the ConfigMap without the module's keys ran the module again: %d runs, was %d", n, runs)
+	}
+}
+
+// TestModuleConfigsOff: with ADDON_OPERATOR_MODULE_CONFIGS=false a
+// ModuleConfig is not read (its settings never reach the module, its
+// status is not written) and ConfigMap sections are not converted.
+func TestModuleConfigsOff(t *testing.T) {
+	ns := kube.Namespace(t)
+	name, names, root := mcModule(t, ns)
+	res := mcClient(t, name)
+	if err := crds.EnsureOwn(context.Background(), dynamic.NewForConfigOrDie(kube.Config(t)), moduleconfig.CRD()); err != nil {
+		t.Fatal(err)
+	}
+	putMC(t, res, name, "  enabled: true\n  version: 3\n  settings:\n    text: object\n")
+	scenario.PutConfigMap(t, kube, ns, map[string]string{names.ValuesKey: "text: cm\n", names.EnabledKey: "true"})
+	op := startSpec(t, root, ns, "ADDON_OPERATOR_MODULE_CONFIGS=false")
+	op.waitReady(t)
+	op.waitIdle(t)
+	scenario.PutConfigMap(t, kube, ns, map[string]string{names.ValuesKey: "text: cm2\n", names.EnabledKey: "true"})
+	op.waitUntil(t, "the run with the ConfigMap's cm2", func() bool { return lastLine(record(t, root, "before")) == "cm2" })
+	if runs := record(t, root, "before"); runs != "cm\ncm2\n" {
+		t.Fatalf("runs saw %q, want the ConfigMap's cm then cm2 alone", runs)
+	}
+	u, err := res.Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := u.Object["status"]; ok {
+		t.Fatalf("status written with ModuleConfigs off: %v", st)
 	}
 }
