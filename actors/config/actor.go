@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -41,6 +42,9 @@ type Options struct {
 	Missing Gauge
 	// Clock stamps when the ConfigMap went missing (the real clock if nil).
 	Clock supervision.Clock
+	// ModuleConfigs, when set, are a second source laid over the
+	// ConfigMap (moduleconfigs.go).
+	ModuleConfigs *ModuleConfigOptions
 }
 
 // Gauge holds one value (a prometheus.Gauge is one).
@@ -60,6 +64,8 @@ type Actor struct {
 	// missing is set while the ConfigMap is deleted after it had been read:
 	// good stays in force until it exists again.
 	missing bool
+	// existed is set once the ConfigMap has been seen.
+	existed bool
 	// goodData is the ConfigMap's data that good was parsed from.
 	goodData map[string]string
 	writer   *actor.PID
@@ -71,6 +77,9 @@ type Actor struct {
 	rounds uint64
 	stop   context.CancelFunc
 	done   chan struct{}
+	// objects are the ModuleConfigs' state; running their source.
+	objects objects
+	running sync.WaitGroup
 }
 
 // New returns the producer of a config actor.
@@ -92,6 +101,10 @@ type watchEnded struct{ Err error }
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
+	if msg, ok := ctx.Message().(objectsReport); ok { // the second source (moduleconfigs.go)
+		a.handleObjectsReport(ctx, msg)
+		return
+	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		a.handleStarted(ctx)

@@ -31,6 +31,16 @@
 // resourceVersion it wrote: the written data is applied at once, and the
 // watch's report of that version (the echo) is dropped without a parse.
 //
+// ModuleConfigs (Options.ModuleConfigs, moduleconfigs.go) are a second
+// source: every object of this operator's modules is validated and laid
+// over the ConfigMap's data with moduleconfig.Overlay's precedence by the
+// pure layers (layers.go), an invalid one replaced by its last valid
+// generation; the result goes the ConfigMap's way above, so nothing
+// downstream tells the sources apart. ConfigMap sections of a module with
+// settings versions are version 1, converted on read. Each object's
+// status is written by the writer child; Objects (objects.go) is the
+// informer and the status writer on the apiserver.
+//
 // The I/O half: Store.Watch and Store.Run report the one ConfigMap with an
 // informer limited to it; Store.ApplyPatch writes config patches with
 // read-modify-write on resourceVersion, retrying on conflict, creating the

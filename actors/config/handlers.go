@@ -18,7 +18,11 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 		a.opts.Report = ctx.Parent()
 	}
 	a.own = newOwnWrites()
-	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, a.opts.Log)))
+	var status StatusWriter
+	if a.opts.ModuleConfigs != nil {
+		status = a.opts.ModuleConfigs.Status
+	}
+	a.writer = ctx.Spawn(actor.PropsFromProducer(newWriter(a.opts.Writer, status, a.opts.Log)))
 	watchCtx, cancel := context.WithCancel(context.Background())
 	a.stop, a.done = cancel, make(chan struct{})
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), a.done
@@ -29,12 +33,14 @@ func (a *Actor) handleStarted(ctx actor.Context) {
 			root.Send(self, watchEnded{Err: err})
 		}
 	}()
+	a.startObjects(ctx, watchCtx)
 }
 
 func (a *Actor) stopWatch() {
 	if a.stop != nil {
 		a.stop()
 		<-a.done
+		a.running.Wait()
 		a.stop = nil
 	}
 }
@@ -67,7 +73,8 @@ func (a *Actor) handlePatchWritten(ctx actor.Context, msg patchWritten) {
 }
 
 func (a *Actor) handleSnapshot(ctx actor.Context, s Snapshot) {
-	if a.keepWhileMissing(s) {
+	s, ok := a.layered(ctx, s)
+	if !ok || a.keepWhileMissing(s) {
 		return
 	}
 	parsed, err := a.cache.Parse(s.Data)
@@ -92,7 +99,7 @@ func (a *Actor) apply(ctx actor.Context, s Snapshot, parsed values.Sections) {
 		before = *a.good
 	}
 	initial := a.good == nil
-	a.good, a.goodData = &parsed, s.Data
+	a.good, a.goodData = &parsed, s.rawData()
 	change := values.Diff(before, parsed)
 	if !initial && change.IsEmpty() {
 		return

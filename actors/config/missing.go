@@ -17,9 +17,16 @@ import (
 // log, the gauge and the board say until the ConfigMap exists again; its
 // content then is applied as any change.
 func (a *Actor) keepWhileMissing(s Snapshot) bool {
+	if s.Exists {
+		a.existed = true
+	}
 	switch {
 	case a.good == nil:
 		a.publishMissing(false, time.Time{})
+	case !s.Exists && !a.existed:
+		// Never created: the ModuleConfigs laid over an empty
+		// configuration (layered again after they changed).
+		return false
 	case !s.Exists:
 		if !a.missing {
 			// Published before the log: a reader of the log finds the
@@ -68,6 +75,7 @@ func (a *Actor) handleConfigPatch(ctx actor.Context, msg messages.ConfigPatch) {
 		a.opts.Log.Warn("ConfigMap missing; a config patch recreates it from the last good configuration",
 			"configMap", a.opts.Name, "hook", msg.Hook)
 	}
+	a.warnCoveredPatch(msg.Hook, msg.Patch)
 	a.own.sent()
 	ctx.Request(a.writer, writePatch{Patch: msg, Absent: absent, ReplyTo: ctx.Sender()})
 }

@@ -22,6 +22,18 @@ type Snapshot struct {
 	Exists          bool
 	Data            map[string]string
 	ResourceVersion string
+	// raw is the ConfigMap's own data when Data has the ModuleConfigs laid
+	// over it (layered).
+	raw     map[string]string
+	layered bool
+}
+
+// rawData is the ConfigMap's own data, without the ModuleConfigs.
+func (s Snapshot) rawData() map[string]string {
+	if s.layered {
+		return s.raw
+	}
+	return s.Data
 }
 
 func snapshotOf(cm *corev1.ConfigMap) Snapshot {
@@ -61,20 +73,30 @@ func (s *Store) startWatch(ctx context.Context, onChange func(Snapshot)) (<-chan
 	h := r.handlers()
 	informer := kubewatch.NewInformer(s.listWatch(ctx), &corev1.ConfigMap{}, "ConfigMap "+s.namespace+"/"+s.name, nil,
 		kubewatch.Handler{Add: h.AddFunc, Update: h.UpdateFunc, Delete: h.DeleteFunc})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		informer.Run(ctx)
-	}()
-	// Synced is closed as soon as the handler has had the first list.
-	select {
-	case <-informer.Synced():
-	case <-ctx.Done():
+	stopped, synced := runInformer(ctx, informer)
+	if !synced {
 		return stopped, fmt.Errorf("%w: %s/%s: %v", ErrWatchNotSynced, s.namespace, s.name, ctx.Err())
 	}
 	_, exists := informer.Get(s.namespace + "/" + s.name)
 	r.reportAbsentIfUnseen(exists)
 	return stopped, nil
+}
+
+// runInformer runs informer until ctx is done and waits for its first
+// list (the handler has had it when Synced is closed); synced is false
+// when ctx ended first. stopped is closed once the informer has stopped.
+func runInformer(ctx context.Context, informer *kubewatch.Informer) (stopped <-chan struct{}, synced bool) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		informer.Run(ctx)
+	}()
+	select {
+	case <-informer.Synced():
+		return done, true
+	case <-ctx.Done():
+		return done, false
+	}
 }
 
 // listWatch lists and watches the ConfigMap by name, through a

@@ -42,21 +42,26 @@ const writeTimeout = 30 * time.Second
 // writer is the config actor's child that does the blocking API calls, one
 // patch at a time and in order, so that the config actor keeps taking
 // watch reports meanwhile.
+// It writes ModuleConfigs' statuses too (statuswriter.go).
 type writer struct {
-	w   Writer
-	log *slog.Logger
+	w      Writer
+	status StatusWriter
+	log    *slog.Logger
 }
 
-func newWriter(w Writer, log *slog.Logger) actor.Producer {
-	return func() actor.Actor { return &writer{w: w, log: log} }
+func newWriter(w Writer, status StatusWriter, log *slog.Logger) actor.Producer {
+	return func() actor.Actor { return &writer{w: w, status: status, log: log} }
 }
 
 // Receive implements actor.Actor.
 func (w *writer) Receive(ctx actor.Context) {
-	if msg, ok := ctx.Message().(writePatch); ok {
+	switch msg := ctx.Message().(type) {
+	case writePatch:
 		done, written := w.write(msg.Patch, msg.Absent)
 		done.Tag = msg.Patch.Tag
 		ctx.Respond(patchWritten{Done: done, Written: written, ReplyTo: msg.ReplyTo})
+	case statusWrite:
+		w.writeStatus(msg)
 	}
 }
 

@@ -2,20 +2,17 @@ package moduleobjects
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
-	"sigs.k8s.io/yaml"
 
+	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/moduleobject"
 )
 
@@ -23,11 +20,6 @@ import (
 func gvr() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: moduleobject.Group, Version: moduleobject.Version,
 		Resource: moduleobject.Resource}
-}
-
-func crdGVR() schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1",
-		Resource: "customresourcedefinitions"}
 }
 
 // ErrCRDForbidden: the operator may not create the Module CRD.
@@ -45,62 +37,13 @@ type Objects struct {
 	Namespace string
 }
 
-// EnsureCRD creates the Module CRD when it is missing.
+// EnsureCRD creates the Module CRD when it is missing (crds.EnsureOwn).
 func (o Objects) EnsureCRD(ctx context.Context) error {
-	_, err := o.Client.Resource(crdGVR()).Get(ctx, moduleobject.CRDName, metav1.GetOptions{})
-	if err == nil {
-		return nil
+	err := crds.EnsureOwn(ctx, o.Client, moduleobject.CRD())
+	if errors.Is(err, crds.ErrOwnForbidden) {
+		return fmt.Errorf("%w: %w", ErrCRDForbidden, err)
 	}
-	if apierrors.IsForbidden(err) {
-		return fmt.Errorf("get CRD %s: %w: %w", moduleobject.CRDName, ErrCRDForbidden, err)
-	}
-	if !apierrors.IsNotFound(err) {
-		return fmt.Errorf("get CRD %s: %w", moduleobject.CRDName, err)
-	}
-	crd := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal(moduleobject.CRD(), &crd.Object); err != nil {
-		return fmt.Errorf("read the embedded CRD: %w", err)
-	}
-	_, err = o.Client.Resource(crdGVR()).Create(ctx, crd, metav1.CreateOptions{})
-	switch {
-	case apierrors.IsForbidden(err):
-		return fmt.Errorf("create CRD %s: %w: %w", moduleobject.CRDName, ErrCRDForbidden, err)
-	case err != nil && !apierrors.IsAlreadyExists(err):
-		return fmt.Errorf("create CRD %s: %w", moduleobject.CRDName, err)
-	}
-	return o.established(ctx)
-}
-
-// established waits, by a watch, until the CRD is served.
-func (o Objects) established(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, EstablishTimeout)
-	defer cancel()
-	w, err := o.Client.Resource(crdGVR()).Watch(ctx, metav1.ListOptions{
-		FieldSelector: "metadata.name=" + moduleobject.CRDName})
-	if err != nil {
-		return fmt.Errorf("watch CRD %s: %w", moduleobject.CRDName, err)
-	}
-	defer w.Stop()
-	for ev := range w.ResultChan() {
-		if u, ok := ev.Object.(*unstructured.Unstructured); ok && isEstablished(u) {
-			return nil
-		}
-	}
-	return fmt.Errorf("CRD %s not established within %s", moduleobject.CRDName, EstablishTimeout)
-}
-
-// EstablishTimeout bounds the wait for a created CRD to be served.
-const EstablishTimeout = 30 * time.Second
-
-func isEstablished(u *unstructured.Unstructured) bool {
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		m, _ := c.(map[string]any)
-		if m["type"] == "Established" && m["status"] == "True" {
-			return true
-		}
-	}
-	return false
+	return err
 }
 
 // List returns the objects by name with their generation and status.
@@ -155,18 +98,9 @@ func (o Objects) Create(ctx context.Context, name string, st moduleobject.Status
 	return created.GetGeneration(), o.WriteStatus(ctx, name, st)
 }
 
-// WriteStatus replaces the object's status through the status
-// subresource (a JSON patch: no read, no conflict).
+// WriteStatus replaces the object's status (crds.WriteStatus).
 func (o Objects) WriteStatus(ctx context.Context, name string, st moduleobject.Status) error {
-	patch, err := json.Marshal([]map[string]any{{"op": "add", "path": "/status", "value": st}})
-	if err != nil {
-		return fmt.Errorf("status of Module %s: %w", name, err)
-	}
-	_, err = o.Client.Resource(gvr()).Patch(ctx, name, types.JSONPatchType, patch, metav1.PatchOptions{}, "status")
-	if err != nil {
-		return fmt.Errorf("write status of Module %s: %w", name, err)
-	}
-	return nil
+	return crds.WriteStatus(ctx, o.Client, gvr(), name, st)
 }
 
 // Delete deletes object name; one already gone is no error.

@@ -179,7 +179,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
 		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: s.ObjectPatcher, Webhooks: s.Webhooks, ModuleConfigWebhook: s.ModuleConfigWebhook,
-		ModuleObjects: s.ModuleObjects,
+		ModuleObjects: s.ModuleObjects, ModuleConfigs: s.ModuleConfigs,
 	})
 }
 

@@ -48,7 +48,8 @@ func TestAPIServerOutageRecovery(t *testing.T) {
 	if ran.Sub(ready) > 5*time.Second {
 		t.Fatalf("the hook ran %v after the apiserver was ready, want within 5 s", ran.Sub(ready))
 	}
-	for _, fields := range []map[string]any{{"level": "WARN", "binding": "cms"}, {"level": "WARN", "watch": "ConfigMap"}} {
+	for _, fields := range []map[string]any{{"level": "WARN", "binding": "cms"}, {"level": "WARN", "watch": "ConfigMap"},
+		{"level": "WARN", "watch": "ModuleConfigs"}} {
 		rec := op.waitRecord(t, "watch resumed", fields)
 		if d, _ := rec["down_seconds"].(float64); d < 5 {
 			t.Fatalf("resume record %v: down %vs, want at least 5 s", rec, d)

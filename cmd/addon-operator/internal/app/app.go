@@ -99,6 +99,9 @@ type Config struct {
 	// ModuleConfigWebhook is the ModuleConfig validating webhook's server
 	// and registration (served only with its certificate).
 	ModuleConfigWebhook settings.ModuleConfigWebhook
+	// ModuleConfigs reads the ModuleConfig objects as a second source of
+	// configuration (ADDON_OPERATOR_MODULE_CONFIGS).
+	ModuleConfigs bool
 }
 
 // noLimit is hookexec's "no limit" for a 0 setting.

@@ -62,7 +62,7 @@ func (p parts) children() []operator.Child {
 		{Name: operator.ChildConfig, Props: sys.Props("config", config.New(config.Options{
 			Source: store, Writer: store, Log: log.With("actor", "config"), Errors: p.metrics.configErrors,
 			Name: p.cfg.Namespace + "/" + p.cfg.ConfigMap, Board: p.app.Board, Missing: p.metrics.configMapMissing,
-			Clock: p.cfg.Clock}))},
+			Clock: p.cfg.Clock, ModuleConfigs: p.moduleConfigs()}))},
 		{Name: operator.ChildSchedule, Props: sys.Props("schedule", schedule.New(schedule.Options{
 			Clock: p.cfg.Clock, Log: log.With("actor", "schedule")}))},
 		{Name: operator.ChildKube, Props: sys.Props("kube", kube.New(kube.Options{

@@ -103,6 +103,7 @@ func Own(ns string) Set {
 	s.Add("", "authentication.k8s.io", "tokenreviews", []string{"create"})
 	s.Add("", "authorization.k8s.io", "subjectaccessreviews", []string{"create"})
 	addModuleObjects(&s)
+	addModuleConfigs(&s)
 	return s
 }
 
@@ -115,6 +116,14 @@ func addModuleObjects(s *Set) {
 	s.Add("", "addon-operator.io", "modules/status", verbs)
 	s.Add("", "apiextensions.k8s.io", "customresourcedefinitions", []string{"get", "create", "watch"})
 	s.Add("", "events.k8s.io", "events", eventVerbs)
+}
+
+// addModuleConfigs: the ModuleConfig objects (ADDON_OPERATOR_MODULE_CONFIGS)
+// are read, their status written; their CRD is created when missing with
+// the verbs addModuleObjects grants.
+func addModuleConfigs(s *Set) {
+	s.Add("", "addon-operator.io", "moduleconfigs", []string{"get", "list", "watch"})
+	s.Add("", "addon-operator.io", "moduleconfigs/status", []string{"patch"})
 }
 
 // addObjects adds helm's verbs on each release object's resource, and the

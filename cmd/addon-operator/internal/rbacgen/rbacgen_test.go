@@ -49,6 +49,9 @@ func TestComputeReleaseObjectsBindingsWebhooksAndModuleRules(t *testing.T) {
 	wantCluster := []rbacgen.Rule{
 		rule("", []string{"namespaces", "serviceaccounts"}, all), // in a namespace a release creates: cluster-wide
 		rule("", []string{"pods"}, watch),
+		// the ModuleConfig objects: read, status written (operator's own)
+		rule("addon-operator.io", []string{"moduleconfigs"}, watch),
+		rule("addon-operator.io", []string{"moduleconfigs/status"}, []string{"patch"}),
 		// the Module objects, their CRD and their Events (operator's own)
 		rule("addon-operator.io", []string{"modules", "modules/status"}, all),
 		rule("admissionregistration.k8s.io", []string{"validatingwebhookconfigurations"}, []string{"create", "delete", "get", "update"}),

@@ -84,6 +84,8 @@ type Settings struct {
 	// Remediation is what follows a failed release, for every module
 	// (remediation.go); a module.yaml's remediation wins.
 	Remediation layout.Remediation
+	// ModuleConfigs reads the ModuleConfig objects (moduleconfigs.go).
+	ModuleConfigs bool
 }
 
 // Helm bounds the helm calls: revisions kept per release (HELM_HISTORY_MAX)
@@ -200,7 +202,7 @@ func table() []setting {
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"module-objects", "true", "write a Module object (modules.addon-operator.io) per module and one named global, with status, conditions and Events; false turns it off and leaves the objects as they are", []string{"ADDON_OPERATOR_MODULE_OBJECTS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}, slices.Concat(webhookTable(), hookFileTable(), moduleConfigWebhookTable(), remediationTable())...)
+	}, slices.Concat(webhookTable(), hookFileTable(), moduleConfigWebhookTable(), remediationTable(), moduleConfigTable())...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -274,7 +276,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		ParallelModuleRuns: c.positive(v, "parallel-module-runs"), Drift: strings.ToLower(v["drift"]),
 		WaitReady: c.boolean(v, "wait-ready"), WaitReadyTimeout: c.duration(v, "wait-ready-timeout"),
 		Webhooks: c.webhooks(v), UnnumberedModulesOrder: c.optionalOrder(v, "unnumbered-modules-order"),
-		ModuleObjects: c.boolean(v, "module-objects"), Remediation: c.remediation(v),
+		ModuleObjects: c.boolean(v, "module-objects"), Remediation: c.remediation(v), ModuleConfigs: c.boolean(v, "module-configs"),
 	}
 	st.ModuleConfigWebhook = c.moduleConfigWebhook(v, st.Webhooks.Admission)
 	if st.WaitReadyTimeout == 0 {

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/addon-actors/addon-operator/actors/config"
+	"github.com/addon-actors/addon-operator/moduleconfig"
+	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
+	"github.com/addon-actors/addon-operator/supervision/kubewatch"
+)
+
+// moduleConfigs are the config actor's second source
+// (ADDON_OPERATOR_MODULE_CONFIGS): the ModuleConfig objects, validated
+// against the modules read at start-up, their status written and their
+// metrics registered; nil when the setting is off.
+func (p parts) moduleConfigs() *config.ModuleConfigOptions {
+	if !p.cfg.ModuleConfigs {
+		return nil
+	}
+	log := p.cfg.Log.With("actor", "config", "source", "moduleconfigs")
+	objects := config.Objects{Client: p.dynamic, Log: log,
+		Watch: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
+	targets := map[string]moduleconfig.Target{
+		moduleconfig.GlobalName: moduleconfig.GlobalTarget(schemasOrNil(p.globalSchemas), p.common, mcconversion.Chain{}),
+	}
+	for _, d := range p.defs {
+		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)
+	}
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets,
+		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
+}
+
+// moduleConfigMetrics are {P}module_config_obsolete_version and
+// {P}module_config_invalid_total.
+type moduleConfigMetrics struct {
+	obsolete *prometheus.GaugeVec
+	invalid  *prometheus.CounterVec
+}
+
+func newModuleConfigMetrics(m *metrics, prefix string) moduleConfigMetrics {
+	mc := moduleConfigMetrics{
+		obsolete: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: prefix + "module_config_obsolete_version",
+			Help: "1 for a ModuleConfig whose settings are written at an older version than its module's latest; they are converted on read."},
+			[]string{"module", "version", "latest"}),
+		invalid: prometheus.NewCounterVec(prometheus.CounterOpts{Name: prefix + "module_config_invalid_total",
+			Help: "ModuleConfig generations found not valid on read; the module keeps its last good values."},
+			[]string{"module"}),
+	}
+	m.register(m.reg, mc.obsolete, mc.invalid)
+	return mc
+}
+
+// SetObsolete implements config.ModuleConfigMetrics.
+func (mc moduleConfigMetrics) SetObsolete(module string, version, latest int) {
+	mc.obsolete.WithLabelValues(module, strconv.Itoa(version), strconv.Itoa(latest)).Set(1)
+}
+
+// ClearObsolete implements config.ModuleConfigMetrics.
+func (mc moduleConfigMetrics) ClearObsolete(module string) {
+	mc.obsolete.DeletePartialMatch(prometheus.Labels{"module": module})
+}
+
+// CountInvalid implements config.ModuleConfigMetrics.
+func (mc moduleConfigMetrics) CountInvalid(module string) { mc.invalid.WithLabelValues(module).Inc() }
