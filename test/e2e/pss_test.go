@@ -79,9 +79,11 @@ func TestChartBindsAnExistingClusterRole(t *testing.T) {
 	}
 
 	// least privilege: without rules the ClusterRole has the operator's own
-	// only (TestChartRBACLeastPrivilegeByDefault): its Module objects and
-	// their CRD, Events, and the reviews of the 9115 listener's auth
-	want := []string{"addon-operator.io/modules,modules/status", "apiextensions.k8s.io/customresourcedefinitions",
+	// only (TestChartRBACLeastPrivilegeByDefault): its Module objects, the
+	// ModuleConfigs it reads and their status, their CRDs, Events, and the
+	// reviews of the 9115 listener's auth
+	want := []string{"addon-operator.io/modules,modules/status", "addon-operator.io/moduleconfigs",
+		"addon-operator.io/moduleconfigs/status", "apiextensions.k8s.io/customresourcedefinitions",
 		"events.k8s.io/events", "authentication.k8s.io/tokenreviews", "authorization.k8s.io/subjectaccessreviews"}
 	for _, obj := range renderedObjects(t, map[string]any{"clusterRules": nil}) {
 		if o, ok := obj.(*rbacv1.ClusterRole); ok && (!slices.Equal(ruleTargets(o.Rules), want) || wildcard(o.Rules)) {
