@@ -26,7 +26,7 @@ import (
 func TestModuleConfigWebhook(t *testing.T) {
 	ns := kube.Namespace(t)
 	ensureModuleConfigCRD(t)
-	module := ns + "-web" // ModuleConfigs are cluster-wide: a name of the test's own
+	module := "web-" + objectTag(ns) // ModuleConfigs are cluster-wide: a name of the test's own (no digit after a dash: it would not read back from its values key)
 	root := tree(t, map[string]string{
 		"modules/010-" + module + "/openapi/conversions/v2.yaml": "version: 2\nconversions:\n  - .replicas = .count | del(.count)\n",
 		"modules/010-" + module + "/openapi/config-values.yaml": "type: object\nadditionalProperties: false\n" +
