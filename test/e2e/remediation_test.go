@@ -1,11 +1,13 @@
 package e2e_test
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/scenario"
 )
 
@@ -106,7 +108,13 @@ func TestRetriesEndInStalled(t *testing.T) {
 	if n := failedRuns(); n != 3 {
 		t.Fatalf("%d failed runs of bad when it stalled, want 3", n)
 	}
-	time.Sleep(3 * time.Second) // three retry delays: no fourth run may come
+	// No fourth run can come: the queue holds the stalled task with no
+	// retry armed (the queue core's TestStalledRunWaitsForAChange shows
+	// that such a task runs again only when a run of its module replaces it).
+	if task := stalledTask(t, f.op, "bad"); !task.Stalled || !task.NextRetry.IsZero() || task.Running {
+		t.Fatalf("bad's task in /queue: stalled %v, next retry %v, running %v; want stalled with no retry armed",
+			task.Stalled, task.NextRetry, task.Running)
+	}
 	if n := failedRuns(); n != 3 {
 		t.Fatalf("%d failed runs of bad after it stalled, want 3", n)
 	}
@@ -127,4 +135,24 @@ func TestRetriesEndInStalled(t *testing.T) {
 		_, metrics := f.op.get(t, "/metrics")
 		return !stalledMetric.MatchString(metrics)
 	})
+}
+
+// stalledTask is the task of module in /queue?format=json (the test fails
+// when there is none).
+func stalledTask(t *testing.T, op *operator, module string) messages.Task {
+	t.Helper()
+	_, body := op.get(t, "/queue?format=json")
+	var snap messages.QueueSnapshot
+	if err := json.Unmarshal([]byte(body), &snap); err != nil {
+		t.Fatalf("/queue?format=json: %v\n%s", err, body)
+	}
+	for _, q := range snap.Queues {
+		for _, task := range q.Tasks {
+			if task.Module == module {
+				return task
+			}
+		}
+	}
+	t.Fatalf("no task of %s in /queue:\n%s", module, body)
+	return messages.Task{}
 }
