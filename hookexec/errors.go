@@ -36,6 +36,16 @@ var (
 // leaves out.
 const StderrTailMark = "; last stderr lines:"
 
+// PublicText is what of an error may be shown beyond the operator's own
+// log and debug socket (a TCP port, a Module object's status, an Event):
+// its first line, without the hook stderr it may carry. Hooks print values
+// to stderr, so their output never leaves through those.
+func PublicText(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	line, _, _ = strings.Cut(line, StderrTailMark)
+	return strings.TrimRight(line, " \r\t")
+}
+
 // ExitError is a hook's non-zero exit, with the last lines of its stderr.
 type ExitError struct {
 	Hook       string

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/addon-actors/addon-operator/hookexec"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -165,24 +167,11 @@ func lastRun(r *Run) *LastRun {
 	return out
 }
 
-// FirstLine is s's first non-empty line, trimmed; a first line that ends
-// with a colon announces what follows ("...; last stderr lines:"), so the
-// next non-empty line is joined to it.
+// FirstLine is s's first non-empty line, trimmed, without the hook stderr
+// an error may carry (hookexec.PublicText): the objects and their Events
+// are read by anyone who may list them, and hooks print values to stderr.
 func FirstLine(s string) string {
-	first := ""
-	for line := range strings.SplitSeq(s, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case line == "":
-		case first == "" && strings.HasSuffix(line, ":"):
-			first = line
-		case first == "":
-			return line
-		default:
-			return first + " " + line
-		}
-	}
-	return first
+	return strings.TrimSpace(hookexec.PublicText(strings.TrimLeft(s, " \t\r\n")))
 }
 
 // bounded cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strings"
-
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/messages"
 )
@@ -11,11 +9,7 @@ import (
 // line, without the hook stderr an error may carry. Hooks print values to
 // stderr; the port may be published, so their output never leaves through
 // it (the debug socket, mode 0600, keeps the whole text).
-func PublicText(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	line, _, _ = strings.Cut(line, hookexec.StderrTailMark)
-	return strings.TrimRight(line, " \r\t")
-}
+func PublicText(s string) string { return hookexec.PublicText(s) }
 
 // PublicQueues is snap with every text a task carries cut by PublicText:
 // what /queue serves, as text or JSON. snap itself is left as it is (the
