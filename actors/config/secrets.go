@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
@@ -142,4 +144,33 @@ func (a *Actor) watchSecrets(ctx actor.Context) {
 			}
 		}()
 	}
+}
+
+// Reader reads each value with a GET of its Secret, under ctx: for a
+// one-off check such as plan, where no watch runs.
+func (s Secrets) Reader(ctx context.Context) moduleconfig.SecretValues {
+	return secretGetter{s: s, ctx: ctx}
+}
+
+type secretGetter struct {
+	s   Secrets
+	ctx context.Context
+}
+
+// SecretValue implements moduleconfig.SecretValues: a Secret that is not
+// found is ErrSecretMissing; one that cannot be read (no permission, no
+// apiserver) is ErrSecretUnknown.
+func (g secretGetter) SecretValue(ref moduleconfig.SecretKeyRef) (string, error) {
+	sec, err := g.s.Client.CoreV1().Secrets(g.s.Namespace).Get(g.ctx, ref.Name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return "", fmt.Errorf("%w: no such Secret in namespace %s", moduleconfig.ErrSecretMissing, g.s.Namespace)
+	case err != nil:
+		return "", fmt.Errorf("%w: %v", moduleconfig.ErrSecretUnknown, err)
+	}
+	v, ok := sec.Data[ref.Key]
+	if !ok {
+		return "", fmt.Errorf("%w: the Secret has no key %q", moduleconfig.ErrSecretMissing, ref.Key)
+	}
+	return string(v), nil
 }
