@@ -45,7 +45,8 @@ func (b *Board) Passwords(owner string) mask.Paths {
 // copy a setting into a ConfigMap or an env var).
 func (b *Board) Secrets() mask.Secrets {
 	var out mask.Secrets
-	owners := b.passwords.copy()
+	owners := map[string]mask.Paths{}
+	maps.Copy(owners, b.passwords.copy())
 	maps.Copy(owners, b.configSecrets.copy())
 	for owner := range owners {
 		paths := b.Passwords(owner)
