@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/addon-actors/addon-operator/moduleconfig"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // randomMarker is a value no test writes elsewhere: a Secret's value to
@@ -45,14 +46,15 @@ func putSecret(t *testing.T, ns, name string, data map[string]string) {
 // of the Secret re-runs the module with the new value; a missing key makes
 // the object not valid (the status names the Secret and the key), counted,
 // and the module keeps its values. No value appears in the log, plan (an
-// -f file with settingsFrom included), module why, module values, /metrics,
+// -f file whose object names another Secret: the change shown as masks),
+// module why, module render, module values, /metrics,
 // the debug API's values, the ModuleConfig's and the Module's status, or
 // Events.
 func TestModuleConfigSettingsFromSecret(t *testing.T) {
 	ns := kube.Namespace(t)
 	name, names, root := mcModule(t, ns)
 	res := mcClient(t, name)
-	first, second := randomMarker(t, "first-"), randomMarker(t, "second-")
+	first, second, candidate := randomMarker(t, "first-"), randomMarker(t, "second-"), randomMarker(t, "candidate-")
 	putSecret(t, ns, "mc-creds", map[string]string{"text": first})
 	spec := "  enabled: true\n  version: 3\n  settingsFrom:\n  - secretKeyRef: {name: mc-creds, key: text}\n    path: text\n"
 	ensureModuleConfigCRD(t)
@@ -89,9 +91,15 @@ func TestModuleConfigSettingsFromSecret(t *testing.T) {
 		return condition(st, moduleconfig.ConditionValid).Status == "True"
 	})
 	op.waitIdle(t)
-	shown := shownWithSecrets(t, op, root, name, names.ValuesKey, spec)
+	// plan -f with an object naming another Secret: the change shows as
+	// two masks.
+	putSecret(t, ns, "mc-candidate", map[string]string{"text": candidate})
+	shown := shownWithSecrets(t, op, root, ns, name, names.ValuesKey, strings.Replace(spec, "mc-creds", "mc-candidate", 1))
+	if want := mask.String(candidate); !strings.Contains(shown["plan -f"], want) || !strings.Contains(shown["plan -f"], mask.String(second)) {
+		t.Errorf("plan -f shows no change from %s to %s:\n%s", mask.String(second), want, shown["plan -f"])
+	}
 	for what, text := range shown {
-		for _, marker := range []string{first, second, b64(first), b64(second)} {
+		for _, marker := range []string{first, second, candidate, b64(first), b64(second), b64(candidate)} {
 			if strings.Contains(text, marker) {
 				t.Errorf("%s shows a Secret's value %q:\n%s", what, marker, grepLines(text, marker))
 			}
@@ -104,13 +112,20 @@ func TestModuleConfigSettingsFromSecret(t *testing.T) {
 
 // shownWithSecrets is everything the operator shows of the module, by
 // what it is.
-func shownWithSecrets(t *testing.T, op *operator, root, name, key, spec string) map[string]string {
+func shownWithSecrets(t *testing.T, op *operator, root, ns, name, key, spec string) map[string]string {
 	t.Helper()
 	file := filepath.Join(root, "plan-mc.yaml")
 	doc := "apiVersion: " + moduleconfig.APIVersion + "\nkind: ModuleConfig\nmetadata:\n  name: " + name + "\nspec:\n" + spec
 	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	retryUntil(t, "the Module object written", func() error {
+		out, err := kubectl("get", "modules.addon-operator.io", "-l", "addon-operator.io/namespace="+ns, "-o", "name")
+		if err == nil && !strings.Contains(out, "/"+name) {
+			err = fmt.Errorf("no Module object of %s: %s", name, out)
+		}
+		return err
+	})
 	shown := map[string]string{"log": op.logText()}
 	shown["plan"], _ = runPlan(t, op)
 	shown["plan -f"], _ = runPlan(t, op, "-f", file)
@@ -118,12 +133,13 @@ func shownWithSecrets(t *testing.T, op *operator, root, name, key, spec string) 
 	shown["plan --set"], _ = runPlan(t, op, "--set", key+".other=x")
 	shown["module why"] = op.cli(t, "module", "why", name)
 	shown["module values"] = op.cli(t, "module", "values", name, "-o", "json")
+	shown["module render"] = op.cli(t, "module", "render", name)
 	shown["actors --history config"] = op.cli(t, "actors", "--history", "config")
 	shown["actors --history module"] = op.cli(t, "actors", "--history", "module/"+name)
 	_, shown["/metrics"] = op.get(t, "/metrics")
 	for what, args := range map[string][]string{
 		"ModuleConfig": {"get", "moduleconfigs.addon-operator.io", name, "-o", "yaml"},
-		"Module":       {"get", "modules.addon-operator.io", name, "-o", "yaml"},
+		"Module":       {"get", "modules.addon-operator.io", "-l", "addon-operator.io/namespace=" + ns, "-o", "yaml"},
 		"Events":       {"get", "events", "-A", "-o", "yaml"},
 	} {
 		out, err := kubectl(args...)
@@ -133,8 +149,5 @@ func shownWithSecrets(t *testing.T, op *operator, root, name, key, spec string) 
 		shown[what] = out
 	}
 	t.Logf("plan -f:\n%s", shown["plan -f"])
-	if !strings.Contains(shown["Module"], "status:") {
-		t.Errorf("the Module object has no status:\n%s", shown["Module"])
-	}
 	return shown
 }
