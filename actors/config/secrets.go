@@ -9,9 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
@@ -77,23 +75,9 @@ func dropSecretMeta(obj any) (any, error) {
 func (s Secrets) listWatch(ctx context.Context, name string) *cache.ListWatch {
 	opts := s.Health
 	opts.What = []any{"watch", "Secret", "namespace", s.Namespace, "name", name}
-	guard := kubewatch.New(ctx, opts)
 	secrets := s.Client.CoreV1().Secrets(s.Namespace)
-	byName := fields.OneTermEqualSelector("metadata.name", name).String()
-	return &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			o.FieldSelector = byName
-			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
-				return secrets.List(ctx, o)
-			})
-		},
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			o.FieldSelector = byName
-			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
-				return secrets.Watch(ctx, o)
-			})
-		},
-	}
+	return oneByName(ctx, opts, name,
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return secrets.List(ctx, o) }, secrets.Watch)
 }
 
 // secretReport carries one Secret's state into the actor's mailbox.
