@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,13 +21,7 @@ type secretState struct {
 
 func nextSecret(t *testing.T, got <-chan secretState) secretState {
 	t.Helper()
-	select {
-	case s := <-got:
-		return s
-	case <-time.After(10 * time.Second):
-		t.Fatal("no report of the Secret within 10s")
-		return secretState{}
-	}
+	return receive(t, got, "Secret")
 }
 
 // TestSecretsWatch: the watch of one Secret by name on the real apiserver
