@@ -14,7 +14,8 @@ import (
 // moduleConfigs are the config actor's second source
 // (ADDON_OPERATOR_MODULE_CONFIGS): the ModuleConfig objects, validated
 // against the modules read at start-up, their status written and their
-// metrics registered; nil when the setting is off.
+// metrics registered, the Secrets their spec.settingsFrom name watched in
+// the operator's namespace; nil when the setting is off.
 func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	if !p.cfg.ModuleConfigs {
 		return nil
@@ -28,7 +29,9 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	for _, d := range p.defs {
 		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)
 	}
-	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets,
+	secrets := config.Secrets{Client: p.client, Namespace: p.cfg.Namespace,
+		Health: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets, Secrets: secrets,
 		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
 }
 
