@@ -1,0 +1,17 @@
+package main
+
+import "testing"
+
+func TestHookRunsSumsBothScopes(t *testing.T) {
+	text := `# HELP addon_operator_module_hook_run_seconds Duration of hook runs.
+addon_operator_module_hook_run_seconds_bucket{module="m0",hook="h",binding="beforeHelm",queue="main",activation="",le="0.001"} 0
+addon_operator_module_hook_run_seconds_count{module="m0",hook="h",binding="beforeHelm",queue="main",activation=""} 2
+addon_operator_module_hook_run_seconds_count{module="m1",hook="h",binding="afterHelm",queue="main",activation=""} 3
+addon_operator_module_hook_run_seconds_sum{module="m1",hook="h",binding="afterHelm",queue="main",activation=""} 0.5
+addon_operator_global_hook_run_seconds_count{hook="g",binding="onStartup",queue="main",activation=""} 1
+addon_operator_module_hook_run_user_cpu_seconds_count{module="m0",hook="h",binding="beforeHelm",queue="main",activation=""} 7
+`
+	if got := hookRuns(text); got != 6 {
+		t.Fatalf("hookRuns = %d, want 6 (2+3 module runs, 1 global; buckets, sums and other histograms left out)", got)
+	}
+}
