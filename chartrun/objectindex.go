@@ -50,23 +50,25 @@ type kindObjects struct {
 	objects map[string]map[string]any
 }
 
-// present returns the names of the objects of key that exist, from the
+// present returns which of names exist among the objects of key, from the
 // index; false when it cannot tell (the list or watch failed or ended).
-func (x *objectIndex) present(ctx context.Context, key kindIn) (map[string]bool, bool) {
-	objects, ok := x.get(ctx, key)
+func (x *objectIndex) present(ctx context.Context, key kindIn, names []string) (map[string]bool, bool) {
+	objects, ok := x.get(ctx, key, names)
 	if !ok {
 		return nil, false
 	}
-	names := make(map[string]bool, len(objects))
+	found := make(map[string]bool, len(objects))
 	for n := range objects {
-		names[n] = true
+		found[n] = true
 	}
-	return names, true
+	return found, true
 }
 
-// get returns the objects of key by name (a copy of the map; the contents
-// are shared and must not be changed); false when it cannot tell.
-func (x *objectIndex) get(ctx context.Context, key kindIn) (map[string]map[string]any, bool) {
+// get returns the objects of key named in names that exist, by name (the
+// contents are shared and must not be changed); false when it cannot tell.
+// A run asks for its release's objects only: what it costs does not grow
+// with the objects of other releases in the index.
+func (x *objectIndex) get(ctx context.Context, key kindIn, names []string) (map[string]map[string]any, bool) {
 	k := x.kind(ctx, key)
 	select {
 	case <-k.listed:
@@ -79,11 +81,22 @@ func (x *objectIndex) get(ctx context.Context, key kindIn) (map[string]map[strin
 		x.drop(key, k)
 		return nil, false
 	}
-	objects := make(map[string]map[string]any, len(k.objects))
-	for n, o := range k.objects {
-		objects[n] = o
+	objects := make(map[string]map[string]any, len(names))
+	for _, n := range names {
+		if o, ok := k.objects[n]; ok {
+			objects[n] = o
+		}
 	}
 	return objects, true
+}
+
+// namesOf are the names of objects.
+func namesOf(objects []*Object) []string {
+	names := make([]string, len(objects))
+	for i, o := range objects {
+		names[i] = o.Name
+	}
+	return names
 }
 
 // kind returns the entry of key, starting its list and watch if none runs.
@@ -142,6 +155,9 @@ func entryOf(obj runtime.Object) (name string, body map[string]any, gone bool) {
 	case *metav1.PartialObjectMetadata:
 		return o.Name, nil, o.DeletionTimestamp != nil
 	case *unstructured.Unstructured:
+		// managedFields are most of a small object and nothing here reads
+		// them (a drift is confirmed with a GET): the index keeps the rest.
+		unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
 		return o.GetName(), o.Object, o.GetDeletionTimestamp() != nil
 	}
 	return "", nil, true
