@@ -203,7 +203,7 @@ func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (r
 		r.upgrades, r.usage.line(o.modules), r.phases)
 	fmt.Printf("%-35s %s\n", "", r.usage.boundLine(r.ready))
 	fmt.Printf("%-35s %s\n", "", r.usage.perLine(o.modules, o.configRuns(), r.hookRuns))
-	fmt.Printf("%-35s %s\n", "", discoveryLine(r.discovered, time.Duration(o.configRuns())*o.hookCPU))
+	fmt.Printf("%-35s %s\n", "", discoveryLine(r.discovered, r.atDiscovered, time.Duration(o.configRuns())*o.hookCPU))
 	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
 	fmt.Printf("%-35s %s\n", "", r.requests.objectsLine(o.modules))
 	return r, nil
@@ -253,4 +253,6 @@ type result struct {
 	// discovered is when the first discovery ended (from the log), after
 	// every module's hooks were configured.
 	discovered time.Duration
+	// atDiscovered is the CPU spent when discovery ended.
+	atDiscovered cpuPoint
 }

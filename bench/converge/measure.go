@@ -40,9 +40,10 @@ func measure(bin string, setup *scenario.Bench, settle time.Duration, heap strin
 		return result{}, err
 	}
 	samples := startSampler(op.Pid(), clusterPIDs(c.Dir), 20*time.Millisecond)
+	trail := startTrail(op.Pid(), clusterPIDs(c.Dir), start, 20*time.Millisecond)
 	ready, err := op.WaitReady()
+	trail.stop()
 	u, uerr := samples.finish()
-	runs, merr := operatorHookRuns(op)
 	readyAt := time.Now()
 	time.Sleep(settle) // a bench, not a test: the writes after readiness are counted too
 	after, rerr := apiRequests(context.Background(), c.Kubeconfig)
@@ -54,6 +55,9 @@ func measure(bin string, setup *scenario.Bench, settle time.Duration, heap strin
 	if heap != "" && err == nil {
 		herr = heapProfile(socket, heap)
 	}
+	// Last: rendering /metrics at 1,000 modules allocates megabytes. The
+	// runs up to ready are all there (a restart's converge is done then).
+	runs, merr := operatorHookRuns(op)
 	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before), hookRuns: runs}
 	if err == nil {
 		err = errors.Join(uerr, merr, herr, rerr)
@@ -65,6 +69,7 @@ func measure(bin string, setup *scenario.Bench, settle time.Duration, heap strin
 	logs := []byte(op.Logs())
 	r.upgrades = countUpgrades(logs)
 	r.phases, r.discovered = phases(logs, start)
+	r.atDiscovered = trail.at(r.discovered)
 	r.log = logs
 	return r, nil
 }

@@ -108,14 +108,18 @@ func (f sizeFigures) anonPerModule(r result) float64 {
 	return float64(r.usage.restAnon) / 1024 / float64(max(f.modules, 1))
 }
 
-// discoveryLine sets when discovery ended beside what the hooks' --config
-// runs cost over the cores (priced with the hook alone): discovery waits
-// for them, and cannot end sooner.
-func discoveryLine(discovered, configCPU time.Duration) string {
+// discoveryLine sets when discovery ended beside the CPU spent by then
+// over the cores (operator + hooks + cluster: discovery cannot end
+// sooner) and what the hooks' --config runs cost over the cores (priced
+// with the hook alone).
+func discoveryLine(discovered time.Duration, by cpuPoint, configCPU time.Duration) string {
+	cores := runtime.NumCPU()
+	text := fmt.Sprintf("discovered after %.2fs; CPU by then operator %.2fs + hooks %.2fs + apiserver/etcd %.2fs: a floor of %.2fs (%.2f× that)",
+		discovered.Seconds(), by.self.Seconds(), by.hooks.Seconds(), by.cluster.Seconds(), by.floor(cores).Seconds(),
+		ratio(discovered, by.floor(cores)))
 	if configCPU == 0 {
-		return fmt.Sprintf("discovered after %.2fs (no hooks)", discovered.Seconds())
+		return text
 	}
-	over := configCPU / time.Duration(runtime.NumCPU())
-	return fmt.Sprintf("discovered after %.2fs; the --config runs' CPU over the cores %.2fs (%.2fs / %d): %.2f× that",
-		discovered.Seconds(), over.Seconds(), configCPU.Seconds(), runtime.NumCPU(), ratio(discovered, over))
+	over := configCPU / time.Duration(cores)
+	return text + fmt.Sprintf("; the --config runs' CPU over the cores %.2fs (%.2f× that)", over.Seconds(), ratio(discovered, over))
 }
