@@ -202,7 +202,7 @@ func (o options) measureRun(i int, prefix, bin string, setup *scenario.Bench) (r
 	fmt.Printf("%-35s ready in %6.2fs  helm upgrades %3d  %s  (%s)\n", name+":", r.ready.Seconds(),
 		r.upgrades, r.usage.line(o.modules), r.phases)
 	fmt.Printf("%-35s %s\n", "", r.usage.boundLine(r.ready))
-	fmt.Printf("%-35s %s\n", "", r.usage.perLine(o.modules, o.configRuns(), r.hookRuns))
+	fmt.Printf("%-35s %s; %s\n", "", r.usage.perLine(o.modules, o.configRuns(), r.hookRuns), r.goMemory.line())
 	fmt.Printf("%-35s %s\n", "", discoveryLine(r.discovered, r.atDiscovered, time.Duration(o.configRuns())*o.hookCPU))
 	fmt.Printf("%-35s %s\n", "", r.requests.line(o.modules))
 	fmt.Printf("%-35s %s\n", "", r.requests.objectsLine(o.modules))
@@ -253,6 +253,8 @@ type result struct {
 	// discovered is when the first discovery ended (from the log), after
 	// every module's hooks were configured.
 	discovered time.Duration
+	// goMemory is the Go runtime's memory at rest (when /metrics was read).
+	goMemory goMemory
 	// atDiscovered is the CPU spent when discovery ended.
 	atDiscovered cpuPoint
 }

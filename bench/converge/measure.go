@@ -57,8 +57,8 @@ func measure(bin string, setup *scenario.Bench, settle time.Duration, heap strin
 	}
 	// Last: rendering /metrics at 1,000 modules allocates megabytes. The
 	// runs up to ready are all there (a restart's converge is done then).
-	runs, merr := operatorHookRuns(op)
-	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before), hookRuns: runs}
+	runs, mem, merr := operatorMetrics(op)
+	r := result{ready: ready, peakRSS: u.peakRSS, usage: u, requests: after.since(before), hookRuns: runs, goMemory: mem}
 	if err == nil {
 		err = errors.Join(uerr, merr, herr, rerr)
 	}
@@ -74,17 +74,17 @@ func measure(bin string, setup *scenario.Bench, settle time.Duration, heap strin
 	return r, nil
 }
 
-// operatorHookRuns reads the hook runs (bindings' runs, not --config) from
-// the operator's /metrics.
-func operatorHookRuns(op *scenario.Process) (int, error) {
+// operatorMetrics reads the hook runs (bindings' runs, not --config) and
+// the Go runtime's memory from the operator's /metrics.
+func operatorMetrics(op *scenario.Process) (int, goMemory, error) {
 	status, body, err := op.Get("/metrics")
 	if err != nil {
-		return 0, fmt.Errorf("operator /metrics: %w", err)
+		return 0, goMemory{}, fmt.Errorf("operator /metrics: %w", err)
 	}
 	if status != 200 {
-		return 0, fmt.Errorf("operator /metrics: status %d", status)
+		return 0, goMemory{}, fmt.Errorf("operator /metrics: status %d", status)
 	}
-	return hookRuns(string(body)), nil
+	return hookRuns(string(body)), goMemoryOf(string(body)), nil
 }
 
 // clusterPIDs are the kube-apiserver and etcd of the cluster in dir, from
