@@ -95,6 +95,9 @@ func scaleText(all []sizeFigures) string {
 		last.modules, first.modules, ratio(lr.ready, fr.ready), ratio(lr.discovered, fr.discovered),
 		ratio(last.perModule(lr), first.perModule(fr)), ratio(last.perRun(lr), first.perRun(fr)),
 		last.anonPerModule(lr)/max(first.anonPerModule(fr), 1e-9))
+	fmt.Fprintf(&b, "each module past the first %d (restart, at rest): anon %.1f KB, operator CPU %.2f ms\n", first.modules,
+		float64(lr.usage.restAnon-fr.usage.restAnon)/1024/float64(max(last.modules-first.modules, 1)),
+		ms(perCount(lr.usage.cpu-fr.usage.cpu, last.modules-first.modules)))
 	return b.String()
 }
 
