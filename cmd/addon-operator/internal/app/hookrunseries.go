@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/proto"
 )
 
 // The buckets of the hook run histograms: durations and CPU from 1 ms,
@@ -32,6 +34,7 @@ type runSeries struct {
 // runRecord is one label set's figures.
 type runRecord struct {
 	labels                         []string
+	pairs                          []*dto.LabelPair // sorted by name, made once
 	seconds, userCPU, sysCPU       histogram[[16]uint64]
 	contextBytes                   histogram[[12]uint64]
 	maxRSS                         float64
@@ -54,15 +57,35 @@ func (h *histogram[B]) observe(bounds []float64, v float64) {
 	h.sum += v
 }
 
-// metric is h as a const histogram of desc: the counts made cumulative.
-func (h *histogram[B]) metric(desc *prometheus.Desc, bounds []float64, labels []string) prometheus.Metric {
-	buckets := make(map[float64]uint64, len(bounds))
+// metric is h as a histogram of desc with the label pairs given.
+func (h *histogram[B]) metric(desc *prometheus.Desc, bounds []float64, labels []*dto.LabelPair) prometheus.Metric {
+	buckets := make([]*dto.Bucket, len(bounds))
+	cells := make([]dto.Bucket, len(bounds)) // one allocation for all
 	var acc uint64
 	for i, le := range bounds {
 		acc += h.counts[i]
-		buckets[le] = acc
+		cells[i].CumulativeCount, cells[i].UpperBound = proto.Uint64(acc), proto.Float64(le)
+		buckets[i] = &cells[i]
 	}
-	return prometheus.MustNewConstHistogram(desc, h.count, h.sum, buckets, labels...)
+	return recordMetric{desc: desc, labels: labels, hist: &dto.Histogram{SampleCount: proto.Uint64(h.count),
+		SampleSum: proto.Float64(h.sum), Bucket: buckets}}
+}
+
+// recordMetric is one metric of a record as /metrics writes it: no map
+// of buckets and no label validation per scrape, as a const metric's.
+type recordMetric struct {
+	desc    *prometheus.Desc
+	labels  []*dto.LabelPair
+	hist    *dto.Histogram
+	counter *dto.Counter
+	gauge   *dto.Gauge
+}
+
+func (m recordMetric) Desc() *prometheus.Desc { return m.desc }
+
+func (m recordMetric) Write(out *dto.Metric) error {
+	out.Label, out.Histogram, out.Counter, out.Gauge = m.labels, m.hist, m.counter, m.gauge
+	return nil
 }
 
 func newRunSeries(prefix string, labels []string) *runSeries {
@@ -93,7 +116,7 @@ func (s *runSeries) observe(labels []string, f runFigures) {
 	defer s.mu.Unlock()
 	r := s.byKey[key]
 	if r == nil {
-		r = &runRecord{labels: labels}
+		r = &runRecord{labels: labels, pairs: prometheus.MakeLabelPairs(s.seconds, labels)}
 		s.byKey[key] = r
 		s.sorted = append(s.sorted, r)
 	}
@@ -124,13 +147,13 @@ func (s *runSeries) Collect(ch chan<- prometheus.Metric) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range s.sorted {
-		ch <- r.seconds.metric(s.seconds, runBuckets, r.labels)
-		ch <- r.userCPU.metric(s.userCPU, runBuckets, r.labels)
-		ch <- r.sysCPU.metric(s.sysCPU, runBuckets, r.labels)
-		ch <- prometheus.MustNewConstMetric(s.maxRSS, prometheus.GaugeValue, r.maxRSS, r.labels...)
-		ch <- r.contextBytes.metric(s.contextBytes, contextBuckets, r.labels)
-		ch <- prometheus.MustNewConstMetric(s.errors, prometheus.CounterValue, r.errors, r.labels...)
-		ch <- prometheus.MustNewConstMetric(s.allowedErrors, prometheus.CounterValue, r.allowedErrors, r.labels...)
-		ch <- prometheus.MustNewConstMetric(s.success, prometheus.CounterValue, r.success, r.labels...)
+		ch <- r.seconds.metric(s.seconds, runBuckets, r.pairs)
+		ch <- r.userCPU.metric(s.userCPU, runBuckets, r.pairs)
+		ch <- r.sysCPU.metric(s.sysCPU, runBuckets, r.pairs)
+		ch <- recordMetric{desc: s.maxRSS, labels: r.pairs, gauge: &dto.Gauge{Value: proto.Float64(r.maxRSS)}}
+		ch <- r.contextBytes.metric(s.contextBytes, contextBuckets, r.pairs)
+		ch <- recordMetric{desc: s.errors, labels: r.pairs, counter: &dto.Counter{Value: proto.Float64(r.errors)}}
+		ch <- recordMetric{desc: s.allowedErrors, labels: r.pairs, counter: &dto.Counter{Value: proto.Float64(r.allowedErrors)}}
+		ch <- recordMetric{desc: s.success, labels: r.pairs, counter: &dto.Counter{Value: proto.Float64(r.success)}}
 	}
 }
