@@ -50,25 +50,25 @@ type kindObjects struct {
 	objects map[string]map[string]any
 }
 
-// present returns which of objects (all of kind key) exist, by name, from
-// the index; false when it cannot tell (the list or watch failed or ended).
-// It looks up only the names asked for: a release's few objects, not the
-// kind's every object (all the releases' at a thousand modules).
-func (x *objectIndex) present(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, bool) {
-	found, ok := x.get(ctx, key, objects)
+// present returns which of names exist among the objects of key, from the
+// index; false when it cannot tell (the list or watch failed or ended).
+func (x *objectIndex) present(ctx context.Context, key kindIn, names []string) (map[string]bool, bool) {
+	objects, ok := x.get(ctx, key, names)
 	if !ok {
 		return nil, false
 	}
-	names := make(map[string]bool, len(found))
-	for n := range found {
-		names[n] = true
+	found := make(map[string]bool, len(objects))
+	for n := range objects {
+		found[n] = true
 	}
-	return names, true
+	return found, true
 }
 
-// get returns those of objects (all of kind key) that exist, by name (the
+// get returns the objects of key named in names that exist, by name (the
 // contents are shared and must not be changed); false when it cannot tell.
-func (x *objectIndex) get(ctx context.Context, key kindIn, objects []*Object) (map[string]map[string]any, bool) {
+// A run asks for its release's objects only: what it costs does not grow
+// with the objects of other releases in the index.
+func (x *objectIndex) get(ctx context.Context, key kindIn, names []string) (map[string]map[string]any, bool) {
 	k := x.kind(ctx, key)
 	select {
 	case <-k.listed:
@@ -81,13 +81,22 @@ func (x *objectIndex) get(ctx context.Context, key kindIn, objects []*Object) (m
 		x.drop(key, k)
 		return nil, false
 	}
-	found := make(map[string]map[string]any, len(objects))
-	for _, o := range objects {
-		if content, ok := k.objects[o.Name]; ok {
-			found[o.Name] = content
+	objects := make(map[string]map[string]any, len(names))
+	for _, n := range names {
+		if o, ok := k.objects[n]; ok {
+			objects[n] = o
 		}
 	}
-	return found, true
+	return objects, true
+}
+
+// namesOf are the names of objects.
+func namesOf(objects []*Object) []string {
+	names := make([]string, len(objects))
+	for i, o := range objects {
+		names[i] = o.Name
+	}
+	return names
 }
 
 // kind returns the entry of key, starting its list and watch if none runs.
@@ -146,6 +155,9 @@ func entryOf(obj runtime.Object) (name string, body map[string]any, gone bool) {
 	case *metav1.PartialObjectMetadata:
 		return o.Name, nil, o.DeletionTimestamp != nil
 	case *unstructured.Unstructured:
+		// managedFields are most of a small object and nothing here reads
+		// them (a drift is confirmed with a GET): the index keeps the rest.
+		unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
 		return o.GetName(), o.Object, o.GetDeletionTimestamp() != nil
 	}
 	return "", nil, true

@@ -47,6 +47,8 @@ type Actor struct {
 	opts Options
 	core *Core
 	sys  *actor.ActorSystem
+	// writers run the apiserver calls, a few at a time.
+	writers *writers
 }
 
 // takeLead asks the actor to ensure the CRD and list the objects, again
@@ -61,7 +63,7 @@ func New(opts Options) actor.Producer {
 	if opts.Work == nil {
 		opts.Work = context.Background()
 	}
-	return func() actor.Actor { return &Actor{opts: opts, core: NewCore()} }
+	return func() actor.Actor { return &Actor{opts: opts, core: NewCore(), writers: &writers{max: maxWriters}} }
 }
 
 // Receive implements actor.Actor.
@@ -106,18 +108,18 @@ func (a *Actor) lead() (map[string]Existing, error) {
 	return a.opts.Store.List(a.opts.Work)
 }
 
-// apply carries out one effect; the apiserver's calls run in goroutines
-// that report back.
+// apply carries out one effect; the apiserver's calls run on the writers
+// (maxWriters at once) and report back.
 func (a *Actor) apply(ctx actor.Context, e Effect) {
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	report := func(ev Event) { sys.Root.Send(self, ev) }
 	switch e := e.(type) {
 	case WriteStatus:
-		go a.writeStatus(e, report)
+		a.writers.do(func() { a.writeStatus(e, report) })
 	case CreateObject:
-		go a.create(e, report)
+		a.writers.do(func() { a.create(e, report) })
 	case DeleteObject:
-		go a.delete(e, report)
+		a.writers.do(func() { a.delete(e, report) })
 	case EmitEvent:
 		a.opts.Recorder.Eventf(reference(e.Name), nil, e.Event.Type, e.Event.Reason, e.Event.Action, "%s", e.Event.Note)
 	case ArmTimer:

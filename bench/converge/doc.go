@@ -44,4 +44,21 @@
 // cannot be faster); then the requests the apiserver served, per module.
 // Before the runs it prices the fixture's hook alone. -hooks=false leaves
 // the hooks out: the operator's and helm's own cost.
+//
+// Each run's lines also say how far its ready time is from that CPU floor
+// (ready / floor); the operator's CPU per module and per hook run (the
+// bindings' runs from its /metrics, plus one --config per module's hook);
+// its anonymous memory at rest (RssAnon 3 s after ready, once it returned
+// the start's garbage) per module, with the Go heap, stacks and goroutines
+// then; and when discovery ended beside the CPU spent by then (sampled
+// every 20 ms) over the cores and the hooks' --config runs' CPU over the
+// cores. -disabled N disables the last N modules (what a disabled module
+// costs). -profile DIR adds a heap profile of each run, taken at rest.
+//
+// -scale 100,1000 runs each size on a cluster of its own (the binary built
+// once) and ends with a line per size and the ratio of the last to the
+// first: ready against the floor, discovery, the operator's CPU per module
+// and per hook run, anon per module:
+//
+//	go run ./bench/converge -scale 100,1000 -weights 10 -parallel 8 -restarts 3
 package main

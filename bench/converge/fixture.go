@@ -30,15 +30,16 @@ data:
 // generate writes modules/NNN-mN with a hook and a chart of 2 ConfigMaps;
 // NNN is the module's weight (weightOf). Without hooks the modules are
 // charts only; with roots > 0 the modules after the first roots have a
-// module.yaml requiring one of them (requiredRoot).
-func generate(work string, n, weights, roots int, hooks bool) error {
+// module.yaml requiring one of them (requiredRoot). The last disabled
+// modules are disabled in the modules' values.yaml.
+func generate(work string, n, weights, roots int, hooks bool, disabled int) error {
 	enabled := ""
 	for i := range n {
 		dir := filepath.Join(work, "modules", fmt.Sprintf("%03d-m%d", weightOf(i, n, weights), i))
 		if err := cluster.WriteTree(dir, moduleFiles(i, requiredRoot(i, roots), hooks), 0o755); err != nil {
 			return err
 		}
-		enabled += fmt.Sprintf("m%dEnabled: true\n", i)
+		enabled += fmt.Sprintf("m%dEnabled: %t\n", i, i < n-disabled)
 	}
 	return cluster.WriteTree(filepath.Join(work, "modules"), map[string]string{"values.yaml": enabled}, 0o755)
 }

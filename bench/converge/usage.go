@@ -18,6 +18,9 @@ type usage struct {
 	cluster time.Duration // user+sys of kube-apiserver and etcd during the run
 	peakRSS int64         // VmHWM: the kernel's high-water mark
 	anonRSS int64         // the highest RssAnon sampled while it ran
+	// restAnon is RssAnon once the run is ready (and has settled): what
+	// the operator keeps, not its peak.
+	restAnon int64
 }
 
 // sampler watches a process's RssAnon every interval until finished (the
@@ -70,14 +73,46 @@ func (u usage) line(modules int) string {
 		u.cpu.Seconds(), float64(per.Microseconds())/1000, u.peakRSS>>20, u.anonRSS>>20)
 }
 
-// boundLine says where the CPU of a run went and the wall time that CPU
-// alone takes on this machine's cores: a converge cannot be faster than
-// (operator + hooks + apiserver and etcd) / cores.
-func (u usage) boundLine() string {
+// floor is the wall time the run's CPU alone takes on this machine's
+// cores: a converge cannot be faster than (operator + hooks + apiserver
+// and etcd) / cores.
+func (u usage) floor() time.Duration {
+	return (u.cpu + u.hooks + u.cluster) / time.Duration(runtime.NumCPU())
+}
+
+// boundLine says where the CPU of a run went, the floor it makes, and how
+// far the run's ready time is from it.
+func (u usage) boundLine(ready time.Duration) string {
 	all := u.cpu + u.hooks + u.cluster
-	return fmt.Sprintf("CPU operator %.2fs + hooks %.2fs + apiserver/etcd %.2fs = %.2fs: %.2fs of wall on %d cores",
+	return fmt.Sprintf("CPU operator %.2fs + hooks %.2fs + apiserver/etcd %.2fs = %.2fs: a floor of %.2fs of wall on %d cores; ready %.2fs = %.2f× the floor",
 		u.cpu.Seconds(), u.hooks.Seconds(), u.cluster.Seconds(), all.Seconds(),
-		(all / time.Duration(runtime.NumCPU())).Seconds(), runtime.NumCPU())
+		u.floor().Seconds(), runtime.NumCPU(), ready.Seconds(), ratio(ready, u.floor()))
+}
+
+// perLine is the operator's CPU per module and per hook run (configRuns
+// --config runs, the fixture's hook files, and bindingRuns from the
+// operator's metrics), and the anonymous memory it keeps per module.
+func (u usage) perLine(modules, configRuns, bindingRuns int) string {
+	runs := configRuns + bindingRuns
+	return fmt.Sprintf("operator CPU %.2f ms/module, %.2f ms/hook run (%d hook runs: %d --config + %d bindings); anon at rest %d MB (%.1f KB/module)",
+		ms(perCount(u.cpu, modules)), ms(perCount(u.cpu, runs)), runs, configRuns, bindingRuns,
+		u.restAnon>>20, float64(u.restAnon)/1024/float64(max(modules, 1)))
+}
+
+// perCount is d / n, 0 when n is 0.
+func perCount(d time.Duration, n int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	return d / time.Duration(n)
+}
+
+// ratio is a / b, 0 when b is 0.
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a.Seconds() / b.Seconds()
 }
 
 // usageSummary prints medians of a series of runs' usage, for the restarts.

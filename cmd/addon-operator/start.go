@@ -176,8 +176,8 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
 		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout, Remediation: s.Remediation,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, HookFiles: s.HookFiles, ParallelModuleRuns: s.ParallelModuleRuns,
-		UnnumberedModulesOrder: s.UnnumberedModulesOrder,
-		CRDFilterPrefixes:      s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
+		HookConfigConcurrency: s.HookConfigConcurrency, UnnumberedModulesOrder: s.UnnumberedModulesOrder,
+		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: s.ObjectPatcher, Webhooks: s.Webhooks, ModuleConfigWebhook: s.ModuleConfigWebhook,
 		ModuleObjects: s.ModuleObjects, ModuleConfigs: s.ModuleConfigs,
 	})

@@ -74,6 +74,9 @@ type Config struct {
 	// ParallelModuleRuns > 1 runs the module runs of one weight in that
 	// many parallel queues (ADDON_OPERATOR_PARALLEL_MODULE_RUNS).
 	ParallelModuleRuns int
+	// HookConfigConcurrency is how many modules run their hooks' --config
+	// at once (ADDON_OPERATOR_HOOK_CONFIG_CONCURRENCY); 0: configureSlots.
+	HookConfigConcurrency int
 	// UnnumberedModulesOrder, when set, is the order of a module dir
 	// without a numeric prefix (ADDON_OPERATOR_UNNUMBERED_MODULES_ORDER);
 	// nil: such modules run after the numbered ones.
@@ -183,7 +186,7 @@ func Start(cfg Config) (*App, error) {
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
 		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner, webhooks: a.webhooks,
-		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+		slots: make(chan struct{}, configureSlots(cfg.HookConfigConcurrency, runtime.GOMAXPROCS(0)))}
 	root, err := a.System.StartWith(parts.children(), lifecycleOptions(cfg, a, m, parts, read))
 	if err != nil {
 		return nil, err

@@ -72,14 +72,18 @@ func TestMonitoringUsesExportedMetrics(t *testing.T) {
 func histogramNames(m *metrics) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range m.collectors {
-		switch c.(type) {
+		var descs []*prometheus.Desc
+		switch c := c.(type) {
 		case *prometheus.HistogramVec, prometheus.Histogram:
-		default:
-			continue
+			ch := make(chan *prometheus.Desc, 16)
+			go func() { c.Describe(ch); close(ch) }()
+			for d := range ch {
+				descs = append(descs, d)
+			}
+		case *runSeries:
+			descs = c.histograms()
 		}
-		ch := make(chan *prometheus.Desc, 16)
-		go func() { c.Describe(ch); close(ch) }()
-		for d := range ch {
+		for _, d := range descs {
 			if sub := fqName.FindStringSubmatch(d.String()); sub != nil {
 				out[sub[1]] = true
 			}

@@ -61,6 +61,9 @@ type Settings struct {
 	Hooks                HookLimits
 	// HookFiles cap the output files of a hook run (hookfiles.go).
 	HookFiles hookexec.OutputCaps
+	// HookConfigConcurrency is how many modules run their hooks' --config
+	// at once (hookconfig.go); 0: the operator's default.
+	HookConfigConcurrency int
 	// CRDFilterPrefixes and CRDExtraLabels are the settings of modules'
 	// crds/ (layout.ParseCRDFilterPrefixes, crds.ParseExtraLabels).
 	CRDFilterPrefixes string
@@ -202,7 +205,7 @@ func table() []setting {
 		{"debug-keep-tmp-files", "false", "keep each hook run's files (binding context, values, patches) in the tmp dir, for debugging", []string{"DEBUG_KEEP_TMP_FILES"}},
 		{"module-objects", "true", "write a Module object (modules.addon-operator.io) per module and one named global, with status, conditions and Events; false turns it off and leaves the objects as they are", []string{"ADDON_OPERATOR_MODULE_OBJECTS"}},
 		{"batch-hook-probe-timeout", "10s", "time limit of `hook list` and `hook config` when batch hooks are discovered; past it discovery fails naming the file", []string{"ADDON_OPERATOR_BATCH_HOOK_PROBE_TIMEOUT"}},
-	}, slices.Concat(webhookTable(), hookFileTable(), moduleConfigWebhookTable(), remediationTable(), moduleConfigTable())...)
+	}, slices.Concat(webhookTable(), hookFileTable(), moduleConfigWebhookTable(), remediationTable(), moduleConfigTable(), hookConfigTable())...)
 }
 
 // Load reads the settings of `addon-operator start`.
@@ -270,6 +273,7 @@ func convert(v, from map[string]string) (Settings, error) {
 		DebugSocket: v["debug-unix-socket"], HelmIgnore: v["helm-ignore-release"], HookEnvAllowlist: v["hook-env-allowlist"],
 		CheckInterval: c.duration(v, "resources-check-interval"), ModulesCheckInterval: c.duration(v, "modules-check-interval"),
 		ShutdownGrace: c.duration(v, "shutdown-grace"), Hooks: c.hookLimits(v), HookFiles: c.hookFiles(v),
+		HookConfigConcurrency: c.integer(v, "hook-config-concurrency"),
 		ObjectPatcher: ClientLimits{QPS: float32(c.float(v, "object-patcher-kube-client-qps")),
 			Burst: c.integer(v, "object-patcher-kube-client-burst"), Timeout: c.duration(v, "object-patcher-kube-client-timeout")},
 		CRDFilterPrefixes: v["crd-filter-prefixes"], CRDExtraLabels: v["crd-extra-labels"],
