@@ -33,8 +33,10 @@ build:
 test:
 	GO=$(GO) CLUSTER_DIR=$(CLUSTER_DIR) .ci/make-test
 
+## vet: go vet with deploy/Dockerfile's compile settings (no cgo, -trimpath), so that the packages it
+## compiles are the ones the image's build stage and the e2e tests' binary take from the build cache
 vet:
-	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet -trimpath ./...
 
 ## fuzz: run each of FUZZ_TARGETS for FUZZTIME (default 10m), one after another; a crash stops it, its input saved under the package's testdata/fuzz
 fuzz:
