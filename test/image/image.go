@@ -67,8 +67,14 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 		return Built{}, err
 	}
 	defer unlock()
-	srv := startServers(ctx, log)
+	// A failed image stops the servers' build rather than report after it.
+	srvCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := startServers(srvCtx, log)
 	b, err := ensureImage(ctx, p, root, cache, srv, log)
+	if err != nil {
+		cancel()
+	}
 	if _, serr := srv.wait(); err == nil && serr != nil {
 		err = serr
 	}
