@@ -13,8 +13,10 @@
 // The build mounts the host's Go module and build caches into the Go build
 // stages (a run with --target for each), then builds the whole file with no
 // mounts: those stages come from the layer cache, and the image holds
-// nothing of the mounts. Everything is cached by a key of its inputs: the
-// Debian tarball in the user cache dir (~/.cache/addon-operator/image), the
+// nothing of the mounts. Ensure builds the test cluster's servers beside
+// the base images and runs the Go stages after them, so that the kubectl
+// stage finds kubectl's packages in the host's build cache. Everything is
+// cached by a key of its inputs: the Debian tarball in the user cache dir (~/.cache/addon-operator/image), the
 // image in podman's storage tagged with the key of the build context (as
 // .dockerignore leaves it) and the base images. Concurrent callers wait on
 // a file lock. Containers run with runc and ulimits within the host's hard

@@ -38,12 +38,14 @@ type Built struct {
 	Stages map[string]string
 	Bases  []string
 	Podman Podman `json:"-"`
+	Times  Times  `json:"-"` // of the call that returned it
 }
 
 // Ensure returns the image built from the repository that holds the
 // working directory, building it (and the base images it needs) first when
-// podman has no image of its key. log receives a line for each step that
-// takes time.
+// podman has no image of its key. It builds (or finds cached) the test
+// cluster's servers too, beside the base images and before the Go stages
+// (see servers). log receives a line for each step that takes time.
 func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 	if log == nil {
 		log = io.Discard
@@ -65,6 +67,30 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 		return Built{}, err
 	}
 	defer unlock()
+	// A failed image stops the servers' build rather than report after it.
+	srvCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := startServers(srvCtx, log)
+	b, err := ensureImage(ctx, p, root, cache, srv, log)
+	if err != nil {
+		cancel()
+	}
+	if _, serr := srv.wait(); err == nil && serr != nil {
+		err = serr
+	}
+	b.Times.Servers = srv.took
+	return b, err
+}
+
+// Times are where a call of Ensure spent its time: the servers' build (or
+// finding it cached), the base images (beside the servers), the wait for
+// the servers after the bases, and the podman builds.
+type Times struct {
+	Servers, Bases, ServersWait, Podman time.Duration
+}
+
+// ensureImage is Ensure under its lock, with the servers' build running.
+func ensureImage(ctx context.Context, p Podman, root, cache string, srv *servers, log io.Writer) (Built, error) {
 	ctxKey, err := contextKey(root)
 	if err != nil {
 		return Built{}, err
@@ -74,18 +100,25 @@ func Ensure(ctx context.Context, log io.Writer) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
+	times := Times{Bases: time.Since(start)}
 	key := hashStrings(recipe, ctxKey, debianID, golangID)
 	if b, ok, err := found(ctx, p, cache, key); err != nil || ok {
 		if ok {
 			fmt.Fprintf(log, "image: %s cached (its build took %s), %s\n", b.Ref, b.BuildTime.Round(time.Second), MB(b.Size))
 		}
+		b.Times = times
 		return b, err
 	}
+	if times.ServersWait, err = srv.wait(); err != nil {
+		return Built{}, err
+	}
+	podmanStart := time.Now()
 	b, err := build(ctx, p, root, cache, key, log)
 	if err != nil {
 		return Built{}, err
 	}
-	b.BuildTime, b.Bases = time.Since(start), []string{debianID, golangID}
+	times.Podman = time.Since(podmanStart)
+	b.BuildTime, b.Bases, b.Times = time.Since(start)-times.ServersWait, []string{debianID, golangID}, times
 	if err := writeMarker(cache, b); err != nil {
 		return Built{}, err
 	}
