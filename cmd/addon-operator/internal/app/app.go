@@ -26,6 +26,7 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
+	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -175,13 +176,13 @@ func Start(cfg Config) (*App, error) {
 	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
 		return nil, err
 	}
-	a.mcWebhook = startModuleConfigWebhook(cfg, a, client, defs, common, schemasOrNil(globalSchemas))
+	a.mcWebhook = startModuleConfigWebhook(cfg, a, client, defs, common, schemasOrNil(globalSchemas), read.globalChain)
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
+		globalSchemas: globalSchemas, globalChain: read.globalChain, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner, webhooks: a.webhooks,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	root, err := a.System.StartWith(parts.children(), lifecycleOptions(cfg, a, m, parts, read))
@@ -196,7 +197,7 @@ func Start(cfg Config) (*App, error) {
 	go releaseAfterStart(a.Board.ReadyCh(), a.stopped, cfg.Log)
 	a.tick(m.liveTicks)
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
-	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
+	a.planner = newPlanner(cfg, a, client, common, globalSchemas, read.globalChain, parts.scan)
 	return a, nil
 }
 
@@ -334,19 +335,16 @@ func readDirs(cfg Config) (dirsRead, error) {
 	if err := fatalUnseen(cfg.Log, errs); err != nil {
 		return dirsRead{}, err
 	}
-	var globalSchemas *schema.Set
-	if cfg.GlobalHooksDir != "" {
-		globalSchemas, err = schema.Load(os.DirFS(cfg.GlobalHooksDir), "openapi", values.GlobalKey)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return dirsRead{}, fmt.Errorf("global schemas: %w", err)
-		}
+	globalSchemas, globalChain, err := readGlobalOpenAPI(cfg.GlobalHooksDir)
+	if err != nil {
+		return dirsRead{}, err
 	}
 	if _, err := layout.RequirementOrder(defs); err != nil {
 		return dirsRead{}, fmt.Errorf("MODULES_DIR: %w", err)
 	}
 	logModules(cfg.Log, defs)
 	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), unseen: layout.UnseenModules(errs),
-		globalSchemas: globalSchemas}, nil
+		globalSchemas: globalSchemas, globalChain: globalChain}, nil
 }
 
 // checkGlobalHooksDir refuses a GLOBAL_HOOKS_DIR that is not a readable
@@ -422,4 +420,7 @@ type dirsRead struct {
 	unloaded      []string
 	unseen        map[string]string // module dirs that cannot be seen, with the reason
 	globalSchemas *schema.Set
+	// globalChain are the global settings' conversions
+	// ($GLOBAL_HOOKS_DIR/openapi/conversions).
+	globalChain mcconversion.Chain
 }

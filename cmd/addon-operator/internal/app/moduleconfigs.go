@@ -7,7 +7,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/moduleconfig"
-	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
@@ -23,7 +22,7 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	objects := config.Objects{Client: p.dynamic, Log: log,
 		Watch: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
 	targets := map[string]moduleconfig.Target{
-		moduleconfig.GlobalName: moduleconfig.GlobalTarget(schemasOrNil(p.globalSchemas), p.common, mcconversion.Chain{}),
+		moduleconfig.GlobalName: moduleconfig.GlobalTarget(schemasOrNil(p.globalSchemas), p.common, p.globalChain),
 	}
 	for _, d := range p.defs {
 		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)

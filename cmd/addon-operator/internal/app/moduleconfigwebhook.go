@@ -45,8 +45,8 @@ type moduleConfigWebhook struct {
 // webhook; without them, or when it cannot listen or register, only the
 // read side validates (logged once).
 func startModuleConfigWebhook(cfg Config, a *App, client kubernetes.Interface, defs []layout.Definition,
-	common values.Sections, globalSchemas values.Schemas) *moduleConfigWebhook {
-	w := &moduleConfigWebhook{global: moduleconfig.GlobalTarget(globalSchemas, common, mcconversion.Chain{}), stopped: func() {}}
+	common values.Sections, globalSchemas values.Schemas, globalChain mcconversion.Chain) *moduleConfigWebhook {
+	w := &moduleConfigWebhook{global: moduleconfig.GlobalTarget(globalSchemas, common, globalChain), stopped: func() {}}
 	w.refresh(defs)
 	log := cfg.Log.With("component", "moduleconfig-webhook")
 	s := cfg.ModuleConfigWebhook

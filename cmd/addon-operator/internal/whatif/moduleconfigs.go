@@ -3,7 +3,6 @@ package whatif
 import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/moduleconfig"
-	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 )
 
 // withModuleConfigs lays the request's ModuleConfigs over the candidate
@@ -12,8 +11,6 @@ import (
 // to its module's latest settings version). A ModuleConfig that is not
 // valid makes the plan invalid (Problem key "ModuleConfig/NAME"); the
 // ConfigMap keys they hide and their warnings go to the plan's Warnings.
-// The global ModuleConfig has no conversions here yet: its settings must
-// be at version 1.
 func (p *Planner) withModuleConfigs(data map[string]string, objects []moduleconfig.ModuleConfig, out *Plan) map[string]string {
 	if len(objects) == 0 {
 		return data
@@ -43,7 +40,7 @@ func (p *Planner) withModuleConfigs(data map[string]string, objects []moduleconf
 // modules dir holds.
 func (p *Planner) moduleConfigTarget(mc moduleconfig.ModuleConfig, defs []layout.Definition) *moduleconfig.Target {
 	if mc.IsGlobal() {
-		t := moduleconfig.GlobalTarget(p.opts.GlobalSchemas, p.opts.Common, conversion.Chain{})
+		t := moduleconfig.GlobalTarget(p.opts.GlobalSchemas, p.opts.Common, p.opts.GlobalConversions)
 		return &t
 	}
 	for _, def := range defs {
