@@ -26,6 +26,7 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
+	"github.com/addon-actors/addon-operator/moduleconfig"
 	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -100,6 +101,10 @@ type Config struct {
 	// ModuleConfigWebhook is the ModuleConfig validating webhook's server
 	// and registration (served only with its certificate).
 	ModuleConfigWebhook settings.ModuleConfigWebhook
+	// ModuleConfigReviews, when set, is the process's ModuleConfig webhook
+	// server (ServeModuleConfigReviews: served while this replica follows),
+	// which Start takes over and registers; nil: Start serves its own.
+	ModuleConfigReviews *ModuleConfigReviews
 	// ModuleConfigs reads the ModuleConfig objects as a second source of
 	// configuration (ADDON_OPERATOR_MODULE_CONFIGS).
 	ModuleConfigs bool
@@ -136,7 +141,9 @@ type App struct {
 	// kubeVersion is the apiserver's version read at start-up.
 	kubeVersion string
 	webhooks    *webhooks
-	mcWebhook   *moduleConfigWebhook
+	mcWebhook   *ModuleConfigReviews
+	// ownsReviews: mcWebhook was started by Start, and is stopped by Stop.
+	ownsReviews bool
 }
 
 // Start reads the directories and starts the actor tree.
@@ -176,7 +183,9 @@ func Start(cfg Config) (*App, error) {
 	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
 		return nil, err
 	}
-	a.mcWebhook = startModuleConfigWebhook(cfg, a, client, defs, common, schemasOrNil(globalSchemas), read.globalChain)
+	a.mcWebhook, a.ownsReviews = takeModuleConfigReviews(cfg, a.Registry, defs,
+		moduleconfig.GlobalTarget(schemasOrNil(globalSchemas), common, read.globalChain))
+	a.mcWebhook.register(cfg, client)
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
@@ -311,7 +320,9 @@ func (a *App) Stop(grace time.Duration) error {
 	err := a.System.Stop(grace + stopSlack)
 	a.cancelWork()
 	a.webhooks.stop()
-	a.mcWebhook.stop()
+	if a.ownsReviews {
+		a.mcWebhook.Stop()
+	}
 	a.Runner.Close()
 	return err
 }
