@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,24 +66,53 @@ func TestGlobalSettingsConversionGap(t *testing.T) {
 }
 
 // A module dir copied in while the operator runs is a ModuleConfig
-// webhook target once the operator has found it: an invalid object for
-// it is refused naming the field.
-func TestModuleConfigWebhookModuleAddedAtRuntime(t *testing.T) {
+// target once the operator has found it, without a restart: its object,
+// stored before the dir appeared (allowed with the unknown-module
+// warning), enables and configures it, and an invalid object for it
+// is then refused by the webhook naming the field.
+func TestModuleConfigModuleAddedAtRuntime(t *testing.T) {
 	ns := kube.Namespace(t)
 	ensureModuleConfigCRD(t)
 	module := "late-" + objectTag(ns)
+	key := valuesKey(t, module)
 	root := tree(t, map[string]string{"modules/.keep": ""})
 	deleteModuleConfigAtEnd(t, module)
-	op := startOperator(t, root, ns, append(webhookEnv(t, ns), "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=1s")...)
+	op := startSpec(t, root, ns, append(webhookEnv(t, ns), "ADDON_OPERATOR_MODULES_CHECK_INTERVAL=1s")...)
 	op.waitReady(t)
-	writeFiles(t, root, map[string]string{
-		"modules/020-" + module + "/values.yaml": "{}\n",
+	t.Cleanup(func() {
+		if t.Failed() {
+			data, _ := os.ReadFile(filepath.Join(root, "record", "late"))
+			t.Logf("record: %q\n%s", data, op.logText())
+		}
 	})
-	scenario.WriteTree(t, root, map[string]string{"modules/020-" + module + "/openapi/config-values.yaml": "type: object\n" +
+	var out string
+	retryUntil(t, "a ModuleConfig of a module not there yet allowed with a warning", func() error {
+		var err error
+		if out, err = kubectlApplyManifest(t, strings.Replace(moduleConfigManifest(module, 1, "replicas: 2"), "spec:\n", "spec:\n  enabled: true\n", 1)); err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	})
+	if !strings.Contains(out, "unknown module") {
+		t.Fatalf("kubectl apply of a ModuleConfig of no module: %s; want the unknown-module warning", out)
+	}
+	// The dir is written aside and renamed in: a look at the dirs never
+	// sees half of it.
+	aside := tree(t, map[string]string{
+		"values.yaml":  "{}\n",
+		"hooks/before": hook(`{"configVersion":"v1","beforeHelm":1}`, `record "$(jq -r .`+key+`.replicas $VALUES_PATH)" late`),
+	})
+	scenario.WriteTree(t, aside, map[string]string{"openapi/config-values.yaml": "type: object\n" +
 		"additionalProperties: false\nproperties:\n  replicas: {type: integer, minimum: 1}\n"}, 0o644)
-	op.waitUntil(t, "the module found", func() bool { _, ok := op.modules(t)[module]; return ok })
+	if err := os.Rename(aside, filepath.Join(root, "modules", "020-"+module)); err != nil {
+		t.Fatal(err)
+	}
+	op.waitUntil(t, "the module run with its object's settings", func() bool {
+		data, err := os.ReadFile(filepath.Join(root, "record", "late"))
+		return err == nil && lastLine(string(data)) == "2"
+	})
 	out, err := kubectlApplyManifest(t, moduleConfigManifest(module, 1, "replicas: 0"))
-	for _, want := range []string{`admission webhook "moduleconfigs.addon-operator.io" denied the request`, "/" + valuesKey(t, module) + "/replicas: minimum"} {
+	for _, want := range []string{`admission webhook "moduleconfigs.addon-operator.io" denied the request`, "/" + key + "/replicas: minimum"} {
 		if err == nil || !strings.Contains(out, want) {
 			t.Fatalf("kubectl apply of an invalid ModuleConfig for a module added at runtime: %v\n%s\nwant %q", err, out, want)
 		}

@@ -191,7 +191,7 @@ func Start(cfg Config) (*App, error) {
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
 	m.registerInspector(a.System.Inspector)
 	parts := parts{cfg: cfg, app: a, metrics: m, client: client, common: common, defs: defs,
-		globalSchemas: globalSchemas, globalChain: read.globalChain, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
+		globalSchemas: globalSchemas, work: work, dynamic: dyn, mapper: mapper, watch: watch, crds: crdInstaller,
 		runner: hookRunner, webhooks: a.webhooks,
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	root, err := a.System.StartWith(parts.children(), lifecycleOptions(cfg, a, m, parts, read))

@@ -21,7 +21,6 @@ import (
 	"github.com/addon-actors/addon-operator/chartrun/crds"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
-	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -36,12 +35,10 @@ type parts struct {
 	common        values.Sections
 	defs          []layout.Definition
 	globalSchemas *schema.Set
-	// globalChain are the global settings' conversions.
-	globalChain mcconversion.Chain
-	work        context.Context
-	dynamic     dynamic.Interface
-	mapper      meta.RESTMapper
-	crds        *crds.Installer
+	work          context.Context
+	dynamic       dynamic.Interface
+	mapper        meta.RESTMapper
+	crds          *crds.Installer
 	// slots bounds how many module actors configure their hooks at once.
 	slots chan struct{}
 	// watch follows the hook runs in progress (all owners').

@@ -12,8 +12,9 @@ import (
 
 // moduleConfigs are the config actor's second source
 // (ADDON_OPERATOR_MODULE_CONFIGS): the ModuleConfig objects, validated
-// against the modules read at start-up, their status written and their
-// metrics registered; nil when the setting is off.
+// against the modules as the operator last read them (a module dir added
+// while it runs included), their status written and their metrics
+// registered; nil when the setting is off.
 func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	if !p.cfg.ModuleConfigs {
 		return nil
@@ -21,13 +22,11 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	log := p.cfg.Log.With("actor", "config", "source", "moduleconfigs")
 	objects := config.Objects{Client: p.dynamic, Log: log,
 		Watch: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
-	targets := map[string]moduleconfig.Target{
-		moduleconfig.GlobalName: moduleconfig.GlobalTarget(schemasOrNil(p.globalSchemas), p.common, p.globalChain),
-	}
-	for _, d := range p.defs {
-		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)
-	}
-	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets,
+	// The webhook's catalog: the read side checks an object against the
+	// same reading of the dirs, replaced at each discovery.
+	reviews := p.app.mcWebhook
+	targets := func() map[string]moduleconfig.Target { return reviews.catalog.Load().Targets() }
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, TargetsNow: targets,
 		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
 }
 

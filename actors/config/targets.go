@@ -1,0 +1,42 @@
+package config
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/addon-actors/addon-operator/moduleconfig"
+)
+
+// layTargets are the targets the objects are laid over now (the modules
+// dirs as the operator last read them, when ModuleConfigOptions.TargetsNow
+// is set), remembered for relayForNewTargets.
+func (a *Actor) layTargets() map[string]moduleconfig.Target {
+	mc := a.opts.ModuleConfigs
+	targets := mc.Targets
+	if mc.TargetsNow != nil {
+		targets = mc.TargetsNow()
+	}
+	a.objects.laidFor = targets
+	return targets
+}
+
+// relayForNewTargets lays the objects over the ConfigMap again when one of
+// them names a module that was found or gone since they were last laid (a
+// module dir added or removed while the operator runs): the object of a
+// module found now configures it from then on, as it would after a
+// restart. The operator tells the readers (SectionReaders) after it has
+// read the dirs and started the new module's actor, which then gets the
+// section the objects make.
+func (a *Actor) relayForNewTargets(ctx actor.Context) {
+	mc := a.opts.ModuleConfigs
+	if mc == nil || mc.TargetsNow == nil || !a.objects.synced || a.objects.cm == nil {
+		return
+	}
+	now := mc.TargetsNow()
+	for _, obj := range a.objects.list {
+		_, was := a.objects.laidFor[obj.Metadata.Name]
+		if _, is := now[obj.Metadata.Name]; is != was {
+			a.handleSnapshot(ctx, *a.objects.cm)
+			return
+		}
+	}
+}
