@@ -31,12 +31,21 @@ func (a *Actor) relayForNewTargets(ctx actor.Context) {
 	if mc == nil || mc.TargetsNow == nil || !a.objects.synced || a.objects.cm == nil {
 		return
 	}
-	now := mc.TargetsNow()
-	for _, obj := range a.objects.list {
-		_, was := a.objects.laidFor[obj.Metadata.Name]
+	if targetsMoved(a.objects.list, a.objects.laidFor, mc.TargetsNow()) {
+		a.handleSnapshot(ctx, *a.objects.cm)
+	}
+}
+
+// targetsMoved tells whether an object names a target of now that was
+// none of before, or the other way round: laying them again changes what
+// they configure. Other changes of the targets (a module found with no
+// object) change nothing the objects make.
+func targetsMoved(objects []moduleconfig.ModuleConfig, before, now map[string]moduleconfig.Target) bool {
+	for _, obj := range objects {
+		_, was := before[obj.Metadata.Name]
 		if _, is := now[obj.Metadata.Name]; is != was {
-			a.handleSnapshot(ctx, *a.objects.cm)
-			return
+			return true
 		}
 	}
+	return false
 }
