@@ -51,12 +51,8 @@ func TestGlobalSettingsConversion(t *testing.T) {
 
 // A global conversion chain with a gap stops start-up, naming the file.
 func TestGlobalSettingsConversionGap(t *testing.T) {
-	ns := kube.Namespace(t)
-	root := specTree(t, map[string]string{
-		"global-hooks/openapi/conversions/v3.yaml": "version: 3\nconversions:\n  - .\n",
-		"modules/.keep": "",
-	})
-	op := startSpec(t, root, ns)
+	gap := map[string]string{"global-hooks/openapi/conversions/v3.yaml": "version: 3\nconversions:\n  - .\n", "modules/.keep": ""}
+	op := startSpec(t, specTree(t, gap), kube.Namespace(t))
 	if code := op.waitExit(t, 60*time.Second); code == 0 {
 		t.Fatalf("exit code 0 with a gap in the global conversions\n%s", op.logText())
 	}

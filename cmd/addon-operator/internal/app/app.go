@@ -26,7 +26,6 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
-	"github.com/addon-actors/addon-operator/moduleconfig"
 	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
@@ -183,9 +182,7 @@ func Start(cfg Config) (*App, error) {
 	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
 		return nil, err
 	}
-	a.mcWebhook, a.ownsReviews = takeModuleConfigReviews(cfg, a.Registry, defs,
-		moduleconfig.GlobalTarget(schemasOrNil(globalSchemas), common, read.globalChain))
-	a.mcWebhook.register(cfg, client)
+	a.mcWebhook, a.ownsReviews = takeModuleConfigReviews(cfg, a.Registry, client, read)
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})

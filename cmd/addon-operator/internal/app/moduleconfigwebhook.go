@@ -185,14 +185,18 @@ func missingFile(files ...string) string {
 	return ""
 }
 
-// takeModuleConfigReviews is the reviews the operator registers: the
-// process's (cfg.ModuleConfigReviews), given the operator's reading of the
-// dirs, or its own, served now (owned: the operator stops it).
-func takeModuleConfigReviews(cfg Config, reg prometheus.Registerer, defs []layout.Definition,
-	global moduleconfig.Target) (w *ModuleConfigReviews, owned bool) {
-	if cfg.ModuleConfigReviews == nil {
-		return serveModuleConfigReviews(cfg, reg, defs, global), true
+// takeModuleConfigReviews is the reviews of the operator, which registers
+// them: the process's (cfg.ModuleConfigReviews), given the operator's
+// reading of the dirs, or its own, served now (owned: the operator stops
+// it).
+func takeModuleConfigReviews(cfg Config, reg prometheus.Registerer, client kubernetes.Interface,
+	read dirsRead) (w *ModuleConfigReviews, owned bool) {
+	global := moduleconfig.GlobalTarget(schemasOrNil(read.globalSchemas), read.common, read.globalChain)
+	if w, owned = cfg.ModuleConfigReviews, cfg.ModuleConfigReviews == nil; owned {
+		w = serveModuleConfigReviews(cfg, reg, read.defs, global)
+	} else {
+		w.adopt(read.defs, global)
 	}
-	cfg.ModuleConfigReviews.adopt(defs, global)
-	return cfg.ModuleConfigReviews, false
+	w.register(cfg, client)
+	return w, owned
 }
