@@ -102,11 +102,7 @@ func (p *process) run(ctx context.Context) error {
 	}()
 	var runErr error
 	if p.s.HA {
-		// Followers answer ModuleConfig reviews too; only the leader
-		// registers the webhook.
-		p.reviews = app.ServeModuleConfigReviews(appConfig(p.s, p.cfg, p.log), portMetrics)
-		runErr = p.runWithLease(runCtx)
-		p.reviews.Stop()
+		runErr = p.runWithLease(runCtx, portMetrics)
 	} else {
 		runErr = p.runOperator(runCtx, func() time.Duration { return p.s.ShutdownGrace })
 	}
