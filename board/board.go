@@ -28,6 +28,7 @@ type Board struct {
 	webhooks       keyed[string, []WebhookState]
 	patches        sync.Map // owner -> json.RawMessage of its in-memory patch layer
 	passwords      keyed[string, mask.Paths]
+	configSecrets  keyed[string, mask.Paths] // paths a ModuleConfig's settingsFrom sets, by owner
 	ready          atomic.Bool
 	readyCh        chan struct{}
 

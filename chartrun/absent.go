@@ -186,7 +186,7 @@ func (r *Releaser) presentAll(ctx context.Context, groups map[kindIn][]*Object, 
 			defer func() { <-sem; wg.Done() }()
 			names, ok := map[string]bool(nil), false
 			if indexed {
-				names, ok = r.objects.present(ctx, key)
+				names, ok = r.objects.present(ctx, key, objects)
 			}
 			var err error
 			if !ok {

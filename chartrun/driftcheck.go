@@ -86,7 +86,7 @@ func (r *Releaser) inspect(ctx context.Context, docs []manifestDoc) (Check, erro
 	var c Check
 	var errs []error
 	for key, group := range groups {
-		live, ok := r.live.get(ctx, key)
+		live, ok := r.live.get(ctx, key, group)
 		if !ok {
 			live, err = r.listLive(ctx, key)
 			if err != nil {

@@ -50,23 +50,25 @@ type kindObjects struct {
 	objects map[string]map[string]any
 }
 
-// present returns the names of the objects of key that exist, from the
-// index; false when it cannot tell (the list or watch failed or ended).
-func (x *objectIndex) present(ctx context.Context, key kindIn) (map[string]bool, bool) {
-	objects, ok := x.get(ctx, key)
+// present returns which of objects (all of kind key) exist, by name, from
+// the index; false when it cannot tell (the list or watch failed or ended).
+// It looks up only the names asked for: a release's few objects, not the
+// kind's every object (all the releases' at a thousand modules).
+func (x *objectIndex) present(ctx context.Context, key kindIn, objects []*Object) (map[string]bool, bool) {
+	found, ok := x.get(ctx, key, objects)
 	if !ok {
 		return nil, false
 	}
-	names := make(map[string]bool, len(objects))
-	for n := range objects {
+	names := make(map[string]bool, len(found))
+	for n := range found {
 		names[n] = true
 	}
 	return names, true
 }
 
-// get returns the objects of key by name (a copy of the map; the contents
-// are shared and must not be changed); false when it cannot tell.
-func (x *objectIndex) get(ctx context.Context, key kindIn) (map[string]map[string]any, bool) {
+// get returns those of objects (all of kind key) that exist, by name (the
+// contents are shared and must not be changed); false when it cannot tell.
+func (x *objectIndex) get(ctx context.Context, key kindIn, objects []*Object) (map[string]map[string]any, bool) {
 	k := x.kind(ctx, key)
 	select {
 	case <-k.listed:
@@ -79,11 +81,13 @@ func (x *objectIndex) get(ctx context.Context, key kindIn) (map[string]map[strin
 		x.drop(key, k)
 		return nil, false
 	}
-	objects := make(map[string]map[string]any, len(k.objects))
-	for n, o := range k.objects {
-		objects[n] = o
+	found := make(map[string]map[string]any, len(objects))
+	for _, o := range objects {
+		if content, ok := k.objects[o.Name]; ok {
+			found[o.Name] = content
+		}
 	}
-	return objects, true
+	return found, true
 }
 
 // kind returns the entry of key, starting its list and watch if none runs.

@@ -1,7 +1,6 @@
 package hookrun
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 
@@ -64,11 +63,11 @@ func webhookType(t bctx.Type) (bindings.Type, bool) {
 
 // Request builds a hook run with the given binding context and input.
 func Request(h Hook, bindingContext []byte, in values.HookInput, scope hookexec.PatchScope, log *slog.Logger) (hookexec.Request, error) {
-	vals, err := json.Marshal(in.Values)
+	vals, err := values.MarshalDocument(in.Values)
 	if err != nil {
 		return hookexec.Request{}, fmt.Errorf("encode values for hook %s: %w", h.Name, err)
 	}
-	cfg, err := json.Marshal(in.ConfigValues)
+	cfg, err := values.MarshalDocument(in.ConfigValues)
 	if err != nil {
 		return hookexec.Request{}, fmt.Errorf("encode config values for hook %s: %w", h.Name, err)
 	}

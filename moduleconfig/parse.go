@@ -135,6 +135,9 @@ func Check(mc ModuleConfig) error {
 		return fmt.Errorf("%s: spec.maintenance: %w: %q, want %s or nothing", at, ErrInvalid,
 			mc.Spec.Maintenance, configmap.NoResourceReconciliation)
 	}
+	if err := checkSettingsFrom(at, mc.Spec.SettingsFrom); err != nil {
+		return err
+	}
 	if name == GlobalName {
 		return nil
 	}

@@ -28,6 +28,9 @@ type Spec struct {
 	Settings map[string]any `json:"settings,omitempty"`
 	// Maintenance is "" or NoResourceReconciliation.
 	Maintenance string `json:"maintenance,omitempty"`
+	// SettingsFrom sets values of the settings from Secrets of the
+	// operator's namespace (settingsfrom.go).
+	SettingsFrom []SettingFrom `json:"settingsFrom,omitempty"`
 	// UpdatePolicy and Source are Deckhouse's, kept so that its manifests
 	// read back as they were written; the operator does not use them.
 	UpdatePolicy string `json:"updatePolicy,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Target is what a ModuleConfig is checked against: its owner's values
@@ -48,8 +49,12 @@ type Result struct {
 	// Err is why the object cannot be applied, naming the field.
 	Err error
 	// Warnings are for the person who wrote it: an obsolete version, an
-	// unknown module, a field that does nothing.
+	// unknown module, a field that does nothing, a Secret's value that
+	// cannot be read here.
 	Warnings []string
+	// SecretPaths are the paths spec.settingsFrom sets: masked wherever
+	// the module's values are shown.
+	SecretPaths mask.Paths
 }
 
 // Errors of Validate, for errors.Is.
@@ -65,7 +70,15 @@ var (
 // validation). target is nil for a module no modules dir holds: its
 // settings cannot be checked, which is a warning, not an error. A module
 // disabled by the object is not schema-checked (its settings are not used).
-func Validate(mc ModuleConfig, target *Target) Result {
+// spec.settingsFrom cannot be read here: each is a warning, the settings
+// checked without it (ValidateFrom reads them).
+func Validate(mc ModuleConfig, target *Target) Result { return ValidateFrom(mc, target, nil) }
+
+// ValidateFrom is Validate with the values of spec.settingsFrom taken from
+// secrets, set into the settings after their conversion to the latest
+// version and checked with them; a missing Secret or key is an error
+// naming both. nil secrets: every value is unknown (a warning).
+func ValidateFrom(mc ModuleConfig, target *Target, secrets SecretValues) Result {
 	r := Result{Version: mc.SettingsVersion(), Latest: 1}
 	if err := Check(mc); err != nil {
 		r.Err = err
@@ -73,9 +86,11 @@ func Validate(mc ModuleConfig, target *Target) Result {
 	}
 	at := fmt.Sprintf("ModuleConfig %q", mc.Metadata.Name)
 	r.Warnings = ignoredFields(mc)
+	r.SecretPaths = SecretPaths(mc.Spec.SettingsFrom)
 	if target == nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: unknown module: no modules dir holds it; its settings are not checked", at))
-		r.Settings, r.Latest = mc.Spec.Settings, r.Version
+		r.Latest = r.Version
+		r.Settings, r.Err = r.fill(at, mc.Spec.Settings, mc.Spec.SettingsFrom, secrets)
 		return r
 	}
 	chain := target.Conversions
@@ -94,6 +109,10 @@ func Validate(mc ModuleConfig, target *Target) Result {
 		r.Err = fmt.Errorf("%s: spec.settings: %w", at, err)
 		return r
 	}
+	if settings, err = r.fill(at, settings, mc.Spec.SettingsFrom, secrets); err != nil {
+		r.Err = err
+		return r
+	}
 	if r.Version < r.Latest {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: spec.version=%d is obsolete: the latest is %d; the settings are converted on read "+
 			"(the object is not changed): write them at version %d", at, r.Version, r.Latest, r.Latest))
@@ -108,6 +127,16 @@ func Validate(mc ModuleConfig, target *Target) Result {
 	}
 	r.Settings = settings
 	return r
+}
+
+// fill sets the settingsFrom values into settings, keeping the warnings.
+func (r *Result) fill(at string, settings map[string]any, from []SettingFrom, secrets SecretValues) (map[string]any, error) {
+	if len(from) == 0 {
+		return settings, nil
+	}
+	out, warnings, err := fillSettings(at, settings, from, secrets)
+	r.Warnings = append(r.Warnings, warnings...)
+	return out, err
 }
 
 // ignoredFields warns of what the operator does not use.

@@ -23,7 +23,9 @@
 //     the returned [Scope]: WithConfig (a ConfigMap change), WithValuesPatch
 //     and WithConfigPatch (a hook's results), ValidateForHelm, Checksum,
 //     Snapshot; then [GlobalHookInput], [ModuleHookInput] and [HelmValues] for
-//     the files a hook, an enabled script or helm read;
+//     the files a hook, an enabled script or helm read, and [MarshalDocument]
+//     to write a hook's (encoding/json's bytes, without boxing and reflecting
+//     over global.enabledModules, an [EnabledList], on every run);
 //   - the config actor: package configmap (Parse, Cache, ApplyPatch) and [Diff].
 //
 // A [Scope] is immutable: every change returns a new Scope, and a failed

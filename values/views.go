@@ -21,8 +21,8 @@ func (s Scope) Snapshot() Snapshot {
 
 // HookInput is what a hook or an enabled script reads: the document of
 // $CONFIG_VALUES_PATH (the ConfigMap part) and of $VALUES_PATH (the merge).
-// Marshal each with encoding/json. Its maps share data with the snapshots
-// they come from and must not be changed.
+// Marshal each with encoding/json or MarshalDocument (the same bytes). Its
+// maps share data with the snapshots they come from and must not be changed.
 type HookInput struct {
 	ConfigValues map[string]any
 	Values       map[string]any
@@ -47,7 +47,7 @@ func ModuleHookInput(global, module Snapshot, enabledModules []string) HookInput
 			module.Key: orEmpty(module.Config),
 		},
 		Values: map[string]any{
-			GlobalKey:  WithEnabledModules(global.Values, enabledModules),
+			GlobalKey:  withEnabledList(global.Values, enabledModules),
 			module.Key: orEmpty(module.Values),
 		},
 	}
@@ -66,15 +66,31 @@ func HelmValues(global, module Snapshot) map[string]any {
 // section, a map; anything else counts as empty) with enabledModules set
 // (an empty list, never null, when none is enabled).
 func WithEnabledModules(globalValues any, enabledModules []string) map[string]any {
-	global, _ := globalValues.(map[string]any)
-	out := make(map[string]any, len(global)+1)
-	for k, v := range global {
-		out[k] = v
-	}
 	list := make([]any, 0, len(enabledModules))
 	for _, m := range enabledModules {
 		list = append(list, m)
 	}
-	out[EnabledModulesKey] = list
+	return withKey(globalValues, EnabledModulesKey, list)
+}
+
+// withEnabledList is WithEnabledModules for a hook's input: the list is an
+// EnabledList sharing enabledModules (which must not be changed), written
+// by MarshalDocument without a copy.
+func withEnabledList(globalValues any, enabledModules []string) map[string]any {
+	if enabledModules == nil {
+		enabledModules = []string{}
+	}
+	return withKey(globalValues, EnabledModulesKey, EnabledList(enabledModules))
+}
+
+// withKey returns a shallow copy of section (a map; anything else counts
+// as empty) with key set to v.
+func withKey(section any, key string, v any) map[string]any {
+	m, _ := section.(map[string]any)
+	out := make(map[string]any, len(m)+1)
+	for k, x := range m {
+		out[k] = x
+	}
+	out[key] = v
 	return out
 }

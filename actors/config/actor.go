@@ -101,8 +101,12 @@ type watchEnded struct{ Err error }
 
 // Receive implements actor.Actor.
 func (a *Actor) Receive(ctx actor.Context) {
-	if msg, ok := ctx.Message().(objectsReport); ok { // the second source (moduleconfigs.go)
+	switch msg := ctx.Message().(type) { // the second source (moduleconfigs.go) and its Secrets
+	case objectsReport:
 		a.handleObjectsReport(ctx, msg)
+		return
+	case secretReport:
+		a.handleSecretReport(ctx, msg)
 		return
 	}
 	switch msg := ctx.Message().(type) {

@@ -55,11 +55,12 @@ type obsolete struct {
 	Version, Latest int
 }
 
-// Lay validates objects against target and lays the accepted ones over
+// Lay validates objects against target (the values of their settingsFrom
+// read from secrets) and lays the accepted ones over
 // data; now stamps new conditions. An object target has none for (no
 // module dir of this operator holds it) is left out.
 func (l *layers) Lay(data map[string]string, objects []moduleconfig.ModuleConfig,
-	targets map[string]moduleconfig.Target, now time.Time) (layered, error) {
+	targets map[string]moduleconfig.Target, secrets moduleconfig.SecretValues, now time.Time) (layered, error) {
 	if l.accepted == nil {
 		l.accepted, l.counted = map[string]moduleconfig.ModuleConfig{}, map[string]int64{}
 	}
@@ -75,7 +76,7 @@ func (l *layers) Lay(data map[string]string, objects []moduleconfig.ModuleConfig
 			continue
 		}
 		seen[name] = true
-		r := moduleconfig.Validate(mc, &t)
+		r := moduleconfig.ValidateFrom(mc, &t, secrets)
 		out.Warnings = append(out.Warnings, r.Warnings...)
 		if r.Err == nil {
 			out.Status[name] = l.accept(mc, r, now)

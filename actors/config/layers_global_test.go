@@ -47,7 +47,7 @@ func TestLayersGlobalConversions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var l layers
-			res, err := l.Lay(tc.data, tc.objects, targets, time.Time{})
+			res, err := l.Lay(tc.data, tc.objects, targets, nil, time.Time{})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)

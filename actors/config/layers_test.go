@@ -19,11 +19,17 @@ func webTargets(t *testing.T) map[string]moduleconfig.Target {
 
 // webTargetsOf holds module "web" with the v2 conversion given.
 func webTargetsOf(t *testing.T, v2 string) map[string]moduleconfig.Target {
+	return webTargetsWith(t, v2, "type: object\nproperties:\n  replicas: {type: integer, minimum: 1}\n")
+}
+
+// webTargetsWith holds module "web" with the v2 conversion and the config
+// schema given.
+func webTargetsWith(t *testing.T, v2, schema string) map[string]moduleconfig.Target {
 	t.Helper()
 	root := scenario.TempTree(t, map[string]string{
 		"010-web/values.yaml":                 "web: {}\n",
 		"010-web/openapi/conversions/v2.yaml": v2,
-		"010-web/openapi/config-values.yaml":  "type: object\nproperties:\n  replicas: {type: integer, minimum: 1}\n",
+		"010-web/openapi/config-values.yaml":  schema,
 	}, 0o644)
 	defs, errs := layout.Scan([]string{root}, values.Sections{})
 	if len(errs) > 0 || len(defs) != 1 {
@@ -81,7 +87,7 @@ func TestLayersLay(t *testing.T) {
 	var l layers
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, s := range steps {
-		res, err := l.Lay(cm, s.objects, target, now)
+		res, err := l.Lay(cm, s.objects, target, nil, now)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -127,7 +133,7 @@ func TestLayersUnknownModule(t *testing.T) {
 	var l layers
 	mc := moduleconfig.ModuleConfig{APIVersion: moduleconfig.APIVersion, Kind: moduleconfig.Kind, Metadata: moduleconfig.Metadata{Name: "ghost", Generation: 1},
 		Spec: moduleconfig.Spec{Settings: map[string]any{"a": 1}}}
-	res, err := l.Lay(nil, []moduleconfig.ModuleConfig{mc}, webTargets(t), time.Time{})
+	res, err := l.Lay(nil, []moduleconfig.ModuleConfig{mc}, webTargets(t), nil, time.Time{})
 	if err != nil || len(res.Data) != 0 || len(res.Status) != 0 || len(res.Foreign) != 1 {
 		t.Fatalf("data %v, status %v, foreign %v, err %v", res.Data, res.Status, res.Foreign, err)
 	}
@@ -138,11 +144,11 @@ func TestLayersUnknownModule(t *testing.T) {
 func TestLayersSectionNotConverting(t *testing.T) {
 	targets := webTargetsOf(t, "version: 2\nconversions:\n  - .replicas = (.count + 1) | del(.count)\n")
 	var l layers
-	res, err := l.Lay(map[string]string{"web": "count: 1\n"}, nil, targets, time.Time{})
+	res, err := l.Lay(map[string]string{"web": "count: 1\n"}, nil, targets, nil, time.Time{})
 	if err != nil || res.Data["web"] != "replicas: 2\n" {
 		t.Fatalf("converted: %v, %v", res.Data, err)
 	}
-	_, err = l.Lay(map[string]string{"web": "count: one\n"}, nil, targets, time.Time{})
+	_, err = l.Lay(map[string]string{"web": "count: one\n"}, nil, targets, nil, time.Time{})
 	if err == nil || !strings.Contains(err.Error(), `ConfigMap key "web"`) {
 		t.Fatalf("a section that does not convert: %v, want an error naming the key", err)
 	}

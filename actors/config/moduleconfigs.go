@@ -9,6 +9,7 @@ import (
 
 	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/values"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // ModuleConfigSource reports every ModuleConfig (the whole set, after its
@@ -43,6 +44,10 @@ type ModuleConfigOptions struct {
 	TargetsNow func() map[string]moduleconfig.Target
 	Status     StatusWriter
 	Metrics    ModuleConfigMetrics
+	// Secrets are the Secrets spec.settingsFrom names; nil: every
+	// settingsFrom value is unknown (a warning, the settings checked and
+	// applied without it).
+	Secrets SecretSource
 }
 
 // objects is the actor's state of the ModuleConfig source.
@@ -61,6 +66,21 @@ type objects struct {
 	warned  string
 	// laidFor are the targets the objects were last laid over.
 	laidFor map[string]moduleconfig.Target
+	// secrets are the watched Secrets by name (secretvalues.go), under
+	// watchCtx; secretPaths the paths published to the board by owner.
+	secrets         secretValues
+	watchCtx        context.Context
+	hasSecretSource bool
+	secretPaths     map[string]mask.Paths
+}
+
+// lookup is what the layering reads the settingsFrom values from: the
+// watched Secrets, or nil (every value unknown) without a Secret source.
+func (o *objects) lookup() moduleconfig.SecretValues {
+	if !o.hasSecretSource {
+		return nil
+	}
+	return o.secrets
 }
 
 // objectsReport carries the source's report into the mailbox: the
@@ -76,7 +96,8 @@ func (a *Actor) startObjects(ctx actor.Context, watchCtx context.Context) {
 	if mc == nil {
 		return
 	}
-	a.objects = objects{written: map[string]moduleconfig.Status{}, obsolete: map[string]obsolete{}}
+	a.objects = objects{written: map[string]moduleconfig.Status{}, obsolete: map[string]obsolete{},
+		secrets: secretValues{}, watchCtx: watchCtx, hasSecretSource: mc.Secrets != nil}
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	a.running.Add(1)
 	go func() {
@@ -100,6 +121,7 @@ func (a *Actor) handleObjectsReport(ctx actor.Context, msg objectsReport) {
 		a.objects.list = msg.List
 	}
 	a.objects.synced = true
+	a.watchSecrets(ctx)
 	if a.objects.cm != nil {
 		a.handleSnapshot(ctx, *a.objects.cm)
 	}
@@ -114,10 +136,10 @@ func (a *Actor) layered(ctx actor.Context, s Snapshot) (Snapshot, bool) {
 		return s, true
 	}
 	a.objects.cm = &s
-	if !a.objects.synced {
+	if !a.objects.synced || !a.objects.secrets.allRead() {
 		return s, false
 	}
-	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.layTargets(), a.opts.Clock.Now())
+	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.layTargets(), a.objects.lookup(), a.opts.Clock.Now())
 	if err != nil {
 		a.round = nil // a newer version replaces the change being checked
 		a.reject(ctx, s, err)
@@ -145,12 +167,15 @@ func (a *Actor) report(ctx actor.Context, res layered) {
 		}
 	}
 	o.covered = coveredKeys(o.layers.accepted)
+	a.publishSecretPaths()
 	a.writeStatuses(ctx, res.Status)
 	a.setMetrics(res)
 }
 
 func (a *Actor) writeStatuses(ctx actor.Context, statuses map[string]moduleconfig.Status) {
+	secrets := a.objects.secrets.masks()
 	for name, st := range statuses {
+		st = maskedStatus(st, secrets)
 		if prev, ok := a.objects.written[name]; ok && sameStatus(prev, st) {
 			continue
 		}
@@ -172,7 +197,7 @@ func (a *Actor) setMetrics(res layered) {
 	for _, name := range res.NewlyInvalid {
 		m.CountInvalid(name)
 		a.opts.Log.Error("ModuleConfig not valid; its module keeps its last good values", "moduleConfig", name,
-			"reason", res.Status[name].Message)
+			"reason", a.objects.secrets.masks().Text(res.Status[name].Message))
 	}
 	now := map[string]obsolete{}
 	for _, ob := range res.Obsolete {

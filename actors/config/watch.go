@@ -107,21 +107,26 @@ func runInformer(ctx context.Context, informer *kubewatch.Informer) (stopped <-c
 func (s *Store) listWatch(ctx context.Context) *cache.ListWatch {
 	opts := s.watch
 	opts.What = []any{"watch", "ConfigMap", "namespace", s.namespace, "name", s.name}
-	guard := kubewatch.New(ctx, opts)
 	cms := s.client.CoreV1().ConfigMaps(s.namespace)
-	byName := fields.OneTermEqualSelector("metadata.name", s.name).String()
+	return oneByName(ctx, opts, s.name,
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return cms.List(ctx, o) }, cms.Watch)
+}
+
+// oneByName lists and watches the one object called name (a field
+// selector on metadata.name) through a kubewatch.Guard reporting to opts.
+func oneByName(ctx context.Context, opts kubewatch.Options, name string,
+	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error)) *cache.ListWatch {
+	guard := kubewatch.New(ctx, opts)
+	byName := fields.OneTermEqualSelector("metadata.name", name).String()
 	return &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.FieldSelector = byName
-			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) {
-				return cms.List(ctx, o)
-			})
+			return kubewatch.Do(ctx, guard, "list", func(ctx context.Context) (runtime.Object, error) { return list(ctx, o) })
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			o.FieldSelector = byName
-			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) {
-				return cms.Watch(ctx, o)
-			})
+			return kubewatch.Do(ctx, guard, "watch", func(ctx context.Context) (watch.Interface, error) { return watchFn(ctx, o) })
 		},
 	}
 }

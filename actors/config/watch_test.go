@@ -34,12 +34,19 @@ func watch(t *testing.T, store *config.Store) <-chan config.Snapshot {
 
 func next(t *testing.T, got <-chan config.Snapshot) config.Snapshot {
 	t.Helper()
+	return receive(t, got, "ConfigMap")
+}
+
+// receive is the next report on got; none within 10s fails the test.
+func receive[T any](t *testing.T, got <-chan T, what string) T {
+	t.Helper()
 	select {
 	case s := <-got:
 		return s
 	case <-time.After(10 * time.Second):
-		t.Fatal("no ConfigMap report within 10s")
-		return config.Snapshot{}
+		var zero T
+		t.Fatalf("no %s report within 10s", what)
+		return zero
 	}
 }
 

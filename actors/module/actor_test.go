@@ -2,6 +2,7 @@ package module_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func hook(config, body string) string {
 }
 
 // moduleDir writes a chartless module (helm is skipped) named demo.
-func moduleDir(t *testing.T, files map[string]string) string {
+func moduleDir(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "010-demo")
 	for name, content := range files {
@@ -74,7 +75,40 @@ func spawn(t *testing.T, dir string) *env {
 	return e
 }
 
-func (e *env) run(t *testing.T, task messages.Task) messages.TaskDone {
+// spawnAmong starts the module demo with benchHook, on a board where n
+// modules (demo among them) are enabled and published.
+func spawnAmong(b *testing.B, n int) *env {
+	dir := moduleDir(b, map[string]string{"hooks/before": benchHook})
+	names, err := values.ParseModuleDir("010-demo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	published := board.New()
+	published.SetGlobal(values.Snapshot{Key: values.GlobalKey, Values: map[string]any{"domain": "example.com"},
+		Config: map[string]any{"domain": "example.com"}}, nil)
+	enabled := []string{"demo"}
+	for i := range n - 1 {
+		name := fmt.Sprintf("module-%04d", i)
+		enabled = append(enabled, name)
+		published.SetModule(board.ModuleState{Name: name, Enabled: true, Phase: "Done", StartupDone: true, Tasks: 3})
+		published.SetModuleValues(name, values.Snapshot{Key: "m" + name[len("module-"):], Values: map[string]any{"n": 1.0}})
+	}
+	published.SetEnabledModules(enabled)
+	runner := hookexec.NewRunner(hookexec.Options{Environ: os.Environ(), TmpDir: b.TempDir()})
+	b.Cleanup(runner.Close)
+	kit := actortest.New(b)
+	e := &env{kit: kit, queue: kit.NewProbe()}
+	operator := kit.NewProbe()
+	e.pid = kit.Spawn("module", module.New(module.Options{Definition: layout.Definition{Names: names, Dir: dir},
+		Runner: runner, Board: published, Clock: kit.Clock,
+		Siblings: hookrun.Siblings{Report: operator.PID, Config: e.queue.PID, Queue: e.queue.PID}}))
+	if ready := actortest.Expect[messages.OwnerReady](operator, patience); ready.Err != "" {
+		b.Fatalf("module did not start: %s", ready.Err)
+	}
+	return e
+}
+
+func (e *env) run(t testing.TB, task messages.Task) messages.TaskDone {
 	t.Helper()
 	e.queue.Send(e.pid, messages.RunTask{Task: task})
 	return actortest.Expect[messages.TaskDone](e.queue, patience)

@@ -51,6 +51,13 @@ func startOperator(t *testing.T, root, ns string, env ...string) *operator {
 // launchOperator runs the binary behind the command prefix (nil for none).
 func launchOperator(t *testing.T, prefix []string, root, ns string, env ...string) *operator {
 	t.Helper()
+	return launchBinary(t, binary, prefix, root, ns, env...)
+}
+
+// launchBinary runs bin (the binary under test, or another build) behind
+// the command prefix.
+func launchBinary(t *testing.T, bin string, prefix []string, root, ns string, env ...string) *operator {
+	t.Helper()
 	op := &operator{port: scenario.Port(t), ready: make(chan struct{}), grew: make(chan struct{}), done: make(chan struct{}), listening: make(chan struct{}),
 		socket: filepath.Join(t.TempDir(), "debug", "debug.socket")}
 	base, err := scenario.Launch{Root: root, Namespace: ns, Kubeconfig: kube.Kubeconfig(), Port: op.port, TmpDir: t.TempDir()}.Env()
@@ -66,7 +73,7 @@ func launchOperator(t *testing.T, prefix []string, root, ns string, env ...strin
 			t.Fatal(err)
 		}
 	}
-	argv := append(append(prefix[:len(prefix):len(prefix)], binary), "start")
+	argv := append(append(prefix[:len(prefix):len(prefix)], bin), "start")
 	op.cmd = exec.Command(argv[0], argv[1:]...)
 	op.cmd.Env = append(append(base, "RETRY_POLICY=fixed", "RETRY_INITIAL_DELAY=1s", "DEBUG_UNIX_SOCKET="+op.socket), env...)
 	stderr, err := op.cmd.StderrPipe()

@@ -14,7 +14,8 @@ import (
 // (ADDON_OPERATOR_MODULE_CONFIGS): the ModuleConfig objects, validated
 // against the modules as the operator last read them (a module dir added
 // while it runs included), their status written and their metrics
-// registered; nil when the setting is off.
+// registered, the Secrets their spec.settingsFrom name watched in the
+// operator's namespace; nil when the setting is off.
 func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	if !p.cfg.ModuleConfigs {
 		return nil
@@ -26,8 +27,9 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	// same reading of the dirs, replaced at each discovery.
 	reviews := p.app.mcWebhook
 	targets := func() map[string]moduleconfig.Target { return reviews.catalog.Load().Targets() }
-	return &config.ModuleConfigOptions{Source: objects, Status: objects, TargetsNow: targets,
-		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
+	secrets := config.Secrets{Client: p.client, Namespace: p.cfg.Namespace,
+		Health: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, TargetsNow: targets, Secrets: secrets, Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
 }
 
 // moduleConfigMetrics are {P}module_config_obsolete_version and

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/layout"
@@ -61,7 +62,8 @@ func newPlanner(cfg Config, a *App, client kubernetes.Interface, common values.S
 	}
 	return whatif.New(whatif.Options{Board: a.Board, Scan: scan, Common: common,
 		GlobalSchemas: schemasOrNil(globalSchemas), GlobalConversions: globalChain, Helm: planHelm{cfg.Helm}, Enabled: a.Runner, LiveData: live,
-		IgnoreRelease: cfg.IgnoreRelease, KubeVersion: a.kubeVersion, ParallelModuleRuns: cfg.ParallelModuleRuns, Log: cfg.Log})
+		IgnoreRelease: cfg.IgnoreRelease, KubeVersion: a.kubeVersion, ParallelModuleRuns: cfg.ParallelModuleRuns, Log: cfg.Log,
+		Secrets: config.Secrets{Client: client, Namespace: cfg.Namespace}.Reader})
 }
 
 // Plan computes what the request's configuration would do (POST /plan).

@@ -1,6 +1,8 @@
 package whatif
 
 import (
+	"slices"
+
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/mask"
 )
@@ -11,10 +13,10 @@ import (
 // and in the release diffs.
 func (c *candidate) secrets(module string) mask.Secrets {
 	out := c.planner.opts.Board.Secrets()
-	global := c.planner.opts.Board.Passwords(values.GlobalKey)
+	global := c.passwords(values.GlobalKey)
 	out = out.With(global.Secrets(c.globalV.Config), global.Secrets(c.globalV.Values))
-	if def, ok := c.defs[module]; ok {
-		own := def.Schemas.Passwords()
+	if _, ok := c.defs[module]; ok {
+		own := c.passwords(module)
 		next := c.modules[module]
 		out = out.With(own.Secrets(next.Config), own.Secrets(next.Values))
 	}
@@ -25,4 +27,15 @@ func (c *candidate) secrets(module string) mask.Secrets {
 // paths, and any of secrets elsewhere (a hook may copy a password).
 func hidden(section any, paths mask.Paths, secrets mask.Secrets) any {
 	return secrets.Document(paths.Document(section))
+}
+
+// passwords are the paths of owner's section to mask: its `format:
+// password` settings, and those its ModuleConfig takes from Secrets, in
+// force (as published) and in the candidate.
+func (c *candidate) passwords(owner string) mask.Paths {
+	out := c.planner.opts.Board.Passwords(owner)
+	if def, ok := c.defs[owner]; ok {
+		out = append(slices.Clip(out), def.Schemas.Passwords()...)
+	}
+	return append(slices.Clip(out), c.fromSecrets[owner]...)
 }

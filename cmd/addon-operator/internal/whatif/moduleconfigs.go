@@ -1,8 +1,11 @@
 package whatif
 
 import (
+	"context"
+
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/moduleconfig"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // withModuleConfigs lays the request's ModuleConfigs over the candidate
@@ -11,15 +14,26 @@ import (
 // to its module's latest settings version). A ModuleConfig that is not
 // valid makes the plan invalid (Problem key "ModuleConfig/NAME"); the
 // ConfigMap keys they hide and their warnings go to the plan's Warnings.
-func (p *Planner) withModuleConfigs(data map[string]string, objects []moduleconfig.ModuleConfig, out *Plan) map[string]string {
+// The global ModuleConfig has no conversions here yet: its settings must
+// be at version 1. The values of spec.settingsFrom are read through
+// Options.Secrets (unknown without it: a warning); the paths they set are
+// returned by module, to mask.
+func (p *Planner) withModuleConfigs(ctx context.Context, data map[string]string, objects []moduleconfig.ModuleConfig,
+	out *Plan) (map[string]string, map[string]mask.Paths) {
 	if len(objects) == 0 {
-		return data
+		return data, nil
 	}
 	defs, _ := p.opts.Scan()
+	var secrets moduleconfig.SecretValues
+	if p.opts.Secrets != nil {
+		secrets = p.opts.Secrets(ctx)
+	}
+	fromSecrets := map[string]mask.Paths{}
 	converted := make([]moduleconfig.ModuleConfig, 0, len(objects))
 	for _, mc := range objects {
-		r := moduleconfig.Validate(mc, p.moduleConfigTarget(mc, defs))
+		r := moduleconfig.ValidateFrom(mc, p.moduleConfigTarget(mc, defs), secrets)
 		out.Warnings = append(out.Warnings, r.Warnings...)
+		fromSecrets[mc.Metadata.Name] = r.SecretPaths
 		if r.Err != nil {
 			out.invalid("ModuleConfig/"+mc.Metadata.Name, r.Err)
 			continue
@@ -30,10 +44,10 @@ func (p *Planner) withModuleConfigs(data map[string]string, objects []moduleconf
 	next, hidden, err := moduleconfig.Overlay(data, converted)
 	if err != nil {
 		out.invalid("", err)
-		return data
+		return data, fromSecrets
 	}
 	out.Warnings = append(out.Warnings, hidden...)
-	return next
+	return next, fromSecrets
 }
 
 // moduleConfigTarget is what mc is checked against; nil for a module no

@@ -11,9 +11,11 @@ import (
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
+	"github.com/addon-actors/addon-operator/moduleconfig"
 	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
+	"github.com/addon-actors/addon-operator/values/mask"
 )
 
 // Helm is what a plan reads of helm: it renders and reads, never writes.
@@ -50,6 +52,10 @@ type Options struct {
 	// one ParallelModuleRun, as the operator queues them.
 	ParallelModuleRuns int
 	Log                *slog.Logger
+	// Secrets read the values a candidate ModuleConfig's settingsFrom
+	// names; nil: they are unknown (a warning; the settings are checked
+	// without them).
+	Secrets func(ctx context.Context) moduleconfig.SecretValues
 }
 
 // Planner computes plans; it is safe for concurrent use.
@@ -75,7 +81,8 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 		return Plan{}, err
 	}
 	out := Plan{Valid: true, Note: HooksNote, Enabled: []string{}}
-	if data = p.withModuleConfigs(data, req.ModuleConfigs, &out); !out.Valid {
+	data, fromSecrets := p.withModuleConfigs(ctx, data, req.ModuleConfigs, &out)
+	if !out.Valid {
 		return out, nil
 	}
 	sections, err := configmap.Parse(data)
@@ -85,7 +92,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (Plan, error) {
 		return out, nil
 	}
 	defs, scanErrs := p.opts.Scan()
-	c := &candidate{planner: p, sections: sections, plan: &out}
+	c := &candidate{planner: p, sections: sections, plan: &out, fromSecrets: fromSecrets}
 	c.global()
 	tasks, err := c.discover(ctx, defs, scanErrs)
 	if err != nil {
@@ -106,6 +113,9 @@ type candidate struct {
 	globalV  values.Snapshot
 	modules  map[string]values.Snapshot // candidate values of each module
 	defs     map[string]layout.Definition
+	// fromSecrets are the paths the request's ModuleConfigs set from
+	// Secrets, by module: masked as password settings are.
+	fromSecrets map[string]mask.Paths
 }
 
 func (c *candidate) invalid(key string, err error) {

@@ -19,7 +19,7 @@ func (c *candidate) run(ctx context.Context, name string) (ModulePlan, error) {
 	current, _ := c.planner.opts.Board.ModuleValues(name)
 	secrets := c.secrets(name)
 	m := ModulePlan{Name: name, Action: ActionRun,
-		ValuesChange: valuesChange(def.Names.ValuesKey, current.Values, next.Values, def.Schemas.Passwords(), secrets)}
+		ValuesChange: valuesChange(def.Names.ValuesKey, current.Values, next.Values, c.passwords(name), secrets)}
 	if !def.HasChart {
 		return m, nil
 	}
