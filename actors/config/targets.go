@@ -10,13 +10,17 @@ import (
 // dirs as the operator last read them, when ModuleConfigOptions.TargetsNow
 // is set), remembered for relayForNewTargets.
 func (a *Actor) layTargets() map[string]moduleconfig.Target {
-	mc := a.opts.ModuleConfigs
-	targets := mc.Targets
-	if mc.TargetsNow != nil {
-		targets = mc.TargetsNow()
+	a.objects.laidFor = a.targetsNow()
+	return a.objects.laidFor
+}
+
+// targetsNow are the objects' targets now: TargetsNow's when set, else
+// Targets.
+func (a *Actor) targetsNow() map[string]moduleconfig.Target {
+	if mc := a.opts.ModuleConfigs; mc.TargetsNow != nil {
+		return mc.TargetsNow()
 	}
-	a.objects.laidFor = targets
-	return targets
+	return a.opts.ModuleConfigs.Targets
 }
 
 // relayForNewTargets lays the objects over the ConfigMap again when one of
@@ -32,6 +36,7 @@ func (a *Actor) relayForNewTargets(ctx actor.Context) {
 		return
 	}
 	if targetsMoved(a.objects.list, a.objects.laidFor, mc.TargetsNow()) {
+		a.watchSecrets(ctx) // the Secrets its settingsFrom names, if any
 		a.handleSnapshot(ctx, *a.objects.cm)
 	}
 }
