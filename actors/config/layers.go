@@ -117,8 +117,8 @@ func convertSections(data map[string]string, targets map[string]moduleconfig.Tar
 	out := maps.Clone(data)
 	for _, name := range slices.Sorted(maps.Keys(targets)) {
 		t := targets[name]
-		names, err := values.NamesOf(name)
-		text, ok := data[names.ValuesKey]
+		key, err := sectionKey(name)
+		text, ok := data[key]
 		if _, has := accepted[name]; err != nil || has || !ok || t.Conversions.Latest() <= 1 {
 			continue
 		}
@@ -128,15 +128,25 @@ func convertSections(data map[string]string, targets map[string]moduleconfig.Tar
 		}
 		settings, err := t.Conversions.Convert(1, section)
 		if err != nil {
-			return nil, fmt.Errorf("ConfigMap key %q (version 1, converted to %d): %w", names.ValuesKey, t.Conversions.Latest(), err)
+			return nil, fmt.Errorf("ConfigMap key %q (version 1, converted to %d): %w", key, t.Conversions.Latest(), err)
 		}
 		b, err := yaml.Marshal(settings)
 		if err != nil {
-			return nil, fmt.Errorf("ConfigMap key %q: %w", names.ValuesKey, err)
+			return nil, fmt.Errorf("ConfigMap key %q: %w", key, err)
 		}
-		out[names.ValuesKey] = string(b)
+		out[key] = string(b)
 	}
 	return out, nil
+}
+
+// sectionKey is the ConfigMap key of a ModuleConfig's name: "global" for
+// the global values, else its module's values key.
+func sectionKey(name string) (string, error) {
+	if name == moduleconfig.GlobalName {
+		return values.GlobalKey, nil
+	}
+	names, err := values.NamesOf(name)
+	return names.ValuesKey, err
 }
 
 // accept keeps the valid object, its settings converted, and says so.

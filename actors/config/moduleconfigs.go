@@ -38,8 +38,12 @@ type ModuleConfigOptions struct {
 	// module's, and "global"); an object of another name is not this
 	// operator's.
 	Targets map[string]moduleconfig.Target
-	Status  StatusWriter
-	Metrics ModuleConfigMetrics
+	// TargetsNow, when set, replaces Targets: the targets of the modules
+	// dirs as the operator last read them, so that a module dir added
+	// while it runs is configured by its object without a restart.
+	TargetsNow func() map[string]moduleconfig.Target
+	Status     StatusWriter
+	Metrics    ModuleConfigMetrics
 	// Secrets are the Secrets spec.settingsFrom names; nil: every
 	// settingsFrom value is unknown (a warning, the settings checked and
 	// applied without it).
@@ -60,6 +64,8 @@ type objects struct {
 	covered map[string]string
 	hidden  string
 	warned  string
+	// laidFor are the targets the objects were last laid over.
+	laidFor map[string]moduleconfig.Target
 	// secrets are the watched Secrets by name (secretvalues.go), under
 	// watchCtx; secretPaths the paths published to the board by owner.
 	secrets         secretValues
@@ -133,7 +139,7 @@ func (a *Actor) layered(ctx actor.Context, s Snapshot) (Snapshot, bool) {
 	if !a.objects.synced || !a.objects.secrets.allRead() {
 		return s, false
 	}
-	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.opts.ModuleConfigs.Targets, a.objects.lookup(), a.opts.Clock.Now())
+	res, err := a.objects.layers.Lay(s.Data, a.objects.list, a.layTargets(), a.objects.lookup(), a.opts.Clock.Now())
 	if err != nil {
 		a.round = nil // a newer version replaces the change being checked
 		a.reject(ctx, s, err)

@@ -103,7 +103,7 @@ func (a *Actor) watchSecrets(ctx actor.Context) {
 	if src == nil || a.objects.watchCtx == nil {
 		return
 	}
-	wanted := secretNames(a.objects.list, a.opts.ModuleConfigs.Targets)
+	wanted := secretNames(a.objects.list, a.targetsNow())
 	for name, w := range a.objects.secrets {
 		if !slices.Contains(wanted, name) {
 			w.stop()

@@ -30,6 +30,7 @@ func (a *Actor) handleSectionReaders(ctx actor.Context, msg messages.SectionRead
 	}
 	a.handFirstSections(ctx)
 	a.recheck(ctx)
+	a.relayForNewTargets(ctx)
 }
 
 // handFirstSections gives the readers that have had none their section,

@@ -10,10 +10,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+
+	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/app"
 )
 
 // LeaseName is the Lease the replicas compete for, in the operator's
@@ -27,12 +30,18 @@ var errLostLease = errors.New("lost the leader lease; exiting")
 // runWithLease runs the operator only while this replica holds the Lease.
 // On SIGTERM the leader stops its work (within the grace period) before it
 // releases the lease; a leader whose lease is lost stops at once and exits.
-func (p *process) runWithLease(ctx context.Context) error {
+// Every replica answers ModuleConfig reviews (reg holds the server's
+// metrics); only the leader registers the webhook (app.Start). The server
+// starts once the candidacy exists, so that the port never answers as if
+// no election ran.
+func (p *process) runWithLease(ctx context.Context, reg prometheus.Registerer) error {
 	e, err := p.newElection(ctx)
 	if err != nil {
 		return err
 	}
 	defer e.stop()
+	p.reviews = app.ServeModuleConfigReviews(appConfig(p.s, p.cfg, p.log), reg)
+	defer p.reviews.Stop()
 	go func() {
 		<-ctx.Done()
 		if !e.leading.Load() {

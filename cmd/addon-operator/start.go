@@ -76,6 +76,10 @@ type process struct {
 	current atomic.Pointer[app.App]
 	// elector is the replica's candidacy in HA mode, once it has started.
 	elector atomic.Pointer[leaderelection.LeaderElector]
+	// reviews is the ModuleConfig webhook server of a replica in HA mode,
+	// served while it follows and taken over by the operator when it leads
+	// (nil: the operator serves its own).
+	reviews *app.ModuleConfigReviews
 }
 
 func (p *process) run(ctx context.Context) error {
@@ -98,7 +102,7 @@ func (p *process) run(ctx context.Context) error {
 	}()
 	var runErr error
 	if p.s.HA {
-		runErr = p.runWithLease(runCtx)
+		runErr = p.runWithLease(runCtx, portMetrics)
 	} else {
 		runErr = p.runOperator(runCtx, func() time.Duration { return p.s.ShutdownGrace })
 	}
@@ -140,7 +144,7 @@ func (p *process) handler(guard func(http.Handler) http.Handler, own prometheus.
 // runOperator starts the operator and its debug socket, and stops them
 // when ctx is done, giving running work grace() to finish.
 func (p *process) runOperator(ctx context.Context, grace func() time.Duration) error {
-	a, err := startApp(p.s, p.cfg, p.log)
+	a, err := startApp(p.s, p.cfg, p.log, p.reviews)
 	if err != nil {
 		return err
 	}
@@ -163,16 +167,25 @@ func (p *process) runOperator(ctx context.Context, grace func() time.Duration) e
 	return errors.Join(runErr, stopErr)
 }
 
-func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App, error) {
+// startApp starts the operator; reviews, when set, is the process's
+// ModuleConfig webhook server, which the operator takes over.
+func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger, reviews *app.ModuleConfigReviews) (*app.App, error) {
 	releaser, err := chartrun.NewReleaser(cfg, s.Namespace, chartrun.Options{Log: log.With("component", "helm"),
 		IgnoreRelease: s.HelmIgnore, Clock: supervision.RealClock{}, MaxHistory: s.Helm.HistoryMax, Timeout: s.Helm.Timeout})
 	if err != nil {
 		return nil, err
 	}
-	return app.Start(app.Config{
+	c := appConfig(s, cfg, log)
+	c.Helm, c.ModuleConfigReviews = app.ChartHelm{R: releaser}, reviews
+	return app.Start(c)
+}
+
+// appConfig is the operator's configuration of settings s (without helm).
+func appConfig(s settings.Settings, cfg *rest.Config, log *slog.Logger) app.Config {
+	return app.Config{
 		ModulesDirs: s.ModulesDirs, GlobalHooksDir: s.GlobalHooksDir, Namespace: s.Namespace, ConfigMap: s.ConfigMap,
 		TmpDir: s.TmpDir, Environ: os.Environ(), EnvAllowlist: s.HookEnvAllowlist, Policy: s.Policy,
-		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg, Helm: app.ChartHelm{R: releaser},
+		IgnoreRelease: s.HelmIgnore, MetricsPrefix: s.MetricsPrefix, Rest: cfg,
 		Log: log, Clock: supervision.RealClock{}, CheckInterval: s.CheckInterval, Drift: s.Drift,
 		WaitReady: s.WaitReady, WaitReadyTimeout: s.WaitReadyTimeout, Remediation: s.Remediation,
 		ModulesCheckInterval: s.ModulesCheckInterval, Hooks: s.Hooks, HookFiles: s.HookFiles, ParallelModuleRuns: s.ParallelModuleRuns,
@@ -180,7 +193,7 @@ func startApp(s settings.Settings, cfg *rest.Config, log *slog.Logger) (*app.App
 		CRDFilterPrefixes: s.CRDFilterPrefixes, CRDExtraLabels: s.CRDExtraLabels,
 		ObjectPatcher: s.ObjectPatcher, Webhooks: s.Webhooks, ModuleConfigWebhook: s.ModuleConfigWebhook,
 		ModuleObjects: s.ModuleObjects, ModuleConfigs: s.ModuleConfigs,
-	})
+	}
 }
 
 // restConfig is the kubeconfig's (KUBE_CONFIG, KUBE_CONTEXT) or, with none,

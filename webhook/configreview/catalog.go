@@ -48,3 +48,18 @@ func (c *Catalog) target(name string) *moduleconfig.Target {
 	}
 	return nil
 }
+
+// Targets are the catalog's targets by ModuleConfig name (its modules',
+// and "global" when the catalog has the global values'): what the read
+// side lays the objects over, so that it and the webhook check an object
+// against the same reading of the modules dirs.
+func (c *Catalog) Targets() map[string]moduleconfig.Target {
+	out := make(map[string]moduleconfig.Target, len(c.modules)+1)
+	for name, t := range c.modules {
+		out[name] = t
+	}
+	if c.global != nil {
+		out[moduleconfig.GlobalName] = *c.global
+	}
+	return out
+}

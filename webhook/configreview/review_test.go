@@ -118,3 +118,17 @@ func TestRunnerFile(t *testing.T) {
 		t.Fatalf("file %s, err %v; want a denial of the request", file, err)
 	}
 }
+
+// The catalog's targets are the read side's: its modules and the global
+// values, by ModuleConfig name.
+func TestCatalogTargets(t *testing.T) {
+	got := catalog(t).Targets()
+	for _, name := range []string{"web", "db", "cache", "metrics", moduleconfig.GlobalName} {
+		if _, ok := got[name]; !ok {
+			t.Errorf("no target %q in %d targets", name, len(got))
+		}
+	}
+	if len(got) != 5 || got["web"].Conversions.Latest() != 2 {
+		t.Fatalf("%d targets, web's latest %d; want 5 and 2", len(got), got["web"].Conversions.Latest())
+	}
+}

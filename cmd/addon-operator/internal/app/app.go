@@ -26,6 +26,7 @@ import (
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/hookexec"
 	"github.com/addon-actors/addon-operator/layout"
+	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
@@ -102,6 +103,10 @@ type Config struct {
 	// ModuleConfigWebhook is the ModuleConfig validating webhook's server
 	// and registration (served only with its certificate).
 	ModuleConfigWebhook settings.ModuleConfigWebhook
+	// ModuleConfigReviews, when set, is the process's ModuleConfig webhook
+	// server (ServeModuleConfigReviews: served while this replica follows),
+	// which Start takes over and registers; nil: Start serves its own.
+	ModuleConfigReviews *ModuleConfigReviews
 	// ModuleConfigs reads the ModuleConfig objects as a second source of
 	// configuration (ADDON_OPERATOR_MODULE_CONFIGS).
 	ModuleConfigs bool
@@ -138,7 +143,9 @@ type App struct {
 	// kubeVersion is the apiserver's version read at start-up.
 	kubeVersion string
 	webhooks    *webhooks
-	mcWebhook   *moduleConfigWebhook
+	mcWebhook   *ModuleConfigReviews
+	// ownsReviews: mcWebhook was started by Start, and is stopped by Stop.
+	ownsReviews bool
 }
 
 // Start reads the directories and starts the actor tree.
@@ -178,7 +185,7 @@ func Start(cfg Config) (*App, error) {
 	if a.webhooks, err = newWebhooks(cfg, a, m, client, work); err != nil {
 		return nil, err
 	}
-	a.mcWebhook = startModuleConfigWebhook(cfg, a, client, defs, common, schemasOrNil(globalSchemas))
+	a.mcWebhook, a.ownsReviews = takeModuleConfigReviews(cfg, a.Registry, client, read)
 	watch := worker.NewRunWatch(cfg.Clock, cfg.Log, cfg.Hooks.SlowThreshold)
 	m.registerRunWatch(watch)
 	a.System = operator.NewSystem(operator.Options{Log: cfg.Log, Clock: cfg.Clock})
@@ -199,7 +206,7 @@ func Start(cfg Config) (*App, error) {
 	go releaseAfterStart(a.Board.ReadyCh(), a.stopped, cfg.Log)
 	a.tick(m.liveTicks)
 	a.helm, a.scan, a.HookRegistry = cfg.Helm, parts.scan, m.hookRegistry
-	a.planner = newPlanner(cfg, a, client, common, globalSchemas, parts.scan)
+	a.planner = newPlanner(cfg, a, client, common, globalSchemas, read.globalChain, parts.scan)
 	return a, nil
 }
 
@@ -313,7 +320,9 @@ func (a *App) Stop(grace time.Duration) error {
 	err := a.System.Stop(grace + stopSlack)
 	a.cancelWork()
 	a.webhooks.stop()
-	a.mcWebhook.stop()
+	if a.ownsReviews {
+		a.mcWebhook.Stop()
+	}
 	a.Runner.Close()
 	return err
 }
@@ -337,19 +346,16 @@ func readDirs(cfg Config) (dirsRead, error) {
 	if err := fatalUnseen(cfg.Log, errs); err != nil {
 		return dirsRead{}, err
 	}
-	var globalSchemas *schema.Set
-	if cfg.GlobalHooksDir != "" {
-		globalSchemas, err = schema.Load(os.DirFS(cfg.GlobalHooksDir), "openapi", values.GlobalKey)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return dirsRead{}, fmt.Errorf("global schemas: %w", err)
-		}
+	globalSchemas, globalChain, err := readGlobalOpenAPI(cfg.GlobalHooksDir)
+	if err != nil {
+		return dirsRead{}, err
 	}
 	if _, err := layout.RequirementOrder(defs); err != nil {
 		return dirsRead{}, fmt.Errorf("MODULES_DIR: %w", err)
 	}
 	logModules(cfg.Log, defs)
 	return dirsRead{common: common, defs: defs, unloaded: layout.Unloaded(errs), unseen: layout.UnseenModules(errs),
-		globalSchemas: globalSchemas}, nil
+		globalSchemas: globalSchemas, globalChain: globalChain}, nil
 }
 
 // checkGlobalHooksDir refuses a GLOBAL_HOOKS_DIR that is not a readable
@@ -425,4 +431,7 @@ type dirsRead struct {
 	unloaded      []string
 	unseen        map[string]string // module dirs that cannot be seen, with the reason
 	globalSchemas *schema.Set
+	// globalChain are the global settings' conversions
+	// ($GLOBAL_HOOKS_DIR/openapi/conversions).
+	globalChain mcconversion.Chain
 }

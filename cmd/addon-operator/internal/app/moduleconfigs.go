@@ -7,15 +7,15 @@ import (
 
 	"github.com/addon-actors/addon-operator/actors/config"
 	"github.com/addon-actors/addon-operator/moduleconfig"
-	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/supervision/kubewatch"
 )
 
 // moduleConfigs are the config actor's second source
 // (ADDON_OPERATOR_MODULE_CONFIGS): the ModuleConfig objects, validated
-// against the modules read at start-up, their status written and their
-// metrics registered, the Secrets their spec.settingsFrom name watched in
-// the operator's namespace; nil when the setting is off.
+// against the modules as the operator last read them (a module dir added
+// while it runs included), their status written and their metrics
+// registered, the Secrets their spec.settingsFrom name watched in the
+// operator's namespace; nil when the setting is off.
 func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	if !p.cfg.ModuleConfigs {
 		return nil
@@ -23,16 +23,13 @@ func (p parts) moduleConfigs() *config.ModuleConfigOptions {
 	log := p.cfg.Log.With("actor", "config", "source", "moduleconfigs")
 	objects := config.Objects{Client: p.dynamic, Log: log,
 		Watch: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
-	targets := map[string]moduleconfig.Target{
-		moduleconfig.GlobalName: moduleconfig.GlobalTarget(schemasOrNil(p.globalSchemas), p.common, mcconversion.Chain{}),
-	}
-	for _, d := range p.defs {
-		targets[d.Names.Name] = moduleconfig.ModuleTarget(d)
-	}
+	// The webhook's catalog: the read side checks an object against the
+	// same reading of the dirs, replaced at each discovery.
+	reviews := p.app.mcWebhook
+	targets := func() map[string]moduleconfig.Target { return reviews.catalog.Load().Targets() }
 	secrets := config.Secrets{Client: p.client, Namespace: p.cfg.Namespace,
 		Health: kubewatch.Options{Log: log, Down: p.metrics.watchesDown}}
-	return &config.ModuleConfigOptions{Source: objects, Status: objects, Targets: targets, Secrets: secrets,
-		Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
+	return &config.ModuleConfigOptions{Source: objects, Status: objects, TargetsNow: targets, Secrets: secrets, Metrics: newModuleConfigMetrics(p.metrics, p.cfg.MetricsPrefix)}
 }
 
 // moduleConfigMetrics are {P}module_config_obsolete_version and

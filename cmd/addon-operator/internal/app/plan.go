@@ -13,6 +13,7 @@ import (
 	"github.com/addon-actors/addon-operator/chartrun"
 	"github.com/addon-actors/addon-operator/cmd/addon-operator/internal/whatif"
 	"github.com/addon-actors/addon-operator/layout"
+	mcconversion "github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/schema"
 )
@@ -55,12 +56,12 @@ func (p planHelm) ReleaseNames(ctx context.Context) (chartrun.ReleaseNames, erro
 
 // newPlanner builds the planner of POST /plan from the running app.
 func newPlanner(cfg Config, a *App, client kubernetes.Interface, common values.Sections, globalSchemas *schema.Set,
-	scan func() ([]layout.Definition, []error)) *whatif.Planner {
+	globalChain mcconversion.Chain, scan func() ([]layout.Definition, []error)) *whatif.Planner {
 	live := func(ctx context.Context) (map[string]string, error) {
 		return LiveConfig(ctx, client, cfg.Namespace, cfg.ConfigMap)
 	}
 	return whatif.New(whatif.Options{Board: a.Board, Scan: scan, Common: common,
-		GlobalSchemas: schemasOrNil(globalSchemas), Helm: planHelm{cfg.Helm}, Enabled: a.Runner, LiveData: live,
+		GlobalSchemas: schemasOrNil(globalSchemas), GlobalConversions: globalChain, Helm: planHelm{cfg.Helm}, Enabled: a.Runner, LiveData: live,
 		IgnoreRelease: cfg.IgnoreRelease, KubeVersion: a.kubeVersion, ParallelModuleRuns: cfg.ParallelModuleRuns, Log: cfg.Log,
 		Secrets: config.Secrets{Client: client, Namespace: cfg.Namespace}.Reader})
 }

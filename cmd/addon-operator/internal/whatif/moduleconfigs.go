@@ -5,7 +5,6 @@ import (
 
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/moduleconfig"
-	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values/mask"
 )
 
@@ -55,7 +54,7 @@ func (p *Planner) withModuleConfigs(ctx context.Context, data map[string]string,
 // modules dir holds.
 func (p *Planner) moduleConfigTarget(mc moduleconfig.ModuleConfig, defs []layout.Definition) *moduleconfig.Target {
 	if mc.IsGlobal() {
-		t := moduleconfig.GlobalTarget(p.opts.GlobalSchemas, p.opts.Common, conversion.Chain{})
+		t := moduleconfig.GlobalTarget(p.opts.GlobalSchemas, p.opts.Common, p.opts.GlobalConversions)
 		return &t
 	}
 	for _, def := range defs {

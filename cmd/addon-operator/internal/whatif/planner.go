@@ -12,6 +12,7 @@ import (
 	"github.com/addon-actors/addon-operator/layout"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/moduleconfig"
+	"github.com/addon-actors/addon-operator/moduleconfig/conversion"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/configmap"
 	"github.com/addon-actors/addon-operator/values/mask"
@@ -36,8 +37,11 @@ type Options struct {
 	Scan          func() ([]layout.Definition, []error)
 	Common        values.Sections // $MODULES_DIR/values.yaml
 	GlobalSchemas values.Schemas  // nil: none
-	Helm          Helm
-	Enabled       EnabledRunner
+	// GlobalConversions are the global settings' conversions
+	// ($GLOBAL_HOOKS_DIR/openapi/conversions).
+	GlobalConversions conversion.Chain
+	Helm              Helm
+	Enabled           EnabledRunner
 	// LiveData reads the ConfigMap's data now (nil data: it is missing).
 	LiveData      func(ctx context.Context) (map[string]string, error)
 	IgnoreRelease string
