@@ -40,7 +40,7 @@ func command(path string, args, env []string, dir string) (file string, argv []s
 // envShebang returns NAME of a first line `#!/usr/bin/env NAME` (the
 // kernel's reading: an interpreter path, then at most one argument).
 func envShebang(path string) (string, bool) {
-	f, err := os.Open(path)
+	f, err := openRaw(path, os.O_RDONLY, 0)
 	if err != nil {
 		return "", false
 	}

@@ -90,9 +90,25 @@ var ErrNotRegularOutput = errors.New("not a regular file")
 // ErrOutputTooLarge, known from its size before anything is read, and from
 // the read itself when it grows meanwhile.
 func readOutput(f outputFile) ([]byte, error) {
+	// Most output files are left empty: their lstat is the whole read.
+	switch kind, size, err := lstatRaw(f.path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", f.env, err)
+	case kind == fs.ModeSymlink:
+		return nil, fmt.Errorf("read %s (%s): %w: a symlink", f.env, f.path, ErrNotRegularOutput)
+	case kind.IsRegular() && size == 0:
+		return []byte{}, nil
+	}
+	return openOutput(f)
+}
+
+// openOutput reads an output file that was not empty when looked at.
+func openOutput(f outputFile) ([]byte, error) {
 	// O_NONBLOCK: opening a FIFO for reading waits for a writer without it;
 	// it changes nothing for a regular file.
-	file, err := os.OpenFile(f.path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	file, err := openRaw(f.path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
@@ -102,17 +118,17 @@ func readOutput(f outputFile) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", f.env, err)
 	}
 	defer file.Close()
-	info, err := file.Stat()
+	kind, size, err := file.stat()
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.env, err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("read %s (%s): %w: %s", f.env, f.path, ErrNotRegularOutput, info.Mode().Type())
+	if !kind.IsRegular() {
+		return nil, fmt.Errorf("read %s (%s): %w: %s", f.env, f.path, ErrNotRegularOutput, kind.Type())
 	}
-	if info.Size() > f.max {
-		return nil, f.tooLarge(info.Size())
+	if size > f.max {
+		return nil, f.tooLarge(size)
 	}
-	data, err := readUpTo(file, info.Size(), f.max)
+	data, err := readUpTo(file, size, f.max)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.env, err)
 	}

@@ -187,7 +187,7 @@ func writeInputs(reused bool, files ...fileContent) error {
 // doubled the cost of every input file. A reused file longer than what
 // write wrote is cut to its length after the write.
 func overwrite(path string, write func(io.Writer) (int64, error), reused bool) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
+	f, err := openRaw(path, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return err
 	}
