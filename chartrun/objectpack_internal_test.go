@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"runtime"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/addon-actors/addon-operator/test/heap"
 )
 
 // indexedConfigMap is a ConfigMap as the live index gets it from the
@@ -69,14 +70,14 @@ func BenchmarkIndexBytesPerObject(b *testing.B) {
 		bodies[name] = indexedConfigMap(b, name)
 	}
 	for range b.N {
-		decoded := heldBy(func() any {
+		decoded := heap.HeldBy(func() any {
 			m := make(map[string]map[string]any, n)
 			for name := range bodies {
 				m[name] = indexedConfigMap(b, name)
 			}
 			return m
 		})
-		packed := heldBy(func() any {
+		packed := heap.HeldBy(func() any {
 			p, err := packAll(bodies)
 			if err != nil {
 				b.Fatal(err)
@@ -86,17 +87,4 @@ func BenchmarkIndexBytesPerObject(b *testing.B) {
 		b.ReportMetric(float64(packed)/n, "B/object")
 		b.ReportMetric(float64(decoded)/n, "B/object-decoded")
 	}
-}
-
-// heldBy is the heap that what build returns holds once the garbage is
-// collected.
-func heldBy(build func() any) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	kept := build()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(kept)
-	return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
 }
