@@ -7,14 +7,15 @@ import "runtime"
 // their victim caches). Meant for a single goroutine: other goroutines'
 // allocations meanwhile count too.
 func HeldBy(build func() any) uint64 {
-	before := live()
+	before := Live()
 	kept := build()
-	after := live()
+	after := Live()
 	runtime.KeepAlive(kept)
 	return after - min(after, before)
 }
 
-func live() uint64 {
+// Live is the live heap after a collection (two, as in HeldBy).
+func Live() uint64 {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
