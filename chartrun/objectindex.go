@@ -42,12 +42,15 @@ type objectIndex struct {
 }
 
 // kindObjects is the present objects of one kind in one namespace, by name:
-// their content in the live index, nil in the names index.
+// their content in the live index as compact JSON, nil in the names index.
+// JSON, not the decoded map: a decoded ConfigMap is several times its JSON
+// on the heap, the index holds every object of every release, and only a
+// drift check reads one (decoding its release's few objects then).
 type kindObjects struct {
 	listed  chan struct{} // closed once the list is in (or failed)
 	mu      sync.Mutex
 	live    bool
-	objects map[string]map[string]any
+	objects map[string][]byte
 }
 
 // present returns which of names exist among the objects of key, from the
@@ -83,9 +86,15 @@ func (x *objectIndex) get(ctx context.Context, key kindIn, names []string) (map[
 	}
 	objects := make(map[string]map[string]any, len(names))
 	for _, n := range names {
-		if o, ok := k.objects[n]; ok {
-			objects[n] = o
+		packed, ok := k.objects[n]
+		if !ok {
+			continue
 		}
+		body, err := unpack(packed)
+		if err != nil {
+			return nil, false // the caller asks the cluster
+		}
+		objects[n] = body
 	}
 	return objects, true
 }
@@ -134,7 +143,11 @@ func (x *objectIndex) load(ctx context.Context, key kindIn, k *kindObjects) {
 	defer close(k.listed)
 	ctx = context.WithoutCancel(ctx) // other runs wait for this list too
 	opts := metav1.ListOptions{LabelSelector: helmManaged}
-	objects, rv, err := x.lists.list(ctx, key, opts)
+	listed, rv, err := x.lists.list(ctx, key, opts)
+	if err != nil {
+		return
+	}
+	objects, err := packAll(listed)
 	if err != nil {
 		return
 	}
@@ -170,15 +183,16 @@ func (x *objectIndex) follow(w watch.Interface, key kindIn, k *kindObjects, sinc
 	defer x.warnIfDropped(key, since)
 	for ev := range w.ResultChan() {
 		name, body, gone := entryOf(ev.Object)
+		packed, err := pack(body)
 		k.mu.Lock()
 		switch {
-		case ev.Type == watch.Error || name == "":
+		case ev.Type == watch.Error || name == "" || err != nil:
 			k.live = false
 		case ev.Type == watch.Bookmark:
 		case ev.Type == watch.Deleted || gone:
 			delete(k.objects, name)
 		default:
-			k.objects[name] = body
+			k.objects[name] = packed
 		}
 		k.mu.Unlock()
 		x.mu.Lock()

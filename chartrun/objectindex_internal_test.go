@@ -38,10 +38,10 @@ func TestEntryOfLeavesManagedFieldsOut(t *testing.T) {
 // kind.
 func TestIndexGetReturnsTheNamesAsked(t *testing.T) {
 	key := kindIn{namespace: "bench"}
-	k := &kindObjects{listed: make(chan struct{}), live: true, objects: map[string]map[string]any{}}
+	k := &kindObjects{listed: make(chan struct{}), live: true, objects: map[string][]byte{}}
 	close(k.listed)
 	for _, n := range []string{"m0-0", "m0-1", "m1-0", "m1-1"} {
-		k.objects[n] = map[string]any{"name": n}
+		k.objects[n] = []byte(`{"name":"` + n + `"}`)
 	}
 	x := &objectIndex{kinds: map[kindIn]*kindObjects{key: k}}
 	got, ok := x.get(context.Background(), key, []string{"m1-0", "m1-1", "m1-2"})

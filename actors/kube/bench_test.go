@@ -3,7 +3,6 @@ package kube_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/addon-actors/addon-operator/hook/bindings"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/heap"
 
 	"github.com/addon-actors/addon-operator/hookexec/hookconfig"
 )
@@ -64,14 +64,6 @@ func inParallel(tb testing.TB, n int, do func(i int) error) {
 	wg.Wait()
 }
 
-func heap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // BenchmarkMonitor10kConfigMaps watches 10,000 ConfigMaps (1 KB of data
 // each) with a jqFilter, with and without keepFullObjectsInMemory, and
 // prints the heap per object and the latency from an update to the queued
@@ -95,14 +87,14 @@ func measureMonitor(b *testing.B, client kubernetes.Interface, ns string, n int,
 	queue, report := kit.NewProbe(), kit.NewProbe()
 	// A board, as in the operator: every snapshot is published.
 	opts := onCluster(testKube.Config(b), kube.Options{Owner: actortest.EveryOwner(queue.PID), Report: report.PID, Board: board.New()})
-	before := heap()
+	before := heap.Live()
 	pid := kit.Spawn("kube", kube.New(opts))
 	start := time.Now()
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorFor(b, ns, keep)}})
 	actortest.Expect[messages.KubeSynced](report, 5*time.Minute)
 	synced := time.Since(start)
 	expectTask(queue, time.Minute) // the Synchronization run
-	perObject := float64(int64(heap())-int64(before)) / float64(n)
+	perObject := float64(int64(heap.Live())-int64(before)) / float64(n)
 	b.ReportMetric(perObject, "heap-bytes/object")
 	b.Logf("synced %d objects in %s; heap %.0f bytes per object", n, synced, perObject)
 	latencies := make([]time.Duration, 0, 50)

@@ -3,7 +3,6 @@ package kube_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/addon-actors/addon-operator/actors/kube"
 	"github.com/addon-actors/addon-operator/messages"
 	"github.com/addon-actors/addon-operator/test/actortest"
+	"github.com/addon-actors/addon-operator/test/heap"
 )
 
 // bigPayload is the data of each big ConfigMap: just under the 1 MiB the
@@ -44,7 +44,7 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	}
 
 	kit, pid, queue, report := spawnKube(t, testKube.Config(t), kube.Options{})
-	before := heapInUse()
+	before := int64(heap.Live())
 	filter := `{name: .metadata.name, size: (.data.payload | length), first: .data.payload[0:1]}`
 	kit.Send(pid, messages.WatchKube{Owner: "global", Monitors: []messages.HookMonitor{monitorWith(t, ns, "ConfigMap", filter, false)}})
 	actortest.Expect[messages.KubeSynced](report, time.Minute)
@@ -78,19 +78,9 @@ func TestBigObjectsKeepOnlyFilterResult(t *testing.T) {
 	}
 	// The informer's cache holds slim objects: the payload does not stay
 	// on the heap.
-	if grown := heapInUse() - before; grown > bigCount*bigPayload/2 {
+	if grown := int64(heap.Live()) - before; grown > bigCount*bigPayload/2 {
 		t.Fatalf("heap grew by %d bytes while watching %d bytes of ConfigMaps", grown, bigCount*bigPayload)
 	} else {
 		t.Logf("heap grew by %d bytes", grown)
 	}
-}
-
-// heapInUse is the live heap after a collection (two: the first moves
-// sync.Pool contents to their victim caches).
-func heapInUse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }

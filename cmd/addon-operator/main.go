@@ -34,6 +34,7 @@ The debug commands read the operator's socket ($DEBUG_UNIX_SOCKET); -o text|json
 `
 
 func main() {
+	tuneRegistry()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))

@@ -31,9 +31,9 @@ type runSeries struct {
 	sorted []*runRecord // in the order they came: Gather sorts
 }
 
-// runRecord is one label set's figures.
+// runRecord is one label set's figures; its label values live in pairs
+// only (the caller's slice is not kept).
 type runRecord struct {
-	labels                         []string
 	pairs                          []*dto.LabelPair // sorted by name, made once
 	seconds, userCPU, sysCPU       histogram[[16]uint64]
 	contextBytes                   histogram[[12]uint64]
@@ -116,7 +116,7 @@ func (s *runSeries) observe(labels []string, f runFigures) {
 	defer s.mu.Unlock()
 	r := s.byKey[key]
 	if r == nil {
-		r = &runRecord{labels: labels, pairs: prometheus.MakeLabelPairs(s.seconds, labels)}
+		r = &runRecord{pairs: prometheus.MakeLabelPairs(s.seconds, labels)}
 		s.byKey[key] = r
 		s.sorted = append(s.sorted, r)
 	}
