@@ -108,6 +108,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case secretReport:
 		a.handleSecretReport(ctx, msg)
 		return
+	case statusFlush:
+		a.objects.flush = nil
+		a.flushStatuses(ctx)
+		return
 	}
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
@@ -127,6 +131,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case messages.ConfigChecked:
 		a.handleConfigChecked(ctx, msg)
 	case *actor.Stopping, *actor.Restarting:
+		a.stopFlush()
 		a.stopWatch()
 	}
 }

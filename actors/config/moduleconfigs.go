@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/addon-actors/addon-operator/moduleconfig"
+	"github.com/addon-actors/addon-operator/supervision"
 	"github.com/addon-actors/addon-operator/values"
 	"github.com/addon-actors/addon-operator/values/mask"
 )
@@ -56,9 +57,13 @@ type objects struct {
 	synced bool
 	// cm is the ConfigMap's latest report, laid over again when the
 	// objects change.
-	cm       *Snapshot
-	layers   layers
-	written  map[string]moduleconfig.Status
+	cm      *Snapshot
+	layers  layers
+	written map[string]moduleconfig.Status
+	// pending are the statuses waiting for statusDelay; flush is its
+	// timer (statusdefer.go).
+	pending  pendingStatuses
+	flush    supervision.Timer
 	obsolete map[string]obsolete
 	// covered are the ConfigMap keys the accepted objects take over.
 	covered map[string]string
@@ -180,11 +185,12 @@ func (a *Actor) writeStatuses(ctx actor.Context, statuses map[string]moduleconfi
 			continue
 		}
 		a.objects.written[name] = st
-		ctx.Send(a.writer, statusWrite{Name: name, Status: st})
+		a.deferStatus(ctx, name, st)
 	}
 	for name := range a.objects.written {
 		if _, ok := statuses[name]; !ok {
 			delete(a.objects.written, name)
+			a.objects.pending.drop(name)
 		}
 	}
 }
