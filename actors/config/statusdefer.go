@@ -69,20 +69,16 @@ func (a *Actor) flushStatuses(ctx actor.Context) {
 	}
 }
 
-// stopFlush writes the waiting statuses before the actor stops (its
-// writer child stops with it): the final status is never lost.
+// stopFlush stops the timer before the actor stops or restarts. The
+// statuses still waiting are not written here, where a hung apiserver
+// would hold the stop for the write's timeout per object: the next start
+// (of this actor or of the next leader) begins with nothing written and
+// writes every object's status at its first layering, so none is lost.
 func (a *Actor) stopFlush() {
 	var t supervision.Timer
 	t, a.objects.flush = a.objects.flush, nil
 	if t != nil {
 		t.Stop()
 	}
-	pending := a.objects.pending.take()
-	if len(pending) == 0 || a.opts.ModuleConfigs == nil {
-		return
-	}
-	w := &writer{status: a.opts.ModuleConfigs.Status, log: a.opts.Log}
-	for _, p := range pending {
-		w.writeStatus(p)
-	}
+	a.objects.pending.take()
 }
